@@ -1,0 +1,88 @@
+//! Seeded random streams.
+//!
+//! One scenario seed; every component draws from its own stream, derived from the seed,
+//! the component kind and its index by SplitMix64 mixing. Streams are independent of the
+//! order in which components are built and of the thread that runs the scenario, so the
+//! same seed gives byte-identical results anywhere. The generator is Xoshiro256++, whose
+//! output is specified and portable (unlike `rand::rngs::StdRng`).
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The generator every model uses.
+pub type SimRng = Xoshiro256PlusPlus;
+
+/// Which component a stream belongs to; part of the stream's derivation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamKind {
+    /// Backoff draws of a station's MAC.
+    Backoff = 1,
+    /// Fault injection on the medium (corrupted frames).
+    Faults = 2,
+    /// Workload choices (destinations, start jitter).
+    Workload = 3,
+    /// Host-level jitter (timer ticks, interrupt latency).
+    Host = 4,
+}
+
+/// Derives per-component random streams from one seed.
+#[derive(Clone, Debug)]
+pub struct RngStreams {
+    seed: u64,
+}
+
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl RngStreams {
+    pub fn new(seed: u64) -> Self {
+        RngStreams { seed }
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The stream of component `index` of kind `kind`.
+    pub fn stream(&self, kind: StreamKind, index: u64) -> SimRng {
+        let k = splitmix64(self.seed ^ splitmix64(kind as u64));
+        SimRng::seed_from_u64(splitmix64(k ^ splitmix64(index.wrapping_add(0x5851_F42D))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    #[test]
+    fn test_streams_are_reproducible_and_distinct() {
+        let s = RngStreams::new(42);
+        let a: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(s.stream(StreamKind::Backoff, 3), |r, _| Some(r.next_u64()))
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(s.stream(StreamKind::Backoff, 3), |r, _| Some(r.next_u64()))
+            .collect();
+        assert_eq!(a, b);
+        let mut c = s.stream(StreamKind::Backoff, 4);
+        let mut d = RngStreams::new(43).stream(StreamKind::Backoff, 3);
+        assert_ne!(a[0], c.next_u64());
+        assert_ne!(a[0], d.next_u64());
+    }
+
+    #[test]
+    fn test_stream_values_are_portable() {
+        // Golden values: Xoshiro256++ and SplitMix64 are specified, so these hold on every
+        // platform. If they change, every golden result of the simulator changes with them.
+        let mut r = RngStreams::new(1).stream(StreamKind::Backoff, 0);
+        assert_eq!([r.next_u64(), r.next_u64()], GOLDEN);
+    }
+    const GOLDEN: [u64; 2] = [3_166_362_772_013_039_974, 12_261_617_542_038_536_580];
+}

@@ -1,0 +1,21 @@
+//! The Ethernet layer: a 10 Mb/s CSMA/CD bus (IEEE 802.3 Clause 4).
+//!
+//! - [`consts`]: the standard's parameters, in bits and bytes.
+//! - [`frame`]: what a MAC client hands over.
+//! - [`medium`]: the cable, positions and propagation; carrier sense and overlap checks.
+//! - [`backoff`]: truncated binary exponential backoff.
+//! - [`mac`]: one station's transmit state machine and its counters.
+//! - [`segment`]: the transitions, tying the stations to the medium.
+//! - [`report`]: the segment's statistics.
+
+pub mod backoff;
+pub mod consts;
+pub mod frame;
+pub mod mac;
+pub mod medium;
+pub mod report;
+pub mod segment;
+
+pub use frame::{Frame, StationId};
+pub use report::EtherReport;
+pub use segment::{EtherEvent, Indication, MacEvent, Segment, SegmentConfig};
