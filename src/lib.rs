@@ -15,8 +15,12 @@
 //!   validated model whose errors name file, line and key).
 //! - `cli` (in the binary): argument parsing and output; the only place that does I/O.
 
+pub mod adapter;
 pub mod engine;
 pub mod ether;
+pub mod host;
+pub mod lan;
+pub mod nos;
 pub mod stats;
 pub mod time;
 pub mod workload;

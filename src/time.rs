@@ -59,6 +59,9 @@ impl SimDuration {
     pub const fn as_nanos(self) -> u64 {
         self.0
     }
+    pub const fn is_zero(self) -> bool {
+        self.0 == 0
+    }
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-9
     }

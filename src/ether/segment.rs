@@ -68,7 +68,7 @@ pub enum Indication {
 }
 
 /// Physical description of a segment.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SegmentConfig {
     /// Station positions, metres from one end.
     pub positions_m: Vec<f64>,

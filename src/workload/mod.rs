@@ -2,4 +2,5 @@
 //!
 //! - [`saturate`]: always-backlogged stations on a bare segment (the MAC alone).
 
+pub mod perform3;
 pub mod saturate;

@@ -1,0 +1,340 @@
+//! Network adapters: how frames move between host memory and the wire.
+//!
+//! Owns the adapter profile (the copy engine, the bus width and timing, the on-card RAM)
+//! and the state of one card: the driver's transmit queue (AEX TRANSMIT_BUFFERS), the
+//! on-card transmit slots, and the receive ring.
+//!
+//! The NE2000-class card modelled here (DP8390 with "remote DMA") uses **programmed
+//! I/O**: the host CPU moves every byte through the data port, one bus access per byte
+//! (8-bit mode) or per 16-bit word, and is busy for the whole copy. The copy time is
+//! `setup + accesses x access time`. Other copy engines (shared memory, bus-master DMA)
+//! belong in [`CopyEngine`] as further variants with their own timing.
+//!
+//! Transmit: the card's transmit half of RAM holds `tx_slots` frames of the largest size
+//! the driver builds; the driver queues up to `transmit_buffers` frames in host memory in
+//! all (queued + on card). While one frame is on the wire the CPU can copy the next into a
+//! free slot: that is the overlap the transmit buffers buy. Receive: frames land in a ring
+//! of 256-byte pages; a frame that finds too few free pages is dropped by the card.
+//!
+//! Units: bytes, nanoseconds.
+
+use std::collections::VecDeque;
+
+use crate::ether::Frame;
+use crate::time::SimDuration;
+
+/// How the host and the card exchange frame data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CopyEngine {
+    /// The CPU copies through an I/O port (NE1000/NE2000 remote DMA, REP OUTS/INS).
+    ProgrammedIo {
+        /// Time of one data-port access of the bus width, ns (bus cycle + wait states +
+        /// the string instruction's own cycles).
+        access_ns: f64,
+        /// Per-frame set-up: remote-DMA address/count registers and command, ns.
+        setup_ns: f64,
+    },
+}
+
+/// The static description of one adapter as configured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdapterProfile {
+    pub name: String,
+    /// Data path width on the host bus: 8 or 16 (32 for later EISA/PCI profiles).
+    pub bus_width_bits: u32,
+    pub copy: CopyEngine,
+    /// On-card buffer RAM.
+    pub card_ram_bytes: u32,
+    /// Ring/buffer page size of the controller (256 on the DP8390).
+    pub page_bytes: u32,
+    /// AEX TRANSMIT_BUFFERS: frames the driver holds for transmission (queued + on card).
+    pub transmit_buffers: u32,
+    /// AEX PACKET_SIZE: largest Ethernet data field the driver builds (574..4300).
+    pub packet_size: u32,
+}
+
+impl AdapterProfile {
+    /// Largest frame the driver builds, header to FCS.
+    pub fn max_frame_bytes(&self) -> u32 {
+        14 + self.packet_size + 4
+    }
+
+    fn pages(&self, bytes: u32) -> u32 {
+        bytes.div_ceil(self.page_bytes)
+    }
+
+    /// On-card transmit slots: half the RAM, in slots of the largest frame.
+    pub fn tx_slots(&self) -> u32 {
+        let tx_pages = self.card_ram_bytes / 2 / self.page_bytes;
+        (tx_pages / self.pages(self.max_frame_bytes())).max(1)
+    }
+
+    /// Receive ring size in pages: the other half of the RAM.
+    pub fn rx_pages(&self) -> u32 {
+        self.card_ram_bytes / 2 / self.page_bytes
+    }
+
+    /// Ring pages a received frame occupies (the DP8390 prepends a 4-byte header).
+    pub fn rx_pages_for(&self, frame_bytes: u32) -> u32 {
+        self.pages(frame_bytes + 4)
+    }
+
+    /// CPU time to move a frame of `bytes` between host memory and the card.
+    pub fn copy_time(&self, bytes: u32) -> SimDuration {
+        match self.copy {
+            CopyEngine::ProgrammedIo { access_ns, setup_ns } => {
+                let width = (self.bus_width_bits / 8).max(1);
+                let accesses = bytes.div_ceil(width);
+                SimDuration::from_nanos_f64(setup_ns + accesses as f64 * access_ns)
+            }
+        }
+    }
+}
+
+/// Counters of one adapter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AdapterStats {
+    pub frames_copied_out: u64,
+    pub frames_copied_in: u64,
+    pub bytes_copied: u64,
+    /// Frames lost because the receive ring was full.
+    pub rx_ring_drops: u64,
+    /// Times the NOS found the driver's transmit queue full.
+    pub tx_queue_full: u64,
+    /// Most frames held by the driver at once.
+    pub tx_high_water: u32,
+}
+
+/// What the caller must do after a transmit-side step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxAction {
+    /// Nothing now.
+    None,
+    /// Copy this frame into the card (a CPU job); call [`Adapter::copied_to_card`] when done.
+    Copy(Frame),
+}
+
+/// One card and its driver.
+pub struct Adapter {
+    pub profile: AdapterProfile,
+    tx_slots_free: u32,
+    /// Frames accepted by the driver and not yet sent: in host memory, being copied, on card.
+    held: u32,
+    driver_queue: VecDeque<Frame>,
+    /// A copy into the card is in progress (copies are done one at a time, in order).
+    copying: bool,
+    card_ready: VecDeque<Frame>,
+    /// A frame is with the MAC.
+    transmitting: bool,
+    rx_free_pages: u32,
+    pub stats: AdapterStats,
+}
+
+impl Adapter {
+    pub fn new(profile: AdapterProfile) -> Self {
+        Adapter {
+            tx_slots_free: profile.tx_slots(),
+            rx_free_pages: profile.rx_pages(),
+            held: 0,
+            driver_queue: VecDeque::new(),
+            copying: false,
+            card_ready: VecDeque::new(),
+            transmitting: false,
+            stats: AdapterStats::default(),
+            profile,
+        }
+    }
+
+    /// Can the driver take another frame (TRANSMIT_BUFFERS not exhausted)?
+    pub fn can_accept(&self) -> bool {
+        self.held < self.profile.transmit_buffers
+    }
+
+    /// Frames the driver holds (queued, being copied, or on the card).
+    pub fn held(&self) -> u32 {
+        self.held
+    }
+
+    /// The NOS reserves a driver buffer for a frame it is about to build.
+    pub fn reserve(&mut self) -> bool {
+        if !self.can_accept() {
+            self.stats.tx_queue_full += 1;
+            return false;
+        }
+        self.held += 1;
+        self.stats.tx_high_water = self.stats.tx_high_water.max(self.held);
+        true
+    }
+
+    /// The driver is handed a built frame (its buffer reserved). Frames are copied into
+    /// the card one at a time and in the order handed over, so they leave in that order:
+    /// the copy starts now if no other copy is running and a card slot is free.
+    pub fn submit(&mut self, frame: Frame) -> TxAction {
+        self.driver_queue.push_back(frame);
+        self.next_copy()
+    }
+
+    fn next_copy(&mut self) -> TxAction {
+        if self.copying || self.tx_slots_free == 0 {
+            return TxAction::None;
+        }
+        match self.driver_queue.pop_front() {
+            Some(f) => {
+                self.copying = true;
+                self.tx_slots_free -= 1;
+                TxAction::Copy(f)
+            }
+            None => TxAction::None,
+        }
+    }
+
+    /// A copy into the card finished. Returns a frame to hand to the MAC if the
+    /// transmitter was idle, and the next copy to start.
+    pub fn copied_to_card(&mut self, frame: Frame) -> (Option<Frame>, TxAction) {
+        debug_assert!(self.copying);
+        self.copying = false;
+        self.stats.frames_copied_in += 1;
+        self.stats.bytes_copied += frame.bytes as u64;
+        self.card_ready.push_back(frame);
+        (self.next_for_mac(), self.next_copy())
+    }
+
+    fn next_for_mac(&mut self) -> Option<Frame> {
+        if self.transmitting {
+            return None;
+        }
+        let f = self.card_ready.pop_front()?;
+        self.transmitting = true;
+        Some(f)
+    }
+
+    /// The transmit-complete interrupt was serviced (frame sent or given up): the slot is
+    /// free. Returns the next frame for the MAC and the next copy to start.
+    pub fn transmit_complete(&mut self) -> (Option<Frame>, TxAction) {
+        debug_assert!(self.transmitting && self.held > 0);
+        self.transmitting = false;
+        self.held -= 1;
+        self.tx_slots_free += 1;
+        (self.next_for_mac(), self.next_copy())
+    }
+
+    /// A frame arrives from the wire: stored if the ring has room (then the caller runs the
+    /// receive interrupt and calls [`Adapter::copied_from_card`]), dropped otherwise.
+    pub fn arrive(&mut self, frame: &Frame) -> bool {
+        let pages = self.profile.rx_pages_for(frame.wire_bytes());
+        if pages > self.rx_free_pages {
+            self.stats.rx_ring_drops += 1;
+            return false;
+        }
+        self.rx_free_pages -= pages;
+        true
+    }
+
+    /// The receive interrupt copied `frame` out of the ring: its pages are free again.
+    pub fn copied_from_card(&mut self, frame: &Frame) {
+        self.rx_free_pages += self.profile.rx_pages_for(frame.wire_bytes());
+        self.stats.frames_copied_out += 1;
+        self.stats.bytes_copied += frame.bytes as u64;
+    }
+
+    /// Free receive-ring pages (for tests and audits).
+    pub fn rx_free_pages(&self) -> u32 {
+        self.rx_free_pages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ne2000(width: u32, access_ns: f64, packet_size: u32, buffers: u32) -> AdapterProfile {
+        AdapterProfile {
+            name: "test".into(),
+            bus_width_bits: width,
+            copy: CopyEngine::ProgrammedIo {
+                access_ns,
+                setup_ns: 10_000.0,
+            },
+            card_ram_bytes: 16 * 1024,
+            page_bytes: 256,
+            transmit_buffers: buffers,
+            packet_size,
+        }
+    }
+
+    fn frame(bytes: u32) -> Frame {
+        Frame {
+            src: 0,
+            dst: 1,
+            bytes,
+            tag: 0,
+        }
+    }
+
+    #[test]
+    fn test_copy_time_by_bus_width() {
+        // 1518 bytes: 759 word accesses in 16-bit mode, 1518 byte accesses in 8-bit mode
+        let w16 = ne2000(16, 1_000.0, 1500, 20);
+        let w8 = ne2000(8, 2_000.0, 1500, 20);
+        assert_eq!(w16.copy_time(1518), SimDuration::from_nanos(10_000 + 759_000));
+        assert_eq!(w8.copy_time(1518), SimDuration::from_nanos(10_000 + 3_036_000));
+        // odd byte counts round up to whole words
+        assert_eq!(w16.copy_time(3), SimDuration::from_nanos(12_000));
+    }
+
+    #[test]
+    fn test_slots_follow_card_ram_and_packet_size() {
+        // 8 KB of transmit RAM = 32 pages; 1518-byte frames take 6 pages, 1718 take 7
+        assert_eq!(ne2000(16, 1.0, 1500, 20).tx_slots(), 5);
+        assert_eq!(ne2000(16, 1.0, 1700, 20).tx_slots(), 4);
+        assert_eq!(ne2000(16, 1.0, 4300, 20).tx_slots(), 1);
+        assert_eq!(ne2000(16, 1.0, 1500, 20).rx_pages(), 32);
+    }
+
+    #[test]
+    fn test_copy_overlaps_transmission_until_slots_run_out() {
+        let mut a = Adapter::new(ne2000(16, 1.0, 4300, 3)); // one slot, three buffers
+        assert!(a.reserve() && a.reserve() && a.reserve());
+        assert!(!a.reserve(), "TRANSMIT_BUFFERS exhausted");
+        assert_eq!(a.submit(frame(100)), TxAction::Copy(frame(100)));
+        assert_eq!(a.submit(frame(200)), TxAction::None); // waits for the slot
+        assert_eq!(a.copied_to_card(frame(100)), (Some(frame(100)), TxAction::None));
+        let (mac, copy) = a.transmit_complete();
+        assert_eq!((mac, copy), (None, TxAction::Copy(frame(200))));
+        assert!(a.can_accept());
+    }
+
+    #[test]
+    fn test_copies_run_one_at_a_time_in_order() {
+        let mut a = Adapter::new(ne2000(16, 1.0, 1500, 20)); // five slots
+        for b in [100, 200, 300] {
+            assert!(a.reserve());
+            let act = a.submit(frame(b));
+            assert_eq!(act == TxAction::None, b != 100, "only the first copy starts");
+        }
+        assert_eq!(
+            a.copied_to_card(frame(100)),
+            (Some(frame(100)), TxAction::Copy(frame(200)))
+        );
+        // the transmit-complete interrupt must not start a copy while one runs
+        assert_eq!(a.transmit_complete(), (None, TxAction::None));
+        assert_eq!(
+            a.copied_to_card(frame(200)),
+            (Some(frame(200)), TxAction::Copy(frame(300)))
+        );
+    }
+
+    #[test]
+    fn test_full_receive_ring_drops() {
+        let mut a = Adapter::new(ne2000(16, 1.0, 1500, 20));
+        // 1518 + 4 bytes = 6 pages; 32 pages hold 5 such frames
+        for _ in 0..5 {
+            assert!(a.arrive(&frame(1518)));
+        }
+        assert!(!a.arrive(&frame(1518)));
+        assert_eq!(a.stats.rx_ring_drops, 1);
+        a.copied_from_card(&frame(1518));
+        assert!(a.arrive(&frame(1518)));
+        assert_eq!(a.rx_free_pages(), 2);
+    }
+}

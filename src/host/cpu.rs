@@ -1,0 +1,271 @@
+//! One CPU as a queueing resource.
+//!
+//! Two priority classes. Interrupt-level work (servicing the adapter) preempts task-level
+//! work: the task is suspended and resumes, with the time it still needs, when no
+//! interrupt work is left. Interrupt work is never preempted (DOS-era drivers ran their
+//! ISRs with interrupts masked), and task-level work never preempts other task-level work
+//! (the NOS and DOS were not re-entrant). Within a class, first come first served.
+//!
+//! Invariants: at most one job runs; busy time never exceeds elapsed time. The caller
+//! schedules a completion event, tagged with the generation returned, at the time returned
+//! by [`Cpu::submit`] or [`Cpu::finish`]; a completion whose generation is no longer the
+//! CPU's (the job was preempted) is stale and must be ignored. The CPU never touches the
+//! engine (it is generic over the job).
+
+use std::collections::VecDeque;
+
+use crate::time::{SimDuration, SimTime};
+
+/// Which queue a job waits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// Interrupt service: adapter receive and transmit-complete handling.
+    Interrupt = 0,
+    /// Everything else: NetBIOS sends, redirector, server tasks, application.
+    Task = 1,
+}
+
+/// What a job spends its time on, for the explanation of where time goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Moving bytes: programmed I/O over the bus and memory-to-memory copies.
+    pub copy: SimDuration,
+    /// Interrupt service, driver and NetBIOS protocol code.
+    pub protocol: SimDuration,
+    /// Redirector, file server and application code.
+    pub work: SimDuration,
+}
+
+impl Cost {
+    pub fn total(&self) -> SimDuration {
+        self.copy + self.protocol + self.work
+    }
+}
+
+/// Busy-time accounting of one CPU, ns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CpuStats {
+    pub jobs: u64,
+    pub busy_ns: u64,
+    pub copy_ns: u64,
+    pub protocol_ns: u64,
+    pub work_ns: u64,
+    /// Sum over jobs of the time spent waiting before starting.
+    pub wait_ns: u64,
+}
+
+struct Waiting<J> {
+    job: J,
+    cost: Cost,
+    since: SimTime,
+}
+
+struct Running<J> {
+    job: J,
+    prio: Priority,
+    end: SimTime,
+}
+
+/// A completion the caller must schedule: at `at`, tagged `gen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub at: SimTime,
+    pub gen: u32,
+}
+
+/// A single CPU running jobs of type `J`.
+pub struct Cpu<J> {
+    queues: [VecDeque<Waiting<J>>; 2],
+    running: Option<Running<J>>,
+    /// Preempted task-level jobs and the time each still needs.
+    suspended: Vec<(J, SimDuration)>,
+    gen: u32,
+    stats: CpuStats,
+}
+
+impl<J> Default for Cpu<J> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<J> Cpu<J> {
+    pub fn new() -> Self {
+        Cpu {
+            queues: [VecDeque::new(), VecDeque::new()],
+            running: None,
+            suspended: Vec::new(),
+            gen: 0,
+            stats: CpuStats::default(),
+        }
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Jobs waiting or suspended (not counting the one running).
+    pub fn waiting(&self) -> usize {
+        self.queues[0].len() + self.queues[1].len() + self.suspended.len()
+    }
+
+    /// Is `gen` the generation of the running job's completion?
+    pub fn is_current(&self, gen: u32) -> bool {
+        gen == self.gen && self.running.is_some()
+    }
+
+    pub fn stats(&self) -> &CpuStats {
+        &self.stats
+    }
+
+    /// Offers a job costing `cost`. If it starts now (the CPU was idle, or it is interrupt
+    /// work and a task was running, which is suspended), returns the completion to schedule.
+    pub fn submit(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J) -> Option<Completion> {
+        self.queues[prio as usize].push_back(Waiting {
+            job,
+            cost,
+            since: now,
+        });
+        match &self.running {
+            None => self.start_next(now),
+            Some(r) if prio == Priority::Interrupt && r.prio == Priority::Task => {
+                let r = self.running.take().expect("checked");
+                self.suspended.push((r.job, r.end - now));
+                self.start_next(now)
+            }
+            Some(_) => None,
+        }
+    }
+
+    fn start_next(&mut self, now: SimTime) -> Option<Completion> {
+        self.gen = self.gen.wrapping_add(1);
+        let (job, prio, dur) = if let Some(w) = self.queues[0].pop_front() {
+            self.account(&w, now);
+            (w.job, Priority::Interrupt, w.cost.total())
+        } else if let Some((job, left)) = self.suspended.pop() {
+            (job, Priority::Task, left)
+        } else {
+            let w = self.queues[1].pop_front()?;
+            self.account(&w, now);
+            (w.job, Priority::Task, w.cost.total())
+        };
+        let end = now + dur;
+        self.running = Some(Running { job, prio, end });
+        Some(Completion {
+            at: end,
+            gen: self.gen,
+        })
+    }
+
+    fn account(&mut self, w: &Waiting<J>, now: SimTime) {
+        self.stats.jobs += 1;
+        self.stats.busy_ns += w.cost.total().as_nanos();
+        self.stats.copy_ns += w.cost.copy.as_nanos();
+        self.stats.protocol_ns += w.cost.protocol.as_nanos();
+        self.stats.work_ns += w.cost.work.as_nanos();
+        self.stats.wait_ns += (now - w.since).as_nanos();
+    }
+
+    /// The running job is complete at `now`: returns it, and the next completion if a job
+    /// started.
+    pub fn finish(&mut self, now: SimTime) -> (J, Option<Completion>) {
+        let r = self.running.take().expect("CPU completion with no job running");
+        debug_assert_eq!(r.end, now, "CPU completion at the wrong time");
+        let next = self.start_next(now);
+        (r.job, next)
+    }
+
+    /// Busy time within `[0, now]`: jobs still running count only up to `now`.
+    pub fn busy_until(&self, now: SimTime) -> u64 {
+        let running = match &self.running {
+            Some(r) if r.end > now => (r.end - now).as_nanos(),
+            _ => 0,
+        };
+        let suspended: u64 = self.suspended.iter().map(|(_, left)| left.as_nanos()).sum();
+        self.stats.busy_ns - running - suspended
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(ns: u64) -> SimTime {
+        SimTime::from_nanos(ns)
+    }
+    fn d(ns: u64) -> Cost {
+        Cost {
+            copy: SimDuration::from_nanos(ns),
+            ..Cost::default()
+        }
+    }
+
+    fn at(c: Option<Completion>) -> Option<u64> {
+        c.map(|c| c.at.as_nanos())
+    }
+
+    #[test]
+    fn test_idle_cpu_starts_job_at_once() {
+        let mut c: Cpu<&str> = Cpu::new();
+        assert_eq!(at(c.submit(t(10), Priority::Task, d(5), "a")), Some(15));
+        assert!(c.is_busy());
+    }
+
+    #[test]
+    fn test_tasks_queue_fifo() {
+        let mut c: Cpu<&str> = Cpu::new();
+        assert_eq!(at(c.submit(t(0), Priority::Task, d(100), "task1")), Some(100));
+        assert_eq!(c.submit(t(10), Priority::Task, d(50), "task2"), None);
+        let (j, next) = c.finish(t(100));
+        assert_eq!((j, at(next)), ("task1", Some(150)));
+        assert_eq!(c.stats().wait_ns, 90);
+    }
+
+    #[test]
+    fn test_interrupt_preempts_task_which_resumes() {
+        let mut c: Cpu<&str> = Cpu::new();
+        let first = c.submit(t(0), Priority::Task, d(100), "task1").unwrap();
+        assert_eq!(c.submit(t(10), Priority::Task, d(50), "task2"), None);
+        let isr = Cost {
+            protocol: SimDuration::from_nanos(30),
+            ..Cost::default()
+        };
+        let isr_done = c.submit(t(20), Priority::Interrupt, isr, "isr").unwrap();
+        assert_eq!(isr_done.at.as_nanos(), 50);
+        assert!(!c.is_current(first.gen), "task1's completion is stale");
+        // a second interrupt waits for the first (ISRs are not preempted)
+        assert_eq!(c.submit(t(30), Priority::Interrupt, isr, "isr2"), None);
+        let (j, next) = c.finish(t(50));
+        assert_eq!((j, at(next)), ("isr", Some(80)));
+        // task1 resumes with the 80 ns it still needed, before task2
+        let (j, next) = c.finish(t(80));
+        assert_eq!((j, at(next)), ("isr2", Some(160)));
+        let (j, next) = c.finish(t(160));
+        assert_eq!((j, at(next)), ("task1", Some(210)));
+        let (j, next) = c.finish(t(210));
+        assert_eq!((j, next), ("task2", None));
+        let s = c.stats();
+        assert_eq!(s.busy_ns, 210);
+        assert_eq!((s.copy_ns, s.protocol_ns), (150, 60));
+    }
+
+    #[test]
+    fn test_busy_time_excludes_suspended_remainder() {
+        let mut c: Cpu<()> = Cpu::new();
+        c.submit(t(0), Priority::Task, d(1000), ());
+        let isr = Cost {
+            protocol: SimDuration::from_nanos(100),
+            ..Cost::default()
+        };
+        c.submit(t(200), Priority::Interrupt, isr, ());
+        // at 250: task ran 200, ISR 50; task has 800 left, ISR 50
+        assert_eq!(c.busy_until(t(250)), 250);
+    }
+
+    #[test]
+    fn test_busy_time_is_clipped_at_now() {
+        let mut c: Cpu<()> = Cpu::new();
+        c.submit(t(0), Priority::Task, d(1000), ());
+        assert_eq!(c.busy_until(t(400)), 400);
+    }
+}

@@ -1,0 +1,275 @@
+//! One node of the LAN: its CPU, adapter, sessions and role (server or workstation).
+//!
+//! Invariants: a server has one session per workstation (index = workstation - 1), a
+//! workstation one session, with the server (index 0). Busy server tasks never exceed the
+//! configured network tasks; a workstation's outstanding requests never exceed its
+//! redirector buffers.
+
+use std::collections::VecDeque;
+
+use super::config::LanConfig;
+use super::Job;
+use crate::adapter::Adapter;
+use crate::host::{Cpu, HostProfile};
+use crate::nos::config::SessionConfig;
+use crate::nos::session::Session;
+use crate::time::SimTime;
+
+/// The file server's request handling.
+#[derive(Debug)]
+pub struct ServerState {
+    tasks: u32,
+    busy: u32,
+    pending: VecDeque<(usize, u32)>,
+    pub requests: u64,
+}
+
+impl ServerState {
+    /// A read request for `asked` bytes from workstation `from`: returns it if a network
+    /// task is free to take it now, else queues it.
+    pub fn request(&mut self, from: usize, asked: u32) -> Option<(usize, u32)> {
+        self.requests += 1;
+        if self.busy < self.tasks {
+            self.busy += 1;
+            Some((from, asked))
+        } else {
+            self.pending.push_back((from, asked));
+            None
+        }
+    }
+
+    /// A task's response was acknowledged: the task takes the next waiting request.
+    pub fn task_done(&mut self) -> Option<(usize, u32)> {
+        debug_assert!(self.busy > 0);
+        match self.pending.pop_front() {
+            Some(r) => Some(r),
+            None => {
+                self.busy -= 1;
+                None
+            }
+        }
+    }
+}
+
+/// A workstation running PERFORM3 through the redirector.
+#[derive(Debug)]
+pub struct WsState {
+    block: u32,
+    to_request: u32,
+    remaining: u32,
+    in_flight: VecDeque<u32>,
+    block_started: SimTime,
+    pub blocks_done: u64,
+    pub block_time_ns: crate::stats::Histogram,
+}
+
+impl WsState {
+    pub fn start_block(&mut self) {
+        self.to_request = self.block;
+        self.remaining = self.block;
+    }
+
+    /// The next read request the redirector may send, if any.
+    pub fn next_request(&mut self, size: u32, buffers: u32) -> Option<u32> {
+        if self.to_request == 0 || self.in_flight.len() as u32 >= buffers {
+            return None;
+        }
+        let asked = size.min(self.to_request);
+        self.to_request -= asked;
+        self.in_flight.push_back(asked);
+        Some(asked)
+    }
+
+    /// A response of `bytes` was handed to the application; true if the block needs more.
+    pub fn response_done(&mut self, bytes: u32) -> bool {
+        let asked = self.in_flight.pop_front().expect("response without a request");
+        let got = bytes.min(asked);
+        self.to_request += asked - got; // a short reply: ask again for the rest
+        self.remaining -= got;
+        self.remaining > 0
+    }
+
+    pub fn block_done(&mut self, now: SimTime) {
+        self.blocks_done += 1;
+        self.block_time_ns.record((now - self.block_started).as_nanos());
+        self.block_started = now;
+    }
+}
+
+pub enum Role {
+    Server(ServerState),
+    Workstation(WsState),
+}
+
+pub struct Node {
+    pub cpu: Cpu<Job>,
+    pub adapter: Adapter,
+    pub host: HostProfile,
+    pub session_cfg: SessionConfig,
+    sessions: Vec<Session>,
+    rr: usize,
+    pub role: Role,
+    stall_since: Vec<Option<SimTime>>,
+    /// Session-time spent with the window closed or a message awaiting its ack, ns.
+    pub stall_ns: u64,
+}
+
+fn session_between(from: &SessionConfig, from_packet: u32, to: &SessionConfig, to_packet: u32) -> Session {
+    let payload = from.payload(from_packet);
+    let window = from.window(payload, to.buffers);
+    let peer_payload = to.payload(to_packet);
+    let ack_every = to.window(peer_payload, from.buffers);
+    Session::new(payload, window, ack_every, !from.ack_timeout.is_zero())
+}
+
+impl Node {
+    pub fn server(cfg: &LanConfig) -> Self {
+        let sessions = (0..cfg.workstations)
+            .map(|_| {
+                session_between(
+                    &cfg.server_session,
+                    cfg.server_adapter.packet_size,
+                    &cfg.workstation_session,
+                    cfg.workstation_adapter.packet_size,
+                )
+            })
+            .collect();
+        let role = Role::Server(ServerState {
+            tasks: cfg.server.network_tasks,
+            busy: 0,
+            pending: VecDeque::new(),
+            requests: 0,
+        });
+        Node::build(
+            cfg.server_host.clone(),
+            Adapter::new(cfg.server_adapter.clone()),
+            cfg.server_session.clone(),
+            sessions,
+            role,
+        )
+    }
+
+    pub fn workstation(cfg: &LanConfig, _index: usize, block: u32) -> Self {
+        let session = session_between(
+            &cfg.workstation_session,
+            cfg.workstation_adapter.packet_size,
+            &cfg.server_session,
+            cfg.server_adapter.packet_size,
+        );
+        let role = Role::Workstation(WsState {
+            block,
+            to_request: 0,
+            remaining: 0,
+            in_flight: VecDeque::new(),
+            block_started: SimTime::ZERO,
+            blocks_done: 0,
+            block_time_ns: crate::stats::Histogram::new(),
+        });
+        Node::build(
+            cfg.workstation_host.clone(),
+            Adapter::new(cfg.workstation_adapter.clone()),
+            cfg.workstation_session.clone(),
+            vec![session],
+            role,
+        )
+    }
+
+    fn build(
+        host: HostProfile,
+        adapter: Adapter,
+        session_cfg: SessionConfig,
+        sessions: Vec<Session>,
+        role: Role,
+    ) -> Self {
+        let n = sessions.len();
+        Node {
+            cpu: Cpu::new(),
+            adapter,
+            host,
+            session_cfg,
+            sessions,
+            rr: 0,
+            role,
+            stall_since: vec![None; n],
+            stall_ns: 0,
+        }
+    }
+
+    fn index(&self, peer: usize) -> usize {
+        match self.role {
+            Role::Server(_) => peer - 1,
+            Role::Workstation(_) => {
+                debug_assert_eq!(peer, 0);
+                0
+            }
+        }
+    }
+
+    fn peer_of(&self, index: usize) -> usize {
+        match self.role {
+            Role::Server(_) => index + 1,
+            Role::Workstation(_) => 0,
+        }
+    }
+
+    pub fn session_mut(&mut self, peer: usize) -> &mut Session {
+        let i = self.index(peer);
+        &mut self.sessions[i]
+    }
+
+    pub fn sessions(&self) -> &[Session] {
+        &self.sessions
+    }
+
+    /// The next peer (round robin) whose session has something to send.
+    pub fn next_ready_peer(&mut self) -> Option<usize> {
+        let n = self.sessions.len();
+        for k in 0..n {
+            let i = (self.rr + k) % n;
+            if self.sessions[i].ready() {
+                self.rr = (i + 1) % n;
+                return Some(self.peer_of(i));
+            }
+        }
+        None
+    }
+
+    /// Updates the time the session with `peer` has spent waiting for acknowledgements.
+    pub fn track_stall(&mut self, peer: usize, now: SimTime) {
+        let i = self.index(peer);
+        let stalled = self.sessions[i].waiting_for_ack();
+        match (stalled, self.stall_since[i]) {
+            (true, None) => self.stall_since[i] = Some(now),
+            (false, Some(t)) => {
+                self.stall_ns += (now - t).as_nanos();
+                self.stall_since[i] = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// Stall time including stalls still open at `now`.
+    pub fn stall_until(&self, now: SimTime) -> u64 {
+        self.stall_ns
+            + self
+                .stall_since
+                .iter()
+                .flatten()
+                .map(|t| (now - *t).as_nanos())
+                .sum::<u64>()
+    }
+
+    pub fn ws_mut(&mut self) -> &mut WsState {
+        match &mut self.role {
+            Role::Workstation(w) => w,
+            Role::Server(_) => unreachable!("server asked for workstation state"),
+        }
+    }
+
+    pub fn server_mut(&mut self) -> &mut ServerState {
+        match &mut self.role {
+            Role::Server(s) => s,
+            Role::Workstation(_) => unreachable!("workstation asked for server state"),
+        }
+    }
+}

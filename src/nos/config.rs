@@ -1,0 +1,120 @@
+//! LANtastic settings that bear on file-read traffic, and what each means in the model.
+//!
+//! Units: bytes, packets, and durations in nanoseconds (ticks of the PC timer, 1/18.2 s,
+//! are converted by the scenario loader).
+
+use crate::time::SimDuration;
+
+/// AI-LANBIOS (the NetBIOS layer) of one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionConfig {
+    /// Session header bytes in every packet (NetBIOS + LANtastic framing).
+    pub header_bytes: u32,
+    /// SIZE: the NetBIOS buffer (packet) size; a packet's payload is
+    /// `min(SIZE, AEX PACKET_SIZE) - header_bytes`.
+    pub buffer_size: u32,
+    /// BUFFERS: receive buffers. A receiver lets a sender have at most this many packets
+    /// unacknowledged, and acknowledges when that many have arrived.
+    pub buffers: u32,
+    /// INITIAL_SEND_SIZE: bytes of a message sent before the first acknowledgement is
+    /// awaited; the window in packets is `ceil(INITIAL_SEND_SIZE / payload)`.
+    pub initial_send_size: u32,
+    /// RUN_BURST: packets sent back to back before the sender waits for an acknowledgement.
+    pub run_burst: u32,
+    /// ACK_TIMEOUT: delay before a partial window is acknowledged; zero disables the timer
+    /// (acknowledge only at the end of a window or a message).
+    pub ack_timeout: SimDuration,
+    /// RETRY_PERIOD: retransmission timeout of the go-back-N recovery.
+    pub retry_period: SimDuration,
+}
+
+impl SessionConfig {
+    /// Data bytes per packet given the driver's packet size.
+    pub fn payload(&self, aex_packet_size: u32) -> u32 {
+        self.buffer_size
+            .min(aex_packet_size)
+            .saturating_sub(self.header_bytes)
+            .max(1)
+    }
+
+    /// Packets a sender may have unacknowledged towards a receiver with `peer_buffers`.
+    pub fn window(&self, payload: u32, peer_buffers: u32) -> u16 {
+        let by_size = self.initial_send_size.div_ceil(payload).max(1);
+        by_size.min(peer_buffers).min(self.run_burst).clamp(1, 4095) as u16
+    }
+}
+
+/// REDIR on a workstation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RedirConfig {
+    /// BUFFERS: read requests the redirector may have outstanding at once.
+    pub buffers: u32,
+    /// SIZE: the redirector's buffer; the most a single read request asks for.
+    pub size: u32,
+}
+
+/// The LANtastic SERVER's startup parameters that bear on reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerConfig {
+    /// Network tasks: requests the server works on at once.
+    pub network_tasks: u32,
+    /// Network buffer: the most file data a task returns for one request; a larger
+    /// request gets a short reply and the redirector asks again for the rest.
+    pub network_buffer: u32,
+}
+
+/// CPU costs of the NOS code, in thousands of instructions (turned into time by each
+/// host's MIPS rating).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NosCosts {
+    /// Interrupt entry and exit plus the AEX driver's per-frame work, per frame sent or
+    /// received.
+    pub interrupt_kinstr: f64,
+    /// AI-LANBIOS per packet sent or received (build/parse, session bookkeeping).
+    pub packet_kinstr: f64,
+    /// LANtastic SERVER per read request (parse, file handle, LANCACHE lookup, DOS read).
+    pub server_request_kinstr: f64,
+    /// REDIR per read request on the workstation (DOS redirector interface, build request).
+    pub redir_request_kinstr: f64,
+    /// The application and DOS per block read (INT 21h, PERFORM3's loop and timing).
+    pub app_block_kinstr: f64,
+    /// Size of a read request message (payload bytes).
+    pub request_bytes: u32,
+}
+
+/// NOS configuration of one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeNos {
+    pub session: SessionConfig,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(initial: u32, buffers: u32, burst: u32) -> SessionConfig {
+        SessionConfig {
+            header_bytes: 32,
+            buffer_size: 1700,
+            buffers,
+            initial_send_size: initial,
+            run_burst: burst,
+            ack_timeout: SimDuration::ZERO,
+            retry_period: SimDuration::from_millis(55),
+        }
+    }
+
+    #[test]
+    fn test_payload_is_smaller_of_sizes_less_header() {
+        assert_eq!(cfg(1, 1, 1).payload(1500), 1468);
+        assert_eq!(cfg(1, 1, 1).payload(4300), 1668);
+    }
+
+    #[test]
+    fn test_window_is_the_tightest_limit() {
+        assert_eq!(cfg(65_535, 29, 254).window(1668, 29), 29);
+        assert_eq!(cfg(65_535, 29, 254).window(1668, 8), 8);
+        assert_eq!(cfg(4_096, 29, 254).window(1468, 29), 3);
+        assert_eq!(cfg(65_535, 29, 2).window(1668, 29), 2);
+    }
+}

@@ -1,0 +1,514 @@
+//! A reliable NetBIOS session (AI-LANBIOS) between this node and one peer.
+//!
+//! Messages are split into packets of at most `payload` bytes. The sender keeps at most
+//! `window` packets of the current message unacknowledged; the receiver acknowledges
+//! cumulatively (packets of the message received in order) at the end of every window and
+//! of every message, and, if an ACK_TIMEOUT is set, when that timer runs out in between.
+//! Lost packets (a full receive ring, a damaged frame, excessive collisions) are recovered
+//! go-back-N. A receiver that sees a gap discards the out-of-order packet and sends one
+//! negative acknowledgement (an ack flagged `seq = 1`, "resend from here") per gap; the
+//! sender goes back to that packet at once. If that too is lost, the retry timer expires
+//! and the sender resends from the first unacknowledged packet. Duplicates of a completed
+//! message are re-acknowledged.
+//!
+//! The session is a pure state machine: it never touches the engine. The node asks it
+//! for the next packet to send ([`Session::next_packet`]) when the driver has room, and
+//! feeds it received packets and timer expiries; it answers with [`RxOutcome`].
+//!
+//! Invariant: `acked <= next_seq <= packets(front message)`.
+
+use std::collections::VecDeque;
+
+use super::packet::{Packet, PacketKind};
+
+/// A message waiting to be sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutMsg {
+    pub kind: PacketKind,
+    /// Payload bytes (for a request: the request's own size on the wire).
+    pub bytes: u32,
+    /// For a request: bytes asked for. For a response: the payload again.
+    pub value: u32,
+}
+
+/// Counters of one session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    pub messages_sent: u64,
+    pub messages_received: u64,
+    pub packets_sent: u64,
+    pub packets_retransmitted: u64,
+    pub acks_sent: u64,
+    pub retry_timeouts: u64,
+    pub out_of_order_discards: u64,
+    pub duplicates: u64,
+    /// Payload bytes of response messages accepted in order.
+    pub payload_received: u64,
+}
+
+/// What a received packet did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RxOutcome {
+    /// Nothing for the layer above.
+    Nothing,
+    /// A whole message arrived: `kind`, its `value` (first packet's value for a request,
+    /// total payload for a response).
+    Message {
+        kind: PacketKind,
+        value: u32,
+        bytes: u32,
+    },
+    /// The front outgoing message is fully acknowledged.
+    SendComplete { kind: PacketKind },
+}
+
+/// Timer the node must (re)arm after a step, tagged with the session's generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerRequest {
+    Retry { gen: u32 },
+    Ack { gen: u32 },
+}
+
+/// One direction-pair session with a peer.
+#[derive(Debug)]
+pub struct Session {
+    payload: u32,
+    window: u16,
+    ack_every: u16,
+    delayed_ack: bool,
+    // sender
+    out: VecDeque<OutMsg>,
+    out_msg: u16,
+    next_seq: u16,
+    acked: u16,
+    retry_gen: u32,
+    retry_armed: bool,
+    // receiver
+    in_msg: u16,
+    in_count: u16,
+    in_value: u32,
+    in_bytes: u32,
+    unacked: u16,
+    /// Ack to send: message, count, and whether it is a negative ack (a gap was seen).
+    ack_to_send: Option<(u16, u32, bool)>,
+    /// The gap a negative ack was last sent for (receiver) / acted on (sender).
+    nak_sent: Option<(u16, u16)>,
+    nak_seen: Option<(u16, u16)>,
+    ack_gen: u32,
+    ack_armed: bool,
+    last_done: Option<(u16, u32)>,
+    pub stats: SessionStats,
+}
+
+impl Session {
+    /// `payload`: data bytes per packet; `window`: packets the peer lets us have
+    /// unacknowledged; `ack_every`: packets we receive before acknowledging;
+    /// `delayed_ack`: whether an ACK_TIMEOUT timer acknowledges partial windows.
+    pub fn new(payload: u32, window: u16, ack_every: u16, delayed_ack: bool) -> Self {
+        assert!(payload > 0 && window > 0 && ack_every > 0);
+        Session {
+            payload,
+            window,
+            ack_every,
+            delayed_ack,
+            out: VecDeque::new(),
+            out_msg: 0,
+            next_seq: 0,
+            acked: 0,
+            retry_gen: 0,
+            retry_armed: false,
+            in_msg: 0,
+            in_count: 0,
+            in_value: 0,
+            in_bytes: 0,
+            unacked: 0,
+            ack_to_send: None,
+            nak_sent: None,
+            nak_seen: None,
+            ack_gen: 0,
+            ack_armed: false,
+            last_done: None,
+            stats: SessionStats::default(),
+        }
+    }
+
+    fn packets_of(&self, m: &OutMsg) -> u16 {
+        (m.bytes.div_ceil(self.payload).max(1)).min(Packet::MAX_SEQ as u32 + 1) as u16
+    }
+
+    /// Queues a message for sending (`msg.bytes` >= 1).
+    pub fn send(&mut self, msg: OutMsg) {
+        assert!(msg.bytes >= 1, "empty NetBIOS message");
+        self.out.push_back(msg);
+    }
+
+    /// Messages queued or in progress.
+    pub fn queued(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Packets sent and not yet acknowledged.
+    pub fn outstanding(&self) -> u16 {
+        self.next_seq - self.acked
+    }
+
+    /// Is the sender stalled waiting for an acknowledgement (window full or message fully
+    /// sent but not acknowledged)?
+    pub fn waiting_for_ack(&self) -> bool {
+        match self.out.front() {
+            Some(m) => {
+                self.next_seq > self.acked
+                    && (self.next_seq - self.acked >= self.window || self.next_seq >= self.packets_of(m))
+            }
+            None => false,
+        }
+    }
+
+    /// Has something to send now (an ack, or a data packet the window allows)?
+    pub fn ready(&self) -> bool {
+        self.ack_to_send.is_some() || self.data_ready()
+    }
+
+    fn data_ready(&self) -> bool {
+        match self.out.front() {
+            Some(m) => self.next_seq < self.packets_of(m) && self.next_seq - self.acked < self.window,
+            None => false,
+        }
+    }
+
+    /// Takes the next packet to send, with its payload bytes, and a timer to arm.
+    pub fn next_packet(&mut self) -> Option<(Packet, u32, Option<TimerRequest>)> {
+        if let Some((msg, count, nak)) = self.ack_to_send.take() {
+            self.stats.acks_sent += 1;
+            self.ack_armed = false;
+            self.ack_gen += 1;
+            let p = Packet {
+                kind: PacketKind::Ack,
+                msg,
+                seq: nak as u16,
+                last: true,
+                value: count,
+            };
+            return Some((p, 0, None));
+        }
+        if !self.data_ready() {
+            return None;
+        }
+        let m = *self.out.front().expect("data_ready checked");
+        let n = self.packets_of(&m);
+        let seq = self.next_seq;
+        let offset = seq as u32 * self.payload;
+        let bytes = (m.bytes - offset).min(self.payload);
+        let value = match m.kind {
+            PacketKind::Response => bytes,
+            _ => m.value,
+        };
+        self.next_seq += 1;
+        self.stats.packets_sent += 1;
+        let p = Packet {
+            kind: m.kind,
+            msg: self.out_msg,
+            seq,
+            last: seq + 1 == n,
+            value,
+        };
+        let timer = if self.retry_armed {
+            None
+        } else {
+            self.retry_armed = true;
+            self.retry_gen += 1;
+            Some(TimerRequest::Retry { gen: self.retry_gen })
+        };
+        Some((p, bytes, timer))
+    }
+
+    /// A packet from the peer arrived intact and in the NOS.
+    pub fn receive(&mut self, p: Packet) -> (RxOutcome, Option<TimerRequest>) {
+        match p.kind {
+            PacketKind::Ack => self.on_ack(p),
+            _ => self.on_data(p),
+        }
+    }
+
+    fn on_ack(&mut self, p: Packet) -> (RxOutcome, Option<TimerRequest>) {
+        let Some(m) = self.out.front().copied() else {
+            return (RxOutcome::Nothing, None);
+        };
+        if p.msg != self.out_msg {
+            return (RxOutcome::Nothing, None);
+        }
+        let n = self.packets_of(&m);
+        let count = (p.value.min(n as u32)) as u16;
+        let nak = p.seq == 1;
+        if nak && self.next_seq > count && self.nak_seen != Some((p.msg, count)) {
+            // the receiver lost packet `count`: go back to it now
+            self.nak_seen = Some((p.msg, count));
+            self.stats.packets_retransmitted += (self.next_seq - count) as u64;
+            self.next_seq = count;
+        }
+        if count <= self.acked {
+            return (RxOutcome::Nothing, None);
+        }
+        self.acked = count;
+        self.next_seq = self.next_seq.max(count);
+        if self.acked == n {
+            self.out.pop_front();
+            self.out_msg = self.out_msg.wrapping_add(1);
+            self.next_seq = 0;
+            self.acked = 0;
+            self.retry_armed = false;
+            self.retry_gen += 1;
+            self.stats.messages_sent += 1;
+            return (RxOutcome::SendComplete { kind: m.kind }, None);
+        }
+        // progress: restart the retry timer if packets are still outstanding
+        self.retry_gen += 1;
+        if self.next_seq > self.acked {
+            self.retry_armed = true;
+            (
+                RxOutcome::Nothing,
+                Some(TimerRequest::Retry { gen: self.retry_gen }),
+            )
+        } else {
+            self.retry_armed = false;
+            (RxOutcome::Nothing, None)
+        }
+    }
+
+    fn on_data(&mut self, p: Packet) -> (RxOutcome, Option<TimerRequest>) {
+        if p.msg != self.in_msg {
+            if let Some((msg, count)) = self.last_done {
+                if p.msg == msg {
+                    self.stats.duplicates += 1;
+                    self.ack_to_send = Some((msg, count, false));
+                }
+            }
+            return (RxOutcome::Nothing, None);
+        }
+        if p.seq != self.in_count {
+            if p.seq < self.in_count {
+                self.stats.duplicates += 1;
+                self.ack_to_send = Some((self.in_msg, self.in_count as u32, false));
+            } else {
+                self.stats.out_of_order_discards += 1;
+                let gap = (self.in_msg, self.in_count);
+                if self.nak_sent != Some(gap) {
+                    self.nak_sent = Some(gap);
+                    self.ack_to_send = Some((self.in_msg, self.in_count as u32, true));
+                }
+            }
+            return (RxOutcome::Nothing, None);
+        }
+        self.in_count += 1;
+        self.unacked += 1;
+        if p.seq == 0 {
+            self.in_value = p.value;
+            self.in_bytes = 0;
+        }
+        if p.kind == PacketKind::Response {
+            self.in_bytes += p.value;
+            self.stats.payload_received += p.value as u64;
+        }
+        if p.last {
+            let done = (self.in_msg, self.in_count as u32);
+            self.ack_to_send = Some((done.0, done.1, false));
+            self.last_done = Some(done);
+            self.in_msg = self.in_msg.wrapping_add(1);
+            self.in_count = 0;
+            self.unacked = 0;
+            self.stats.messages_received += 1;
+            let value = if p.kind == PacketKind::Response {
+                self.in_bytes
+            } else {
+                self.in_value
+            };
+            return (
+                RxOutcome::Message {
+                    kind: p.kind,
+                    value,
+                    bytes: self.in_bytes,
+                },
+                None,
+            );
+        }
+        if self.unacked >= self.ack_every {
+            self.unacked = 0;
+            self.ack_to_send = Some((self.in_msg, self.in_count as u32, false));
+            return (RxOutcome::Nothing, None);
+        }
+        if self.delayed_ack && !self.ack_armed {
+            self.ack_armed = true;
+            self.ack_gen += 1;
+            return (RxOutcome::Nothing, Some(TimerRequest::Ack { gen: self.ack_gen }));
+        }
+        (RxOutcome::Nothing, None)
+    }
+
+    /// The retry timer `gen` expired: go back to the first unacknowledged packet.
+    /// Returns the timer to re-arm if something is outstanding.
+    pub fn retry_expired(&mut self, gen: u32) -> Option<TimerRequest> {
+        if gen != self.retry_gen || !self.retry_armed {
+            return None;
+        }
+        if self.next_seq > self.acked {
+            self.stats.retry_timeouts += 1;
+            self.stats.packets_retransmitted += (self.next_seq - self.acked) as u64;
+            self.next_seq = self.acked;
+        }
+        self.retry_armed = false;
+        None
+    }
+
+    /// The delayed-ack timer `gen` expired: acknowledge what has arrived.
+    pub fn ack_expired(&mut self, gen: u32) {
+        if gen != self.ack_gen || !self.ack_armed {
+            return;
+        }
+        self.ack_armed = false;
+        if self.unacked > 0 {
+            self.unacked = 0;
+            self.ack_to_send = Some((self.in_msg, self.in_count as u32, false));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn response(bytes: u32) -> OutMsg {
+        OutMsg {
+            kind: PacketKind::Response,
+            bytes,
+            value: bytes,
+        }
+    }
+
+    /// Moves every packet `a` can send to `b` (dropping those whose index is in `lose`).
+    fn deliver(a: &mut Session, b: &mut Session, lose: &[usize]) -> Vec<RxOutcome> {
+        let mut out = vec![];
+        let mut i = 0;
+        while let Some((p, _, _)) = a.next_packet() {
+            if !lose.contains(&i) {
+                out.push(b.receive(p).0);
+            }
+            i += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn test_message_split_into_packets() {
+        let mut s = Session::new(1000, 10, 10, false);
+        s.send(response(2500));
+        let sizes: Vec<(u16, u32, bool)> = std::iter::from_fn(|| s.next_packet())
+            .map(|(p, b, _)| (p.seq, b, p.last))
+            .collect();
+        assert_eq!(sizes, vec![(0, 1000, false), (1, 1000, false), (2, 500, true)]);
+    }
+
+    #[test]
+    fn test_window_stops_sender_until_ack() {
+        let mut a = Session::new(1000, 2, 2, false);
+        let mut b = Session::new(1000, 2, 2, false);
+        a.send(response(5000));
+        assert_eq!(deliver(&mut a, &mut b, &[]).len(), 2);
+        assert!(a.waiting_for_ack());
+        let (ack, _, _) = b.next_packet().unwrap();
+        assert_eq!((ack.kind, ack.value), (PacketKind::Ack, 2));
+        a.receive(ack);
+        assert!(a.ready());
+    }
+
+    #[test]
+    fn test_lost_packet_recovered_after_retry() {
+        let mut a = Session::new(1000, 8, 8, false);
+        let mut b = Session::new(1000, 8, 8, false);
+        a.send(response(4000));
+        // packet 1 is lost: b discards 2 and 3 as out of order
+        let got = deliver(&mut a, &mut b, &[1]);
+        assert!(got.iter().all(|o| *o == RxOutcome::Nothing));
+        assert_eq!(b.stats.out_of_order_discards, 2);
+        // one negative ack for the gap, not one per discarded packet
+        let (nak, _, _) = b.next_packet().unwrap();
+        assert_eq!((nak.value, nak.seq), (1, 1));
+        assert!(b.next_packet().is_none());
+        a.receive(nak);
+        assert_eq!(a.stats.packets_retransmitted, 3);
+        let got = deliver(&mut a, &mut b, &[]);
+        assert_eq!(
+            got.last(),
+            Some(&RxOutcome::Message {
+                kind: PacketKind::Response,
+                value: 4000,
+                bytes: 4000
+            })
+        );
+        assert_eq!(b.stats.payload_received, 4000);
+        let (ack, _, _) = b.next_packet().unwrap();
+        assert_eq!(
+            a.receive(ack).0,
+            RxOutcome::SendComplete {
+                kind: PacketKind::Response
+            }
+        );
+    }
+
+    #[test]
+    fn test_lost_nak_recovered_by_retry_timer() {
+        let mut a = Session::new(1000, 8, 8, false);
+        let mut b = Session::new(1000, 8, 8, false);
+        a.send(response(3000));
+        deliver(&mut a, &mut b, &[0]);
+        let _lost_nak = b.next_packet().unwrap();
+        let gen = a.retry_gen;
+        a.retry_expired(gen);
+        assert_eq!(a.stats.retry_timeouts, 1);
+        let got = deliver(&mut a, &mut b, &[]);
+        assert_eq!(
+            got.last(),
+            Some(&RxOutcome::Message {
+                kind: PacketKind::Response,
+                value: 3000,
+                bytes: 3000
+            })
+        );
+    }
+
+    #[test]
+    fn test_lost_ack_gives_duplicate_and_reack() {
+        let mut a = Session::new(1000, 8, 8, false);
+        let mut b = Session::new(1000, 8, 8, false);
+        a.send(response(1000));
+        deliver(&mut a, &mut b, &[]);
+        let _lost_ack = b.next_packet().unwrap();
+        let gen = a.retry_gen;
+        a.retry_expired(gen);
+        deliver(&mut a, &mut b, &[]);
+        assert_eq!(b.stats.duplicates, 1);
+        assert_eq!(b.stats.payload_received, 1000, "duplicate not counted twice");
+        let (ack, _, _) = b.next_packet().unwrap();
+        assert_eq!(
+            a.receive(ack).0,
+            RxOutcome::SendComplete {
+                kind: PacketKind::Response
+            }
+        );
+    }
+
+    #[test]
+    fn test_delayed_ack_timer() {
+        let mut a = Session::new(1000, 8, 8, false);
+        let mut b = Session::new(1000, 8, 8, true);
+        a.send(response(3000));
+        let (p, _, _) = a.next_packet().unwrap();
+        let (_, timer) = b.receive(p);
+        let Some(TimerRequest::Ack { gen }) = timer else {
+            panic!("no ack timer")
+        };
+        assert!(!b.ready());
+        b.ack_expired(gen);
+        let (ack, _, _) = b.next_packet().unwrap();
+        assert_eq!(ack.value, 1);
+    }
+}

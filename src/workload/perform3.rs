@@ -1,0 +1,172 @@
+//! Workload PERFORM3: the synchronized traffic test of the 1992 Artisoft bulletin.
+//!
+//! N workstations start together; each reads its own file (held in the server's
+//! LANCACHE, so no disk is involved) sequentially in blocks of B bytes, over and over.
+//! For each block size the LAN runs a warm-up that is not counted, then a measurement
+//! window. Throughput is the file data the workstations' sessions received in order
+//! during the window, summed over workstations, per second, in KB/s with
+//! **1 KB = 1000 bytes** (the bulletin treats 10 Mb/s as 1.25 MB/s).
+//!
+//! Counting received data rather than completed blocks keeps the result free of the
+//! quantisation of a few large blocks per window; over the window the two differ by at
+//! most one block in progress per workstation.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::engine::{run_until, Engine};
+use crate::lan::{CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
+use crate::time::{SimDuration, SimTime};
+
+/// A validated PERFORM3 run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Perform3Config {
+    pub lan: LanConfig,
+    /// Block sizes, bytes, in the order to report them.
+    pub block_sizes: Vec<u32>,
+    pub warmup: SimDuration,
+    pub measure: SimDuration,
+}
+
+/// Where the time went during the measurement window of one block size.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Explanation {
+    /// Aggregate milliseconds per block (window / blocks completed by all workstations).
+    pub ms_per_block: f64,
+    /// Medium carrying successful frames, collision periods and idle: shares of the window.
+    pub wire_success: f64,
+    pub wire_collision: f64,
+    pub wire_idle: f64,
+    /// Collisions per block read.
+    pub collisions_per_block: f64,
+    pub server_cpu: CpuShare,
+    /// Mean over workstations.
+    pub workstation_cpu: CpuShare,
+    /// Mean share of time a server session had data out and was waiting for an ack.
+    pub server_waiting_for_ack: f64,
+    pub packets_retransmitted: u64,
+    pub rx_ring_drops: u64,
+    /// The most loaded resource: "wire", "server CPU" or "workstation CPU".
+    pub bottleneck: String,
+}
+
+/// Result for one block size.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Perform3Point {
+    pub block_size: u32,
+    /// Aggregate throughput, KB/s (1 KB = 1000 bytes).
+    pub throughput_kbps: f64,
+    pub per_station_kbps: Vec<f64>,
+    pub blocks_completed: u64,
+    pub events: u64,
+    pub explanation: Explanation,
+}
+
+/// Result of a PERFORM3 run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Perform3Report {
+    pub workstations: usize,
+    pub warmup_s: f64,
+    pub measure_s: f64,
+    pub points: Vec<Perform3Point>,
+}
+
+impl Perform3Report {
+    /// Mean throughput over the block sizes, KB/s.
+    pub fn mean_kbps(&self) -> f64 {
+        self.points.iter().map(|p| p.throughput_kbps).sum::<f64>() / self.points.len().max(1) as f64
+    }
+}
+
+/// Runs one block size.
+pub fn run_block(cfg: &Perform3Config, block: u32, seed: u64) -> Perform3Point {
+    let mut engine: Engine<LanEvent> = Engine::new(seed);
+    let mut lan = Lan::new(cfg.lan.clone(), block, &mut engine);
+    let t0 = SimTime::ZERO + cfg.warmup;
+    run_until(&mut lan, &mut engine, t0);
+    let a = lan.snapshot(&engine);
+    run_until(&mut lan, &mut engine, t0 + cfg.measure);
+    let b = lan.snapshot(&engine);
+    point(block, &a, &b, engine.events_dispatched())
+}
+
+fn point(block: u32, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3Point {
+    let w_ns = b.window_ns(a) as f64;
+    let secs = w_ns * 1e-9;
+    let n = b.nodes.len();
+    let per_station_kbps: Vec<f64> = (1..n)
+        .map(|i| (b.nodes[i].payload_received - a.nodes[i].payload_received) as f64 / secs / 1000.0)
+        .collect();
+    let blocks: u64 = (1..n)
+        .map(|i| b.nodes[i].blocks_done - a.nodes[i].blocks_done)
+        .sum();
+    let server_cpu = b.cpu_share(a, 0);
+    let ws: Vec<CpuShare> = (1..n).map(|i| b.cpu_share(a, i)).collect();
+    let k = ws.len().max(1) as f64;
+    let workstation_cpu = CpuShare {
+        busy: ws.iter().map(|c| c.busy).sum::<f64>() / k,
+        copy: ws.iter().map(|c| c.copy).sum::<f64>() / k,
+        protocol: ws.iter().map(|c| c.protocol).sum::<f64>() / k,
+        work: ws.iter().map(|c| c.work).sum::<f64>() / k,
+    };
+    let wire_success = (b.medium.success_ns - a.medium.success_ns) as f64 / w_ns;
+    let wire_collision = (b.medium.collision_ns - a.medium.collision_ns) as f64 / w_ns;
+    let sessions = b.nodes[0].sessions.max(1) as f64;
+    let server_waiting_for_ack = (b.nodes[0].stall_ns - a.nodes[0].stall_ns) as f64 / w_ns / sessions;
+    let wire = wire_success + wire_collision;
+    let max_ws = ws.iter().map(|c| c.busy).fold(0.0, f64::max);
+    let bottleneck = if server_cpu.busy >= wire && server_cpu.busy >= max_ws {
+        "server CPU"
+    } else if wire >= max_ws {
+        "wire"
+    } else {
+        "workstation CPU"
+    };
+    let sum = |f: fn(&crate::lan::NodeSnapshot) -> u64| {
+        (0..n).map(|i| f(&b.nodes[i]) - f(&a.nodes[i])).sum::<u64>()
+    };
+    Perform3Point {
+        block_size: block,
+        throughput_kbps: per_station_kbps.iter().sum(),
+        per_station_kbps,
+        blocks_completed: blocks,
+        events,
+        explanation: Explanation {
+            ms_per_block: if blocks > 0 {
+                w_ns / 1e6 / blocks as f64
+            } else {
+                f64::INFINITY
+            },
+            wire_success,
+            wire_collision,
+            wire_idle: (1.0 - wire).max(0.0),
+            collisions_per_block: if blocks > 0 {
+                (b.collisions - a.collisions) as f64 / blocks as f64
+            } else {
+                0.0
+            },
+            server_cpu,
+            workstation_cpu,
+            server_waiting_for_ack,
+            packets_retransmitted: sum(|s| s.packets_retransmitted),
+            rx_ring_drops: sum(|s| s.rx_ring_drops),
+            bottleneck: bottleneck.to_string(),
+        },
+    }
+}
+
+/// Runs every block size (in parallel on the current rayon pool; each block size has its
+/// own engine seeded from `seed` and the block size, so results do not depend on threads).
+pub fn run(cfg: &Perform3Config, seed: u64) -> Perform3Report {
+    let points = cfg
+        .block_sizes
+        .par_iter()
+        .map(|&b| run_block(cfg, b, seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        .collect();
+    Perform3Report {
+        workstations: cfg.lan.workstations,
+        warmup_s: cfg.warmup.as_secs_f64(),
+        measure_s: cfg.measure.as_secs_f64(),
+        points,
+    }
+}
