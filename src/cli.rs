@@ -1,0 +1,151 @@
+//! The command line as typed: clap's raw arguments, one struct per subcommand.
+//!
+//! Nothing here is checked beyond clap's syntax; `commands` turns these into validated
+//! scenarios and sweep plans before anything runs or is written.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  ethersim run scenarios/saturate.toml
+  ethersim run scenarios/saturate.toml --set workload.stations=2 --format json
+  ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16
+  ethersim validate scenarios/saturate.toml
+  ethersim figure1 --out output";
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  ethersim run scenarios/saturate.toml
+  ethersim run scenarios/saturate.toml --set workload.stations=2 --set workload.frame_bytes=64
+  ethersim run scenarios/saturate.toml --seed 7 --format json --out results/
+  ethersim run scenarios/16bit-optimized.toml --set adapter.transmit_buffers=4
+
+KEY is a dotted path into the scenario file (workload.stations, medium.length_m, ...).
+VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a string.";
+
+const SWEEP_EXAMPLES: &str = "\
+Examples:
+  ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16,32
+  ethersim sweep scenarios/saturate.toml --param workload.stations --range 2..32:2 \\
+      --param workload.frame_bytes --values 64,512,1518 --replications 5 --jobs 2
+  ethersim sweep scenarios/16bit-optimized.toml --param adapter.transmit_buffers --values 2,4,8,16,35
+
+Each --param is followed by its --values (comma-separated TOML values; brackets group
+arrays) or --range START..END[:STEP] (END included). Several --param sweep the cross
+product. Writes DIR/sweep.csv (every run), DIR/sweep_summary.csv (mean and 95% CI per
+combination) and DIR/sweep.svg + DIR/sweep.png (the headline figure against the first
+--param, one line per combination of the others).";
+
+const VALIDATE_EXAMPLES: &str = "\
+Examples:
+  ethersim validate scenarios/saturate.toml
+  ethersim validate scenarios/saturate.toml --set workload.stations=2000   # fails: out of range";
+
+const FIGURE1_EXAMPLES: &str = "\
+Examples:
+  ethersim figure1
+  ethersim figure1 --out output --jobs 2
+
+Writes DIR/figure1.csv (config,block_size,measured_kbps,simulated_kbps), DIR/figure1.svg
+and DIR/figure1.png, and prints simulated against measured values with the error of each
+point and the MAPE of each curve.";
+
+/// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
+#[derive(Debug, Parser)]
+#[command(name = "ethersim", version, about, after_help = MAIN_EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one scenario and print its results.
+    #[command(after_help = RUN_EXAMPLES)]
+    Run(RunArgs),
+    /// Run a scenario over a grid of parameter values, in parallel, and plot the results.
+    #[command(after_help = SWEEP_EXAMPLES)]
+    Sweep(SweepArgs),
+    /// Check a scenario without running it.
+    #[command(after_help = VALIDATE_EXAMPLES)]
+    Validate(ValidateArgs),
+    /// Regenerate Figure 1 of the Artisoft bulletin (simulated against measured).
+    #[command(after_help = FIGURE1_EXAMPLES)]
+    Figure1(Figure1Args),
+}
+
+/// Output formats of `run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Table,
+    Csv,
+    Json,
+}
+
+/// The scenario and its overrides, common to the subcommands that load one.
+#[derive(Debug, Args)]
+pub struct ScenarioArgs {
+    /// Scenario file (TOML).
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: PathBuf,
+    /// Override a scenario key (repeatable); applied after the file and its hardware include.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Replace the scenario's seed (any u64).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: FormatArg,
+    /// Also write the result to DIR/run.{txt,csv,json} (atomically).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// A key to sweep (repeatable); each is followed by --values or --range.
+    #[arg(long, value_name = "KEY", required = true)]
+    pub param: Vec<String>,
+    /// Comma-separated values of the preceding --param.
+    #[arg(long, value_name = "V1,V2,...", allow_hyphen_values = true)]
+    pub values: Vec<String>,
+    /// START..END[:STEP] for the preceding --param (END included; STEP defaults to 1).
+    #[arg(long, value_name = "START..END[:STEP]", allow_hyphen_values = true)]
+    pub range: Vec<String>,
+    /// Runs per combination, with seeds derived from the scenario's seed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub replications: u32,
+    /// Threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct Figure1Args {
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+}

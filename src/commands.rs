@@ -1,0 +1,237 @@
+//! What each subcommand does, in three steps: validate every input, compute, then write.
+//!
+//! Nothing is written until every scenario (every sweep combination) has been validated
+//! and every run has finished; files are staged and renamed into place together
+//! ([`Staged`]), so an invalid scenario or a failure leaves the output directory as it was.
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::{bail, Context, Result};
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::{Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
+use ethersim::report::atomic::Staged;
+use ethersim::report::figure1::{self, Figure1Data};
+use ethersim::report::sweep::{value_text, SweepReport};
+use ethersim::report::table::{align, pretty};
+use ethersim::report::{self, plot, Format};
+use ethersim::run::{self, SweepParam};
+use ethersim::scenario::{self, Override, Scenario, Source};
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> Result<()> {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        Command::Run(a) => run_cmd(a),
+        Command::Sweep(a) => {
+            let m = matches.subcommand_matches("sweep").context("sweep arguments")?;
+            sweep_cmd(a, m)
+        }
+        Command::Validate(a) => validate_cmd(a),
+        Command::Figure1(a) => figure1_cmd(a),
+    }
+}
+
+/// Writes to stdout; a closed pipe (`ethersim ... | head`) is not an error.
+fn print(text: &str) -> Result<()> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("writing to stdout"),
+    }
+}
+
+fn overrides(set: &[String]) -> Result<Vec<Override>> {
+    Ok(set.iter().map(|s| Override::parse(s)).collect::<Result<_, _>>()?)
+}
+
+fn warn(s: &Scenario) {
+    for w in &s.warnings {
+        eprintln!("warning: {w}");
+    }
+}
+
+/// Loads and validates the scenario of `args`, with its overrides and seed.
+fn load(args: &ScenarioArgs) -> Result<Scenario> {
+    let mut s = scenario::load(&args.scenario, &overrides(&args.set)?)?;
+    if let Some(seed) = args.seed {
+        s.seed = seed;
+    }
+    warn(&s);
+    Ok(s)
+}
+
+fn jobs(j: Option<u32>) -> usize {
+    j.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    )
+}
+
+fn wrote(files: &[std::path::PathBuf]) {
+    for f in files {
+        eprintln!("wrote {}", f.display());
+    }
+}
+
+fn run_cmd(a: RunArgs) -> Result<()> {
+    let s = load(&a.scenario)?;
+    let format = match a.format {
+        FormatArg::Table => Format::Table,
+        FormatArg::Csv => Format::Csv,
+        FormatArg::Json => Format::Json,
+    };
+    let out = run::run(&s);
+    let exporter = report::exporter(format);
+    let text = exporter.render(&out)?;
+    if let Some(dir) = &a.out {
+        let mut staged = Staged::new(dir);
+        staged.write(&format!("run.{}", exporter.extension()), text.as_bytes())?;
+        wrote(&staged.commit()?);
+    }
+    print(&text)
+}
+
+fn validate_cmd(a: ValidateArgs) -> Result<()> {
+    let s = load(&a.scenario)?;
+    let include = s
+        .hardware
+        .as_ref()
+        .map_or(String::new(), |h| format!(" (hardware from {})", h.display()));
+    print(&format!("ok: {}{include}: {}\n", s.path.display(), s.summary()))
+}
+
+/// Pairs each `--param` with the `--values` or `--range` that follows it on the command line.
+fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
+    let idx = |id: &str| {
+        m.indices_of(id)
+            .map_or_else(Vec::new, |i| i.collect::<Vec<usize>>())
+    };
+    let (pi, vi, ri) = (idx("param"), idx("values"), idx("range"));
+    let mut params = Vec::new();
+    for (n, key) in a.param.iter().enumerate() {
+        let start = pi[n];
+        let end = pi.get(n + 1).copied().unwrap_or(usize::MAX);
+        let within = |ix: &[usize]| {
+            ix.iter()
+                .enumerate()
+                .filter(|(_, &i)| i > start && i < end)
+                .map(|(k, _)| k)
+                .collect::<Vec<_>>()
+        };
+        let (v, r) = (within(&vi), within(&ri));
+        let values = match (v.as_slice(), r.as_slice()) {
+            ([k], []) => run::parse_values(&a.values[*k]),
+            ([], [k]) => run::parse_range(&a.range[*k]).map_err(|e| anyhow::anyhow!("--range {e}"))?,
+            ([], []) => bail!("--param {key} needs --values V1,V2,... or --range START..END[:STEP] after it"),
+            _ => bail!("--param {key} has more than one --values/--range; give exactly one"),
+        };
+        if values
+            .iter()
+            .any(|v| matches!(v, toml::Value::String(s) if s.is_empty()))
+        {
+            bail!("--param {key}: empty value in the list");
+        }
+        if let Err(scenario::ScenarioError::BadOverride { message, .. }) =
+            Override::new(key, toml::Value::Boolean(false))
+        {
+            bail!("--param {key}: {message}");
+        }
+        params.push(SweepParam {
+            key: key.clone(),
+            values,
+        });
+    }
+    if vi.iter().chain(&ri).any(|&i| pi.first().is_none_or(|&p| i < p)) {
+        bail!("--values and --range must follow the --param they belong to");
+    }
+    Ok(params)
+}
+
+fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
+    let params = sweep_params(&a, m)?;
+    let base = overrides(&a.scenario.set)?;
+    let source = Source::read(&a.scenario.scenario)?;
+    let combos = run::plan_sweep(&source, &base, &params, a.scenario.seed, a.replications)?;
+    let mut warned = std::collections::BTreeSet::new();
+    for c in &combos {
+        for w in &c.scenario.warnings {
+            if warned.insert(w.clone()) {
+                eprintln!("warning: {w}");
+            }
+        }
+    }
+
+    let total = (combos.len() * a.replications as usize) as u64;
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let runs = run::run_sweep(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1))?;
+    bar.finish_and_clear();
+
+    let rep = SweepReport {
+        params: &params,
+        combos: &combos,
+        runs: &runs,
+    };
+    let name = combos
+        .first()
+        .map_or("scenario".into(), |c| c.scenario.name.clone());
+    let headline = runs
+        .first()
+        .map_or("headline".into(), |r| r.output.headline.name.clone());
+    let mut staged = Staged::new(&a.out);
+    staged.write("sweep.csv", rep.runs_csv()?.as_bytes())?;
+    staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
+    plot::write_chart(
+        &rep.chart(&format!("{name}: {headline} against {}", params[0].key)),
+        &mut staged,
+        "sweep",
+    )?;
+    let files = staged.commit()?;
+
+    let mut rows = vec![params
+        .iter()
+        .map(|p| p.key.clone())
+        .chain(["runs".into(), format!("{headline} mean"), "95% CI ±".into()])
+        .collect::<Vec<String>>()];
+    for s in rep.summaries() {
+        let mut row: Vec<String> = s.values.iter().map(value_text).collect();
+        row.extend([
+            s.runs.to_string(),
+            pretty(s.mean),
+            s.ci95.map_or("-".into(), pretty),
+        ]);
+        rows.push(row);
+    }
+    print(&align(&rows))?;
+    wrote(&files);
+    Ok(())
+}
+
+/// The Figure 1 data from the bulletin model.
+///
+/// The bulletin model (`ethersim::bulletin::figure1(jobs) -> Figure1Data`) is being written
+/// separately; when it lands this body becomes `Ok(ethersim::bulletin::figure1(jobs))`.
+fn figure1_data(jobs: usize) -> Result<Figure1Data> {
+    let _ = jobs;
+    bail!("figure1 is not available yet: this build has no bulletin model (ethersim::bulletin::figure1)")
+}
+
+fn figure1_cmd(a: Figure1Args) -> Result<()> {
+    let data = figure1_data(jobs(a.jobs))?;
+    let mut staged = Staged::new(&a.out);
+    figure1::write_outputs(&data, &mut staged)?;
+    let files = staged.commit()?;
+    print(&figure1::comparison_table(&data))?;
+    wrote(&files);
+    Ok(())
+}

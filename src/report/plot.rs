@@ -1,0 +1,249 @@
+//! Line charts as SVG and PNG, with the DejaVu Sans font compiled into the binary.
+//!
+//! plotters is built without font-kit, so text is laid out with ab_glyph from the font
+//! registered by [`register_fonts`] (as family `sans-serif`): no system font or library is
+//! needed at build or run time. DejaVu fonts carry the Bitstream Vera licence; see
+//! LICENSE-DEJAVU.
+//!
+//! A [`Chart`] is plain data (series of points, labels); [`write_chart`] draws it once per
+//! backend into files staged by [`Staged`], so plotting never reaches into a model.
+
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontStyle;
+
+use super::atomic::Staged;
+use super::ReportError;
+
+/// Font family under which the embedded font is registered.
+pub const FONT: &str = "sans-serif";
+
+/// Pixel size of the charts.
+pub const SIZE: (u32, u32) = (1200, 800);
+
+/// Registers the embedded DejaVu Sans with plotters (once per process).
+pub fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The bytes are a valid TrueType font compiled in; failure would be a build defect.
+        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular())
+            .unwrap_or_else(|_| panic!("embedded DejaVu Sans is not a valid font"));
+    });
+}
+
+/// Colour `i` of the palette (colour-blind safe Okabe-Ito, then plotters' palette).
+pub fn colour(i: usize) -> RGBColor {
+    const OKABE_ITO: [RGBColor; 7] = [
+        RGBColor(0, 114, 178),
+        RGBColor(213, 94, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(204, 121, 167),
+        RGBColor(230, 159, 0),
+        RGBColor(86, 180, 233),
+        RGBColor(0, 0, 0),
+    ];
+    if i < OKABE_ITO.len() {
+        OKABE_ITO[i]
+    } else {
+        let c = Palette99::pick(i);
+        let (r, g, b) = c.rgb();
+        RGBColor(r, g, b)
+    }
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A line with small dots at the points.
+    Line,
+    /// Markers only (measured values).
+    Markers,
+}
+
+/// One series: `(x, y, 95% half-width)` points.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub label: String,
+    pub colour: usize,
+    pub mark: Mark,
+    pub points: Vec<(f64, f64, Option<f64>)>,
+}
+
+impl Series {
+    pub fn line(label: &str, colour: usize) -> Self {
+        Series {
+            label: label.to_string(),
+            colour,
+            mark: Mark::Line,
+            points: Vec::new(),
+        }
+    }
+}
+
+/// A chart as data.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    /// Names of the x positions 0, 1, 2... when the x values are not numbers.
+    pub x_categories: Option<Vec<String>>,
+    pub series: Vec<Series>,
+    /// A labelled horizontal line (e.g. the wire's capacity).
+    pub ceiling: Option<(f64, String)>,
+}
+
+impl Chart {
+    fn ranges(&self) -> ((f64, f64), (f64, f64)) {
+        let pts = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .filter(|p| p.0.is_finite() && p.1.is_finite());
+        let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+        for &(x, y, ci) in pts {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y1 = y1.max(y + ci.unwrap_or(0.0));
+        }
+        if let Some((c, _)) = &self.ceiling {
+            y1 = y1.max(*c);
+        }
+        if !x0.is_finite() {
+            (x0, x1) = (0.0, 1.0);
+        }
+        let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 0.5 };
+        let y1 = if y1 > 0.0 { y1 * 1.08 } else { 1.0 };
+        ((x0 - pad, x1 + pad), (0.0, y1))
+    }
+}
+
+fn plot_err(what: &str) -> impl Fn(String) -> ReportError + '_ {
+    move |message| ReportError::Plot {
+        what: what.to_string(),
+        message,
+    }
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let ((x0, x1), (y0, y1)) = chart.ranges();
+    let mut ctx = ChartBuilder::on(root)
+        .caption(&chart.title, (FONT, 26))
+        .margin(20)
+        .x_label_area_size(60)
+        .y_label_area_size(90)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(e)?;
+    let cats = chart.x_categories.clone();
+    let x_fmt = move |x: &f64| match &cats {
+        Some(c) => {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < c.len() {
+                c[i as usize].clone()
+            } else {
+                String::new()
+            }
+        }
+        None => super::table::pretty(*x),
+    };
+    let mut mesh = ctx.configure_mesh();
+    mesh.x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 16))
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&|y| super::table::pretty(*y));
+    if let Some(c) = &chart.x_categories {
+        mesh.x_labels(c.len().max(2) * 8);
+    }
+    mesh.draw().map_err(e)?;
+
+    if let Some((y, label)) = &chart.ceiling {
+        let style = ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(2);
+        ctx.draw_series(std::iter::once(PathElement::new(vec![(x0, *y), (x1, *y)], style)))
+            .map_err(e)?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        let pos = (x0 + (x1 - x0) * 0.02, *y);
+        ctx.draw_series(std::iter::once(Text::new(
+            label.clone(),
+            pos,
+            (FONT, 18)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
+        )))
+        .map_err(e)?;
+    }
+
+    for s in &chart.series {
+        let c = colour(s.colour);
+        let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
+        let ann = match s.mark {
+            Mark::Line => {
+                let a = ctx
+                    .draw_series(LineSeries::new(pts.clone(), c.stroke_width(3)))
+                    .map_err(e)?;
+                a.label(s.label.as_str())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+                ctx.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
+                    .map_err(e)?;
+                continue;
+            }
+            Mark::Markers => ctx
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 6, c.stroke_width(2))))
+                .map_err(e)?,
+        };
+        ann.label(s.label.as_str())
+            .legend(move |(x, y)| Circle::new((x + 10, y), 6, c.stroke_width(2)));
+    }
+    for s in &chart.series {
+        let c = colour(s.colour);
+        let cap = (x1 - x0) * 0.006;
+        // an error bar: the interval and a cap at each end
+        let bars = s
+            .points
+            .iter()
+            .filter_map(|&(x, y, ci)| ci.filter(|h| h.is_finite()).map(|h| (x, y - h, y + h)));
+        let lines = bars.flat_map(|(x, lo, hi)| {
+            [
+                vec![(x, lo), (x, hi)],
+                vec![(x - cap, lo), (x + cap, lo)],
+                vec![(x - cap, hi), (x + cap, hi)],
+            ]
+        });
+        ctx.draw_series(lines.map(|l| PathElement::new(l, c.stroke_width(2))))
+            .map_err(e)?;
+    }
+    if chart.series.iter().any(|s| !s.label.is_empty()) || chart.ceiling.is_some() {
+        ctx.configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font((FONT, 17))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
+    }
+    root.present().map_err(e)
+}
+
+/// Draws `chart` to `<stem>.svg` and `<stem>.png`, staged in `out`.
+pub fn write_chart(chart: &Chart, out: &mut Staged, stem: &str) -> Result<(), ReportError> {
+    register_fonts();
+    let svg = out.path_for(&format!("{stem}.svg"))?;
+    {
+        let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
+        draw(&root, chart).map_err(plot_err(&format!("{stem}.svg")))?;
+    }
+    let png = out.path_for(&format!("{stem}.png"))?;
+    {
+        let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
+        draw(&root, chart).map_err(plot_err(&format!("{stem}.png")))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Sweep results: the tidy table of every run, the per-combination summary with 95%
+//! confidence intervals, and the chart of the headline figure.
+//!
+//! - `sweep.csv`: one row per run and workload point: the swept keys, `replication`,
+//!   `seed`, `point`, the headline figure of the run, then every point column.
+//! - `sweep_summary.csv`: one row per combination: the swept keys, `runs`, the mean of the
+//!   headline over the replications and the half-width of its 95% confidence interval
+//!   (Student's t; empty with one replication).
+//! - The chart: the headline against the first swept key, one line per combination of the
+//!   other keys, with the confidence intervals as error bars.
+
+use super::csv::to_csv;
+use super::fmt_num;
+use super::plot::{Chart, Series};
+use super::ReportError;
+use crate::run::{Combination, SweepParam, SweepRun};
+
+/// A swept value as text: strings bare, everything else in TOML syntax.
+pub fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => fmt_num(*f),
+        other => other.to_string(),
+    }
+}
+
+/// Two-sided 95% quantile of Student's t with `df` degrees of freedom (rounded up to the
+/// tabulated value of the next smaller df, so intervals err on the wide side).
+pub fn t_975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042,
+    ];
+    match df {
+        0 => f64::NAN,
+        1..=30 => T[df - 1],
+        31..=40 => 2.042,
+        41..=60 => 2.021,
+        61..=120 => 2.000,
+        121..=1000 => 1.980,
+        _ => 1.960,
+    }
+}
+
+/// Mean and 95% confidence half-width (`None` for fewer than two samples).
+pub fn mean_ci95(xs: &[f64]) -> (f64, Option<f64>) {
+    let n = xs.len();
+    if n == 0 {
+        return (f64::NAN, None);
+    }
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, None);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (mean, Some(t_975(n - 1) * (var / n as f64).sqrt()))
+}
+
+/// One combination's headline over its replications.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub values: Vec<toml::Value>,
+    pub runs: usize,
+    pub mean: f64,
+    pub ci95: Option<f64>,
+}
+
+/// A finished sweep, ready to export.
+pub struct SweepReport<'a> {
+    pub params: &'a [SweepParam],
+    pub combos: &'a [Combination],
+    pub runs: &'a [SweepRun],
+}
+
+impl SweepReport<'_> {
+    fn headline_name(&self) -> String {
+        self.runs
+            .first()
+            .map_or("headline".into(), |r| r.output.headline.name.clone())
+    }
+
+    /// The text of `sweep.csv`.
+    pub fn runs_csv(&self) -> Result<String, ReportError> {
+        let columns = self.runs.first().map_or(&[][..], |r| &r.output.columns[..]);
+        let mut header: Vec<String> = self.params.iter().map(|p| p.key.clone()).collect();
+        header.extend(["replication", "seed", "point"].map(String::from));
+        header.push(self.headline_name());
+        header.extend(columns.iter().cloned());
+        let mut rows = Vec::new();
+        for run in self.runs {
+            let combo = &self.combos[run.combination];
+            for (i, point) in run.output.points.iter().enumerate() {
+                let mut row: Vec<String> = combo.values.iter().map(value_text).collect();
+                row.push(run.replication.to_string());
+                row.push(run.output.seed.to_string());
+                row.push(i.to_string());
+                row.push(fmt_num(run.output.headline.value));
+                row.extend(point.iter().map(|v| fmt_num(*v)));
+                rows.push(row);
+            }
+        }
+        to_csv(&header, &rows)
+    }
+
+    /// Mean and confidence interval of the headline per combination, in plan order.
+    pub fn summaries(&self) -> Vec<Summary> {
+        let mut by_combo: Vec<Vec<f64>> = vec![Vec::new(); self.combos.len()];
+        for run in self.runs {
+            by_combo[run.combination].push(run.output.headline.value);
+        }
+        self.combos
+            .iter()
+            .zip(by_combo)
+            .map(|(c, xs)| {
+                let (mean, ci95) = mean_ci95(&xs);
+                Summary {
+                    values: c.values.clone(),
+                    runs: xs.len(),
+                    mean,
+                    ci95,
+                }
+            })
+            .collect()
+    }
+
+    /// The text of `sweep_summary.csv`.
+    pub fn summary_csv(&self) -> Result<String, ReportError> {
+        let mut header: Vec<String> = self.params.iter().map(|p| p.key.clone()).collect();
+        let h = self.headline_name();
+        header.extend(["runs".to_string(), format!("{h}_mean"), format!("{h}_ci95")]);
+        let rows: Vec<Vec<String>> = self
+            .summaries()
+            .iter()
+            .map(|s| {
+                let mut row: Vec<String> = s.values.iter().map(value_text).collect();
+                row.push(s.runs.to_string());
+                row.push(fmt_num(s.mean));
+                row.push(s.ci95.map_or(String::new(), fmt_num));
+                row
+            })
+            .collect();
+        to_csv(&header, &rows)
+    }
+
+    /// The chart of the headline against the first swept key.
+    pub fn chart(&self, title: &str) -> Chart {
+        let summaries = self.summaries();
+        let first = &self.params[0];
+        let numeric = first.values.iter().all(|v| as_f64(v).is_some());
+        let x_of = |v: &toml::Value| -> f64 {
+            if numeric {
+                as_f64(v).unwrap_or(0.0)
+            } else {
+                first.values.iter().position(|w| w == v).unwrap_or(0) as f64
+            }
+        };
+        let mut series: Vec<Series> = Vec::new();
+        for s in &summaries {
+            let label = self.params[1..]
+                .iter()
+                .zip(&s.values[1..])
+                .map(|(p, v)| format!("{}={}", p.key, value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let idx = match series.iter().position(|x| x.label == label) {
+                Some(i) => i,
+                None => {
+                    series.push(Series::line(&label, series.len()));
+                    series.len() - 1
+                }
+            };
+            series[idx].points.push((x_of(&s.values[0]), s.mean, s.ci95));
+        }
+        if series.len() == 1 && series[0].label.is_empty() {
+            series[0].label = self.headline_name();
+        }
+        Chart {
+            title: title.to_string(),
+            x_label: first.key.clone(),
+            y_label: self.headline_name(),
+            x_categories: (!numeric).then(|| first.values.iter().map(value_text).collect()),
+            series,
+            ceiling: None,
+        }
+    }
+}
+
+fn as_f64(v: &toml::Value) -> Option<f64> {
+    match v {
+        toml::Value::Integer(i) => Some(*i as f64),
+        toml::Value::Float(f) if f.is_finite() => Some(*f),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_mean_ci95_known_values() {
+        let (m, ci) = mean_ci95(&[1.0, 2.0, 3.0]);
+        assert_eq!(m, 2.0);
+        // s = 1, n = 3: t(2) * 1/sqrt(3)
+        assert!((ci.unwrap() - 4.303 / 3f64.sqrt()).abs() < 1e-12);
+        assert_eq!(mean_ci95(&[5.0]), (5.0, None));
+    }
+
+    #[test]
+    fn test_t_quantiles_decrease_to_normal() {
+        let mut last = f64::INFINITY;
+        for df in 1..2000 {
+            let t = t_975(df);
+            assert!(t <= last && t >= 1.96);
+            last = t;
+        }
+    }
+}

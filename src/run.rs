@@ -1,0 +1,347 @@
+//! Running validated scenarios: one run, or a sweep over parameters.
+//!
+//! [`run`] dispatches on the workload and returns a [`RunOutput`], a shape every exporter,
+//! sweep and plot understands without knowing which workload ran: named columns, one row
+//! per workload point, a headline figure and the workload's full report as JSON.
+//!
+//! A sweep ([`plan_sweep`], [`run_sweep`]) is the cross product of parameter values, each
+//! combination validated up front (nothing runs if one is invalid), times `replications`
+//! seeds. Replication `r` uses [`replication_seed`]`(seed, r)`. Runs execute on a local
+//! rayon pool and are collected in plan order, so the result does not depend on the
+//! number of threads.
+
+use serde::Serialize;
+
+use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
+use crate::workload::saturate;
+
+/// The headline figure of a run: what a sweep plots.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Headline {
+    pub name: String,
+    pub value: f64,
+}
+
+/// The result of one run, in a workload-independent shape.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunOutput {
+    pub scenario: String,
+    pub seed: u64,
+    /// The workload kind.
+    pub workload: String,
+    /// Names of the figures of each point.
+    pub columns: Vec<String>,
+    /// One row per workload point (a saturate run has one; PERFORM3 one per block size),
+    /// in the order of `columns`.
+    pub points: Vec<Vec<f64>>,
+    pub headline: Headline,
+    /// The workload's full report.
+    pub detail: serde_json::Value,
+}
+
+/// Builds a row of named figures in order.
+#[derive(Default)]
+struct Row {
+    columns: Vec<String>,
+    values: Vec<f64>,
+}
+
+impl Row {
+    fn put(&mut self, name: &str, value: impl Into<f64>) -> &mut Self {
+        self.columns.push(name.to_string());
+        self.values.push(value.into());
+        self
+    }
+}
+
+/// Runs a scenario to completion.
+pub fn run(scenario: &Scenario) -> RunOutput {
+    match &scenario.workload {
+        Workload::Saturate(w) => {
+            let r = saturate::run(&w.config, &w.segment, scenario.seed);
+            let e = &r.ether;
+            let mut row = Row::default();
+            row.put("throughput_bps", e.throughput_bps)
+                .put("throughput_mbps", e.throughput_bps / 1e6)
+                .put("frames_per_s", e.frames_per_s)
+                .put("frames_offered", e.frames_offered as f64)
+                .put("frames_delivered", e.frames_delivered as f64)
+                .put("frames_dropped", e.frames_dropped as f64)
+                .put("frames_corrupted", e.frames_corrupted as f64)
+                .put("frames_queued", e.frames_queued as f64)
+                .put("collisions", e.collisions as f64)
+                .put("deferrals", e.deferrals as f64)
+                .put("utilization", e.utilization)
+                .put("time_collision_s", e.time_collision_s)
+                .put("fairness_jain", e.fairness_jain)
+                .put("capture_mean_run", e.capture_mean_run)
+                .put("capture_longest_run", e.capture_longest_run as f64)
+                .put("access_delay_mean_us", e.access_delay.mean_us)
+                .put("access_delay_p99_us", e.access_delay.p99_us)
+                .put("events", r.events as f64);
+            RunOutput {
+                scenario: scenario.name.clone(),
+                seed: scenario.seed,
+                workload: scenario.workload.kind().to_string(),
+                columns: row.columns,
+                points: vec![row.values],
+                headline: Headline {
+                    name: "throughput_mbps".into(),
+                    value: e.throughput_bps / 1e6,
+                },
+                detail: serde_json::to_value(&r).unwrap_or(serde_json::Value::Null),
+            }
+        }
+    }
+}
+
+/// The seed of replication `r` of a run whose scenario seed is `seed`: `seed` itself for
+/// `r = 0` (so a one-replication sweep matches `ethersim run`), else a SplitMix64 mix of
+/// both (well spread, portable).
+pub fn replication_seed(seed: u64, r: u32) -> u64 {
+    if r == 0 {
+        return seed;
+    }
+    let mut z = seed.wrapping_add((r as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One swept key and its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepParam {
+    pub key: String,
+    pub values: Vec<toml::Value>,
+}
+
+/// Most runs (combinations x replications) one sweep may ask for.
+pub const MAX_SWEEP_RUNS: usize = 100_000;
+
+/// Most values one `--range` may expand to.
+pub const MAX_RANGE_VALUES: usize = 10_000;
+
+/// Splits `a,b,[c,d]` at the commas outside brackets, braces and quotes, and parses each
+/// item as a TOML value (a bare word is a string).
+pub fn parse_values(list: &str) -> Vec<toml::Value> {
+    let mut items = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
+    for (i, c) in list.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth -= 1,
+            (None, ',') if depth <= 0 => {
+                items.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&list[start..]);
+    items
+        .into_iter()
+        .map(|s| scenario::merge::parse_value(s.trim()))
+        .collect()
+}
+
+/// Expands `START..END[:STEP]` (END included when a step lands on it; STEP defaults to 1).
+/// All-integer bounds give integers, otherwise floats.
+pub fn parse_range(spec: &str) -> Result<Vec<toml::Value>, String> {
+    let bad = || format!("{spec:?} is not START..END[:STEP] (e.g. 2..16:2 or 0.1..0.5:0.1)");
+    let (bounds, step) = match spec.split_once(':') {
+        Some((b, s)) => (b, Some(s.trim())),
+        None => (spec, None),
+    };
+    let (start, end) = bounds.split_once("..").ok_or_else(bad)?;
+    let (start, end) = (start.trim(), end.trim());
+    if let (Ok(a), Ok(b), Ok(s)) = (
+        start.parse::<i64>(),
+        end.parse::<i64>(),
+        step.map_or(Ok(1), str::parse::<i64>),
+    ) {
+        if s <= 0 || b < a {
+            return Err(format!("{spec:?}: need START <= END and a positive STEP"));
+        }
+        let n = ((b as i128 - a as i128) / s as i128 + 1) as u128;
+        if n > MAX_RANGE_VALUES as u128 {
+            return Err(format!("{spec:?} gives {n} values; at most {MAX_RANGE_VALUES}"));
+        }
+        return Ok((0..n as i64).map(|k| toml::Value::Integer(a + k * s)).collect());
+    }
+    let a: f64 = start.parse().map_err(|_| bad())?;
+    let b: f64 = end.parse().map_err(|_| bad())?;
+    let s: f64 = step.map_or(Ok(1.0), str::parse).map_err(|_| bad())?;
+    if !(a.is_finite() && b.is_finite() && s.is_finite()) || s <= 0.0 || b < a {
+        return Err(format!("{spec:?}: need finite START <= END and a positive STEP"));
+    }
+    let n = ((b - a) / s + 1e-9).floor() + 1.0;
+    if n > MAX_RANGE_VALUES as f64 {
+        return Err(format!("{spec:?} gives {n} values; at most {MAX_RANGE_VALUES}"));
+    }
+    // a + k*s, rounded to 12 significant digits so 0.1 steps print as 0.3, not 0.30000000000000004
+    Ok((0..n as i64)
+        .map(|k| {
+            let v = a + k as f64 * s;
+            toml::Value::Float(format!("{v:.12e}").parse().unwrap_or(v))
+        })
+        .collect())
+}
+
+/// One combination of the swept values, validated.
+#[derive(Clone, Debug)]
+pub struct Combination {
+    /// The value of each swept key, in the order of the parameters.
+    pub values: Vec<toml::Value>,
+    pub scenario: Scenario,
+}
+
+/// Validates every combination of `params` (the first parameter varies slowest) on top of
+/// the scenario `source` with `overrides`; `seed` replaces the scenario's seed if given.
+pub fn plan_sweep(
+    source: &Source,
+    overrides: &[Override],
+    params: &[SweepParam],
+    seed: Option<u64>,
+    replications: u32,
+) -> Result<Vec<Combination>, ScenarioError> {
+    let count = params
+        .iter()
+        .try_fold(1usize, |n, p| n.checked_mul(p.values.len()));
+    let runs = count.and_then(|c| c.checked_mul(replications.max(1) as usize));
+    if runs.is_none_or(|r| r > MAX_SWEEP_RUNS) {
+        return Err(ScenarioError::BadOverride {
+            arg: "--param".into(),
+            message: format!("the sweep has more than {MAX_SWEEP_RUNS} runs (combinations x replications)"),
+        });
+    }
+    let count = count.unwrap_or(0);
+    let mut combos = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut rest = i;
+        let mut values = vec![toml::Value::Boolean(false); params.len()];
+        for (j, p) in params.iter().enumerate().rev() {
+            values[j] = p.values[rest % p.values.len()].clone();
+            rest /= p.values.len();
+        }
+        let mut all = overrides.to_vec();
+        for (p, v) in params.iter().zip(&values) {
+            let mut o = Override::new(&p.key, v.clone())?;
+            o.arg = format!("--param {}", o.arg);
+            all.push(o);
+        }
+        let mut scenario = scenario::load_source(source, &all)?;
+        if let Some(s) = seed {
+            scenario.seed = s;
+        }
+        combos.push(Combination { values, scenario });
+    }
+    Ok(combos)
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug)]
+pub struct SweepRun {
+    /// Index into the plan's combinations.
+    pub combination: usize,
+    pub replication: u32,
+    pub output: RunOutput,
+}
+
+/// Runs every combination `replications` times on a pool of `jobs` threads; `tick` is
+/// called after each run (from any thread). Results are in plan order: combination, then
+/// replication.
+pub fn run_sweep(
+    combos: &[Combination],
+    replications: u32,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<SweepRun>, rayon::ThreadPoolBuildError> {
+    use rayon::prelude::*;
+    let tasks: Vec<(usize, u32)> = (0..combos.len())
+        .flat_map(|c| (0..replications.max(1)).map(move |r| (c, r)))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build()?;
+    Ok(pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|&(c, r)| {
+                let mut s = combos[c].scenario.clone();
+                s.seed = replication_seed(s.seed, r);
+                let output = run(&s);
+                tick();
+                SweepRun {
+                    combination: c,
+                    replication: r,
+                    output,
+                }
+            })
+            .collect()
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toml::Value::{Float, Integer, String as Str};
+
+    #[test]
+    fn test_parse_values_respects_brackets() {
+        assert_eq!(parse_values("2,4,8"), vec![Integer(2), Integer(4), Integer(8)]);
+        assert_eq!(
+            parse_values("[3072,7168], [1]"),
+            vec![
+                toml::Value::Array(vec![Integer(3072), Integer(7168)]),
+                toml::Value::Array(vec![Integer(1)])
+            ]
+        );
+        assert_eq!(
+            parse_values("sink,round_robin"),
+            vec![Str("sink".into()), Str("round_robin".into())]
+        );
+        assert_eq!(
+            parse_values("\"a,b\",c"),
+            vec![Str("a,b".into()), Str("c".into())]
+        );
+    }
+
+    #[test]
+    fn test_parse_range_integers_and_floats() {
+        assert_eq!(
+            parse_range("2..8:2").unwrap(),
+            vec![Integer(2), Integer(4), Integer(6), Integer(8)]
+        );
+        assert_eq!(
+            parse_range("1..3").unwrap(),
+            vec![Integer(1), Integer(2), Integer(3)]
+        );
+        assert_eq!(
+            parse_range("0.1..0.3:0.1").unwrap(),
+            vec![Float(0.1), Float(0.2), Float(0.3)]
+        );
+        for bad in [
+            "5..1",
+            "1..5:0",
+            "1..5:-1",
+            "x..y",
+            "1-5",
+            "0..1e9:1e-9",
+            "0..9223372036854775807",
+        ] {
+            assert!(parse_range(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn test_replication_seeds_are_distinct_and_stable() {
+        assert_eq!(replication_seed(7, 0), 7);
+        let s: Vec<u64> = (0..100).map(|r| replication_seed(7, r)).collect();
+        let mut d = s.clone();
+        d.sort();
+        d.dedup();
+        assert_eq!(d.len(), 100);
+        assert_eq!(replication_seed(1, 1), replication_seed(1, 1));
+    }
+}

@@ -1,0 +1,200 @@
+//! Errors of scenario loading, each naming where the bad input is.
+//!
+//! A [`FieldError`] is what the tiers below the loader produce: a key path and what is wrong
+//! with it. The loader turns it into a [`ScenarioError::Field`] by finding the key in the
+//! sources ([`Location`]): a file, line and column, or the `--set` argument that gave it.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// `s` cut to at most `max` characters (with an ellipsis), for quoting input in messages.
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(max).collect::<String>())
+    }
+}
+
+/// Where a key's value was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A position in a file (line and column count from 1; the column in characters).
+    File {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+    },
+    /// A file as a whole: the key is absent from it (a missing key with no enclosing table).
+    FileOnly { path: PathBuf },
+    /// A command-line argument (`--set KEY=VALUE`, or a sweep's `--param`).
+    Set { arg: String },
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::File { path, line, column } => write!(f, "{}:{line}:{column}", path.display()),
+            Location::FileOnly { path } => write!(f, "{}", path.display()),
+            Location::Set { arg } => write!(f, "from {arg}"),
+        }
+    }
+}
+
+/// What is wrong with one key.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// The key is not part of the format here.
+    UnknownKey {
+        suggestions: Vec<String>,
+        valid: Vec<String>,
+    },
+    /// The value is not one of a fixed set of names.
+    UnknownVariant {
+        value: String,
+        suggestions: Vec<String>,
+        valid: Vec<String>,
+    },
+    /// A required key is absent.
+    Missing,
+    /// The value has the wrong TOML type (the message comes from the deserializer).
+    WrongType { message: String },
+    /// The value is outside the allowed range.
+    OutOfRange {
+        value: String,
+        allowed: String,
+        note: Option<String>,
+    },
+    /// Any other inconsistency.
+    Invalid { message: String },
+}
+
+fn did_you_mean(f: &mut fmt::Formatter<'_>, suggestions: &[String], valid: &[String]) -> fmt::Result {
+    let quote = |v: &[String]| v.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
+    if !suggestions.is_empty() {
+        write!(f, "; did you mean {}?", quote(suggestions))?;
+    }
+    if valid.is_empty() {
+        write!(f, " (nothing is allowed here)")
+    } else {
+        write!(f, " (valid: {})", quote(valid))
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::UnknownKey { suggestions, valid } => {
+                write!(f, "unknown key")?;
+                did_you_mean(f, suggestions, valid)
+            }
+            Problem::UnknownVariant {
+                value,
+                suggestions,
+                valid,
+            } => {
+                write!(f, "unknown value {value:?}")?;
+                did_you_mean(f, suggestions, valid)
+            }
+            Problem::Missing => write!(f, "missing required key"),
+            Problem::WrongType { message } => write!(f, "{message}"),
+            Problem::OutOfRange { value, allowed, note } => {
+                write!(f, "{value} is out of range (allowed: {allowed})")?;
+                if let Some(note) = note {
+                    write!(f, "; {note}")?;
+                }
+                Ok(())
+            }
+            Problem::Invalid { message } => write!(f, "{message}"),
+        }
+    }
+}
+
+/// A problem with the key at `path` (dotted, with `[i]` for array elements), not yet located.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    pub path: String,
+    pub problem: Problem,
+}
+
+impl FieldError {
+    pub fn new(path: impl Into<String>, problem: Problem) -> Self {
+        FieldError {
+            path: path.into(),
+            problem,
+        }
+    }
+
+    /// `value` at `path` is outside `allowed`.
+    pub fn range(path: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
+        Self::new(
+            path,
+            Problem::OutOfRange {
+                value: value.to_string(),
+                allowed: allowed.into(),
+                note: None,
+            },
+        )
+    }
+
+    /// Adds an explanation to an out-of-range error.
+    pub fn with_note(mut self, text: impl Into<String>) -> Self {
+        if let Problem::OutOfRange { note, .. } = &mut self.problem {
+            *note = Some(text.into());
+        }
+        self
+    }
+
+    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(
+            path,
+            Problem::Invalid {
+                message: message.into(),
+            },
+        )
+    }
+}
+
+/// Everything that can go wrong between a scenario path and a validated [`super::Scenario`].
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("cannot read {}: {err}", path.display())]
+    Read { path: PathBuf, err: std::io::Error },
+    #[error("{}: file is too large ({size} bytes; a scenario file may have at most {limit} bytes)", path.display())]
+    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    #[error("{}:{line}:{column}: the file is not UTF-8 text", path.display())]
+    NotUtf8 {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+    },
+    #[error("{}:{line}:{column}: TOML syntax error: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{at}: key `hardware`: {message}")]
+    Include { at: Location, message: String },
+    #[error("{arg}: {message}")]
+    BadOverride { arg: String, message: String },
+    #[error("{at}: key `{key}`: {problem}")]
+    Field {
+        at: Location,
+        key: String,
+        /// Boxed to keep the error small on the happy path.
+        problem: Box<Problem>,
+    },
+}
+
+impl ScenarioError {
+    /// The key path the error is about, if it is about one key.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            ScenarioError::Field { key, .. } => Some(key),
+            ScenarioError::Include { .. } => Some("hardware"),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Combining TOML documents: the hardware include and `--set` overrides.
+//!
+//! - [`merge_under`] puts one document's tables underneath another's: a key present in
+//!   both keeps the upper document's value, tables present in both are merged key by key,
+//!   and arrays are replaced whole (never concatenated).
+//! - [`Override`] is one `--set KEY=VALUE`: a dotted key path and a TOML value (a bare word
+//!   that is not valid TOML is taken as a string), applied after the include.
+
+use super::error::ScenarioError;
+
+/// Deep-merges `under` beneath `top`: `top` wins on every key both define.
+pub fn merge_under(top: &mut toml::Table, under: toml::Table) {
+    for (key, low) in under {
+        match top.get_mut(&key) {
+            None => {
+                top.insert(key, low);
+            }
+            Some(toml::Value::Table(high)) => {
+                if let toml::Value::Table(low) = low {
+                    merge_under(high, low);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// One `--set KEY=VALUE`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Override {
+    /// The argument as given, with its flag (`--set a.b=1`), for messages.
+    pub arg: String,
+    /// The key path, split at the dots.
+    pub keys: Vec<String>,
+    pub value: toml::Value,
+}
+
+/// Longest key path accepted in `--set` (deeper than any table of the format).
+const MAX_OVERRIDE_DEPTH: usize = 16;
+
+fn is_bare_key(k: &str) -> bool {
+    !k.is_empty()
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Parses `VALUE` of `KEY=VALUE` as a TOML value; anything that is not one is a string.
+pub fn parse_value(text: &str) -> toml::Value {
+    let doc = format!("v = {text}");
+    match toml::from_str::<toml::Table>(&doc) {
+        Ok(mut t) if t.len() == 1 => t.remove("v").unwrap_or_else(|| toml::Value::String(text.into())),
+        _ => toml::Value::String(text.to_string()),
+    }
+}
+
+impl Override {
+    /// Parses `KEY=VALUE`, `KEY` being a dotted path of bare keys.
+    pub fn parse(arg: &str) -> Result<Override, ScenarioError> {
+        let bad = |message: String| ScenarioError::BadOverride {
+            arg: format!("--set {arg}"),
+            message,
+        };
+        let Some((key, value)) = arg.split_once('=') else {
+            return Err(bad("expected KEY=VALUE, e.g. workload.stations=10".into()));
+        };
+        let mut o = Self::new(key.trim(), parse_value(value.trim())).map_err(|e| match e {
+            ScenarioError::BadOverride { message, .. } => bad(message),
+            other => other,
+        })?;
+        o.arg = format!("--set {arg}");
+        Ok(o)
+    }
+
+    /// An override of the key path `key` (dotted) with `value`.
+    pub fn new(key: &str, value: toml::Value) -> Result<Override, ScenarioError> {
+        let arg = format!("{key}={value}");
+        let keys: Vec<String> = key.split('.').map(str::to_string).collect();
+        if let Some(k) = keys.iter().find(|k| !is_bare_key(k)) {
+            return Err(ScenarioError::BadOverride {
+                arg,
+                message: format!(
+                    "{k:?} is not a valid key name (use letters, digits, `_` and `-`, joined by dots)"
+                ),
+            });
+        }
+        if keys.len() > MAX_OVERRIDE_DEPTH {
+            return Err(ScenarioError::BadOverride {
+                arg,
+                message: format!("key path is deeper than {MAX_OVERRIDE_DEPTH} levels"),
+            });
+        }
+        Ok(Override { arg, keys, value })
+    }
+
+    /// The dotted key.
+    pub fn key(&self) -> String {
+        self.keys.join(".")
+    }
+
+    /// Sets the value in `doc`, creating missing tables on the way.
+    pub fn apply(&self, doc: &mut toml::Table) -> Result<(), ScenarioError> {
+        let (last, parents) = self.keys.split_last().expect("parsed keys are never empty");
+        let mut table = doc;
+        for (i, k) in parents.iter().enumerate() {
+            let entry = table
+                .entry(k.clone())
+                .or_insert_with(|| toml::Value::Table(Default::default()));
+            table = match entry {
+                toml::Value::Table(t) => t,
+                other => {
+                    return Err(ScenarioError::BadOverride {
+                        arg: self.arg.clone(),
+                        message: format!(
+                            "`{}` is a {}, not a table",
+                            self.keys[..=i].join("."),
+                            other.type_str()
+                        ),
+                    })
+                }
+            };
+        }
+        table.insert(last.clone(), self.value.clone());
+        Ok(())
+    }
+
+    /// Is the key at `path` (dotted, possibly with `[i]`) set by this override?
+    pub fn covers(&self, path: &str) -> bool {
+        let key = self.key();
+        path == key
+            || path
+                .strip_prefix(&key)
+                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(s: &str) -> toml::Table {
+        toml::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn test_merge_under_upper_wins_and_tables_merge() {
+        let mut top = table("a = 1\n[t]\nx = 1\nlist = [1]\n");
+        merge_under(
+            &mut top,
+            table("a = 2\nb = 3\n[t]\nx = 2\ny = 2\nlist = [2, 3]\n[u]\nz = 1\n"),
+        );
+        assert_eq!(
+            top,
+            table("a = 1\nb = 3\n[t]\nx = 1\ny = 2\nlist = [1]\n[u]\nz = 1\n")
+        );
+    }
+
+    #[test]
+    fn test_parse_value_types() {
+        assert_eq!(parse_value("3"), toml::Value::Integer(3));
+        assert_eq!(parse_value("0.5"), toml::Value::Float(0.5));
+        assert_eq!(parse_value("true"), toml::Value::Boolean(true));
+        assert_eq!(parse_value("sink"), toml::Value::String("sink".into()));
+        assert_eq!(parse_value("\"sink\""), toml::Value::String("sink".into()));
+        assert_eq!(
+            parse_value("[3072,7168]"),
+            toml::Value::Array(vec![toml::Value::Integer(3072), toml::Value::Integer(7168)])
+        );
+        // an attempt to smuggle a second key stays one string
+        assert_eq!(parse_value("1\nb = 2"), toml::Value::String("1\nb = 2".into()));
+    }
+
+    #[test]
+    fn test_override_apply_creates_tables_and_refuses_scalars() {
+        let mut doc = table("name = \"x\"\n");
+        Override::parse("adapter.transmit_buffers=4")
+            .unwrap()
+            .apply(&mut doc)
+            .unwrap();
+        assert_eq!(doc["adapter"]["transmit_buffers"].as_integer(), Some(4));
+        let e = Override::parse("name.sub=1")
+            .unwrap()
+            .apply(&mut doc)
+            .unwrap_err();
+        assert!(e.to_string().contains("not a table"), "{e}");
+        assert!(Override::parse("no_equals").is_err());
+        assert!(Override::parse("a..b=1").is_err());
+        assert!(Override::parse("a b=1").is_err());
+    }
+
+    #[test]
+    fn test_override_covers() {
+        let o = Override::parse("medium.positions_m=[1.0]").unwrap();
+        assert!(o.covers("medium.positions_m"));
+        assert!(o.covers("medium.positions_m[0]"));
+        assert!(!o.covers("medium.positions_mx"));
+        assert!(!o.covers("medium"));
+    }
+}

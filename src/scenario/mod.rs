@@ -1,0 +1,256 @@
+//! Scenario files: TOML in, a validated [`Scenario`] out, or an error that says where.
+//!
+//! The pipeline, in order:
+//! 1. [`Source::read`]: the file's text (at most 1 MiB, UTF-8); TOML syntax errors carry
+//!    line and column.
+//! 2. The include: a top-level `hardware = "file.toml"` (relative to the scenario file)
+//!    names a shared hardware description whose tables are deep-merged *under* the
+//!    scenario's own ([`merge::merge_under`]: the scenario wins key by key).
+//! 3. `--set KEY=VALUE` overrides ([`Override`]), applied last.
+//! 4. Tier one: the raw serde structs ([`RawScenario`] and one per section or workload
+//!    kind), which mirror the file and reject unknown keys ([`de::from_value`] adds the key
+//!    path to serde's errors).
+//! 5. Tier two: `validate` on each raw struct gives the model, checking ranges and
+//!    consistency ([`FieldError`]).
+//!
+//! Every [`FieldError`] is then located ([`Sources`]): the `--set` argument that wrote the
+//! key, else its line in the scenario file, else in the hardware file.
+//!
+//! Extending: a new top-level section is one field of [`RawScenario`] (a raw struct in its
+//! own file), validated in [`RawScenario::validate`] and made available to the workloads
+//! through [`Sections`]; a new workload kind is one file and one arm in [`workload`].
+
+pub mod de;
+pub mod error;
+pub mod medium;
+pub mod merge;
+pub mod saturate;
+pub mod source;
+pub mod workload;
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+pub use error::{FieldError, Location, Problem, ScenarioError};
+pub use medium::Medium;
+pub use merge::Override;
+pub use source::Source;
+pub use workload::Workload;
+
+/// Longest scenario name accepted, characters.
+pub const MAX_NAME_CHARS: usize = 128;
+
+/// The top level of a scenario file, as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub name: Option<String>,
+    pub seed: Option<i64>,
+    /// Path of the shared hardware file (already merged in when this struct is built).
+    pub hardware: Option<String>,
+    #[serde(default)]
+    pub medium: medium::RawMedium,
+    /// Kept as a table: its `kind` picks the raw struct (see [`workload::validate`]).
+    pub workload: toml::Table,
+}
+
+/// The validated sections a workload builds on.
+pub struct Sections<'a> {
+    pub medium: &'a Medium,
+}
+
+/// A validated scenario, ready to run.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: String,
+    /// The one seed of the run; every random stream is derived from it.
+    pub seed: u64,
+    /// The scenario file.
+    pub path: PathBuf,
+    /// The hardware file merged under it, if any.
+    pub hardware: Option<PathBuf>,
+    pub medium: Medium,
+    pub workload: Workload,
+    /// Things that are allowed but unusual (e.g. oversize frames), for the CLI to print.
+    pub warnings: Vec<String>,
+}
+
+impl Scenario {
+    /// One line: name, workload and seed.
+    pub fn summary(&self) -> String {
+        format!(
+            "{:?}: {} workload, {}; seed {}",
+            self.name,
+            self.workload.kind(),
+            self.workload.summary(),
+            self.seed
+        )
+    }
+}
+
+impl RawScenario {
+    /// Tier two: checks every section and builds the model. `default_name` is used when the
+    /// file has no `name`.
+    pub fn validate(self, default_name: &str, warnings: &mut Vec<String>) -> Result<Scenario, FieldError> {
+        let name = self.name.unwrap_or_else(|| default_name.to_string());
+        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+            return Err(FieldError::range(
+                "name",
+                format!("{:?}", error::clip(&name, 40)),
+                format!("1..={MAX_NAME_CHARS} printable characters"),
+            ));
+        }
+        let seed = match self.seed {
+            None => 1,
+            Some(s) if s >= 0 => s as u64,
+            Some(s) => {
+                return Err(FieldError::range("seed", s, format!("0..={}", i64::MAX))
+                    .with_note("the seed is an unsigned integer (use --seed for the full u64 range)"))
+            }
+        };
+        let medium = self.medium.validate()?;
+        let sections = Sections { medium: &medium };
+        let workload = workload::validate(self.workload, &sections, warnings)?;
+        Ok(Scenario {
+            name,
+            seed,
+            path: PathBuf::new(),
+            hardware: None,
+            medium,
+            workload,
+            warnings: Vec::new(),
+        })
+    }
+}
+
+/// Where the parts of a merged document came from, to locate errors.
+pub struct Sources<'a> {
+    pub scenario: &'a Source,
+    pub hardware: Option<&'a Source>,
+    pub overrides: &'a [Override],
+}
+
+impl Sources<'_> {
+    /// Where the key at `path` was written.
+    pub fn locate(&self, path: &str) -> Location {
+        if let Some(o) = self.overrides.iter().rev().find(|o| o.covers(path)) {
+            return Location::Set {
+                arg: error::clip(&o.arg, 80),
+            };
+        }
+        let steps = source::parse_path(path);
+        let in_scenario = self.scenario.find(&steps).unwrap_or((0, 0));
+        let in_hardware = self.hardware.and_then(|h| Some((h, h.find(&steps)?)));
+        let full = steps.len();
+        let (src, (depth, offset)) = match in_hardware {
+            Some((h, found)) if in_scenario.0 < full && found.0 > in_scenario.0 => (h, found),
+            _ => (self.scenario, in_scenario),
+        };
+        if depth == 0 {
+            Location::FileOnly {
+                path: src.path.clone(),
+            }
+        } else {
+            src.location(offset)
+        }
+    }
+
+    /// The located form of a field error.
+    pub fn error(&self, e: FieldError) -> ScenarioError {
+        ScenarioError::Field {
+            at: self.locate(&e.path),
+            key: e.path,
+            problem: Box::new(e.problem),
+        }
+    }
+}
+
+/// Loads, merges, overrides and validates the scenario at `path`.
+pub fn load(path: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    let source = Source::read(path)?;
+    load_source(&source, overrides)
+}
+
+/// As [`load`], from a source already read; a `hardware` include is read relative to the
+/// directory of `source.path`.
+pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    let mut doc = source.parse()?;
+    let no_hw = Sources {
+        scenario: source,
+        hardware: None,
+        overrides,
+    };
+
+    // The include: an override of `hardware` itself replaces the file's value.
+    let hw_value = overrides
+        .iter()
+        .rev()
+        .find(|o| o.keys.len() == 1 && o.keys[0] == "hardware")
+        .map(|o| o.value.clone())
+        .or_else(|| doc.get("hardware").cloned());
+    let hardware = match hw_value {
+        None => None,
+        Some(toml::Value::String(rel)) => {
+            let at = || no_hw.locate("hardware");
+            let dir = source.path.parent().unwrap_or(Path::new(""));
+            let hw_path = dir.join(&rel);
+            if !hw_path.is_file() {
+                return Err(ScenarioError::Include {
+                    at: at(),
+                    message: format!("{} is not a readable file", hw_path.display()),
+                });
+            }
+            let hw = Source::read(&hw_path)?;
+            let hw_doc = hw.parse()?;
+            if hw_doc.contains_key("hardware") {
+                return Err(ScenarioError::Include {
+                    at: at(),
+                    message: format!(
+                        "{} includes another file; only one level of include",
+                        hw_path.display()
+                    ),
+                });
+            }
+            merge::merge_under(&mut doc, hw_doc);
+            Some(hw)
+        }
+        Some(other) => {
+            return Err(no_hw.error(FieldError::new(
+                "hardware",
+                Problem::WrongType {
+                    message: format!("invalid type: {}, expected a file path string", other.type_str()),
+                },
+            )))
+        }
+    };
+    let sources = Sources {
+        scenario: source,
+        hardware: hardware.as_ref(),
+        overrides,
+    };
+
+    for o in overrides {
+        o.apply(&mut doc)?;
+    }
+    let raw: RawScenario = de::from_value(toml::Value::Table(doc), "").map_err(|e| sources.error(e))?;
+    let default_name = source
+        .path
+        .file_stem()
+        .map_or("scenario".into(), |s| s.to_string_lossy());
+    let mut warnings = Vec::new();
+    let mut scenario = raw
+        .validate(&default_name, &mut warnings)
+        .map_err(|e| sources.error(e))?;
+    scenario.path = source.path.clone();
+    scenario.hardware = hardware.map(|h| h.path);
+    scenario.warnings = warnings;
+    Ok(scenario)
+}
+
+/// Validates scenario text that has no file behind it (tests and fuzzing): `name` is used
+/// in messages and as the base of a relative `hardware` path.
+pub fn load_str(name: &str, text: &str, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    let source = Source::from_bytes(Path::new(name), text.as_bytes().to_vec())?;
+    load_source(&source, overrides)
+}

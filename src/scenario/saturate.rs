@@ -1,0 +1,150 @@
+//! Workload kind `saturate`: always-backlogged stations on the bare segment.
+//!
+//! Keys (under `[workload]`, besides `kind`): `stations` (1..=1024 senders), `frame_bytes`
+//! (header to FCS), `destination` (`sink` or `round_robin`) and `duration_s`. With a sink,
+//! one silent station is added at the far end of the segment (at `medium.length_m`).
+
+use serde::Deserialize;
+
+use super::error::FieldError;
+use super::medium::Medium;
+use super::Sections;
+use crate::ether::SegmentConfig;
+use crate::time::SimDuration;
+use crate::workload::saturate::{Destination, SaturateConfig};
+
+/// Most stations on one segment (802.3 allows 1024 per collision domain).
+pub const MAX_STATIONS: i64 = 1024;
+/// Longest simulated duration, seconds.
+pub const MAX_DURATION_S: f64 = 3600.0;
+/// Upper bound of the work of a run, `duration_s x frames/s of the medium x stations x
+/// (stations + 40)`: each frame on the wire costs a fixed part plus a part per pair of
+/// stations (every deferring station is woken). Measured at about 6 ns per unit on one
+/// core, so the limit is some ten minutes of CPU; larger runs are refused up front.
+pub const MAX_WORK: f64 = 1e11;
+/// Measured CPU seconds per unit of work (release build, one core), for messages.
+const SECONDS_PER_WORK: f64 = 6e-9;
+
+/// `[workload]` of kind `saturate`, as written (`kind` already removed).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSaturate {
+    pub stations: i64,
+    pub frame_bytes: Option<i64>,
+    pub destination: Option<RawDestination>,
+    pub duration_s: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawDestination {
+    Sink,
+    RoundRobin,
+}
+
+/// A validated saturate run: the workload and the segment it runs on.
+#[derive(Clone, Debug)]
+pub struct SaturateWorkload {
+    pub config: SaturateConfig,
+    pub segment: SegmentConfig,
+}
+
+impl RawSaturate {
+    pub fn validate(
+        self,
+        s: &Sections<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<SaturateWorkload, FieldError> {
+        let medium: &Medium = s.medium;
+        if !(1..=MAX_STATIONS).contains(&self.stations) {
+            return Err(FieldError::range(
+                "workload.stations",
+                self.stations,
+                format!("1..={MAX_STATIONS}"),
+            ));
+        }
+        let senders = self.stations as usize;
+        let frame_bytes = self.frame_bytes.unwrap_or(1518);
+        if let Some(w) = medium.check_frame_bytes("workload.frame_bytes", frame_bytes)? {
+            warnings.push(w);
+        }
+        let frame_bytes = frame_bytes as u32;
+        let destination = match self.destination.unwrap_or(RawDestination::Sink) {
+            RawDestination::Sink => Destination::Sink,
+            RawDestination::RoundRobin => Destination::RoundRobin,
+        };
+        if destination == Destination::RoundRobin && senders < 2 {
+            return Err(FieldError::invalid(
+                "workload.destination",
+                "round_robin needs at least 2 stations (use \"sink\" for one)",
+            ));
+        }
+        let duration_s = self.duration_s.unwrap_or(10.0);
+        if !(duration_s > 0.0 && duration_s <= MAX_DURATION_S) {
+            return Err(FieldError::range(
+                "workload.duration_s",
+                duration_s,
+                format!("(0, {MAX_DURATION_S}] seconds"),
+            ));
+        }
+        let duration = SimDuration::from_nanos_f64(duration_s * 1e9);
+        if duration.as_nanos() == 0 {
+            return Err(FieldError::range(
+                "workload.duration_s",
+                duration_s,
+                "at least 1e-9 seconds",
+            ));
+        }
+        let n = senders as f64;
+        let work = duration_s * medium.max_frames_per_s(frame_bytes) * n * (n + 40.0);
+        if work > MAX_WORK {
+            return Err(FieldError::invalid(
+                "workload.duration_s",
+                format!(
+                    "{senders} stations for {duration_s} s of {frame_bytes}-byte frames is refused: it would \
+                     take about {:.0} minutes of CPU (limit about {:.0}); shorten duration_s or use fewer \
+                     stations",
+                    work * SECONDS_PER_WORK / 60.0,
+                    MAX_WORK * SECONDS_PER_WORK / 60.0
+                ),
+            ));
+        }
+        let positions = match destination {
+            Destination::Sink => match &medium.positions_m {
+                Some(_) => {
+                    let mut p = medium.positions(senders, "stations")?;
+                    p.push(medium.length_m);
+                    p
+                }
+                None => medium.even_positions(senders + 1),
+            },
+            Destination::RoundRobin => medium.positions(senders, "stations")?,
+        };
+        Ok(SaturateWorkload {
+            config: SaturateConfig {
+                senders,
+                frame_bytes,
+                destination,
+                duration,
+            },
+            segment: medium.segment(positions),
+        })
+    }
+}
+
+impl SaturateWorkload {
+    /// One line for `ethersim validate`.
+    pub fn summary(&self) -> String {
+        let c = &self.config;
+        let dest = match c.destination {
+            Destination::Sink => " + sink",
+            Destination::RoundRobin => " (round robin)",
+        };
+        format!(
+            "{} stations{dest}, {}-byte frames, {} s",
+            c.senders,
+            c.frame_bytes,
+            c.duration.as_secs_f64()
+        )
+    }
+}

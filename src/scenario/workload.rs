@@ -1,0 +1,77 @@
+//! Section `[workload]`: which traffic runs, chosen by its `kind` key.
+//!
+//! Each kind has its own file with a raw serde struct (deny unknown fields) and a
+//! `validate` into its model. Adding a kind is one variant of [`Workload`], one name in
+//! [`KINDS`] and one arm in [`validate`].
+
+use super::de;
+use super::error::{clip, FieldError, Problem};
+use super::saturate::{RawSaturate, SaturateWorkload};
+use super::Sections;
+
+/// The workload kinds this build knows.
+pub const KINDS: &[&str] = &["saturate"];
+
+/// A validated workload.
+#[derive(Clone, Debug)]
+pub enum Workload {
+    Saturate(SaturateWorkload),
+}
+
+impl Workload {
+    /// The `kind` name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Workload::Saturate(_) => "saturate",
+        }
+    }
+
+    /// One line describing the run.
+    pub fn summary(&self) -> String {
+        match self {
+            Workload::Saturate(w) => w.summary(),
+        }
+    }
+}
+
+/// Validates the `[workload]` table against the already validated sections.
+pub(super) fn validate(
+    mut table: toml::Table,
+    sections: &Sections<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Workload, FieldError> {
+    let kind = match table.remove("kind") {
+        None => return Err(FieldError::new("workload.kind", Problem::Missing)),
+        Some(toml::Value::String(k)) => k,
+        Some(other) => {
+            return Err(FieldError::new(
+                "workload.kind",
+                Problem::WrongType {
+                    message: format!(
+                        "invalid type: {}, expected a string naming the kind",
+                        other.type_str()
+                    ),
+                },
+            ))
+        }
+    };
+    let body = toml::Value::Table(table);
+    match kind.as_str() {
+        "saturate" => {
+            let raw: RawSaturate = de::from_value(body, "workload")?;
+            Ok(Workload::Saturate(raw.validate(sections, warnings)?))
+        }
+        _ => {
+            let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();
+            let suggestions = de::nearest(&kind, &valid);
+            Err(FieldError::new(
+                "workload.kind",
+                Problem::UnknownVariant {
+                    value: clip(&kind, 60),
+                    suggestions,
+                    valid,
+                },
+            ))
+        }
+    }
+}
