@@ -94,9 +94,70 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// A labelled horizontal line (e.g. the wire's capacity).
     pub ceiling: Option<(f64, String)>,
+    /// Where the legend goes; `None` picks the place that hides the fewest data.
+    pub legend: Option<SeriesLabelPosition>,
 }
 
 impl Chart {
+    /// The corner (or right middle) where the legend covers the fewest data: each candidate
+    /// box is scored by the samples of the lines and markers that fall inside it.
+    fn legend_position(&self, plot_px: &(u32, u32)) -> SeriesLabelPosition {
+        let ((x0, x1), (y0, y1)) = self.ranges();
+        let entries =
+            self.series.iter().filter(|s| !s.label.is_empty()).count() + self.ceiling.is_some() as usize;
+        let longest = self
+            .series
+            .iter()
+            .map(|s| s.label.chars().count())
+            .max()
+            .unwrap_or(0);
+        let w = ((longest as f64 * 9.0 + 60.0) / plot_px.0.max(1) as f64).min(1.0);
+        let h = ((entries as f64 * 22.0 + 20.0) / plot_px.1.max(1) as f64).min(1.0);
+        let mut samples = Vec::new();
+        for s in &self.series {
+            for pair in s.points.windows(2) {
+                for k in 0..=10 {
+                    let t = k as f64 / 10.0;
+                    samples.push((
+                        pair[0].0 + t * (pair[1].0 - pair[0].0),
+                        pair[0].1 + t * (pair[1].1 - pair[0].1),
+                    ));
+                }
+            }
+            samples.extend(s.points.iter().map(|p| (p.0, p.1)));
+        }
+        if let Some((c, _)) = &self.ceiling {
+            samples.extend((0..=20).map(|k| (x0 + (x1 - x0) * k as f64 / 20.0, *c)));
+        }
+        // normalise to [0, 1] with y up
+        let norm: Vec<(f64, f64)> = samples
+            .iter()
+            .map(|&(x, y)| ((x - x0) / (x1 - x0), (y - y0) / (y1 - y0)))
+            .collect();
+        let candidates = [
+            (SeriesLabelPosition::UpperRight, (1.0 - w, 1.0 - h)),
+            (SeriesLabelPosition::MiddleRight, (1.0 - w, 0.5 - h / 2.0)),
+            (SeriesLabelPosition::LowerRight, (1.0 - w, 0.0)),
+            (SeriesLabelPosition::UpperLeft, (0.0, 1.0 - h)),
+            (SeriesLabelPosition::LowerLeft, (0.0, 0.0)),
+        ];
+        let hits = |(bx, by): (f64, f64)| {
+            norm.iter()
+                .filter(|&&(x, y)| {
+                    x >= bx - 0.02 && x <= bx + w + 0.02 && y >= by - 0.02 && y <= by + h + 0.02
+                })
+                .count()
+        };
+        let mut best = (usize::MAX, SeriesLabelPosition::LowerRight);
+        for (pos, corner) in candidates {
+            let n = hits(corner);
+            if n < best.0 {
+                best = (n, pos);
+            }
+        }
+        best.1
+    }
+
     fn ranges(&self) -> ((f64, f64), (f64, f64)) {
         let pts = self
             .series
@@ -221,9 +282,13 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             .map_err(e)?;
     }
     if chart.series.iter().any(|s| !s.label.is_empty()) || chart.ceiling.is_some() {
+        let pos = match &chart.legend {
+            Some(p) => p.clone(),
+            None => chart.legend_position(&ctx.plotting_area().dim_in_pixel()),
+        };
         ctx.configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font((FONT, 17))
+            .position(pos)
+            .label_font((FONT, 15))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()

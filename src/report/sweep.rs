@@ -2,7 +2,8 @@
 //! confidence intervals, and the chart of the headline figure.
 //!
 //! - `sweep.csv`: one row per run and workload point: the swept keys, `replication`,
-//!   `seed`, `point`, the headline figure of the run, then every point column.
+//!   `seed`, `point`, the headline figure of the run (`headline_<name>`, repeated on each
+//!   point of the run), then every point column.
 //! - `sweep_summary.csv`: one row per combination: the swept keys, `runs`, the mean of the
 //!   headline over the replications and the half-width of its 95% confidence interval
 //!   (Student's t; empty with one replication).
@@ -86,7 +87,7 @@ impl SweepReport<'_> {
         let columns = self.runs.first().map_or(&[][..], |r| &r.output.columns[..]);
         let mut header: Vec<String> = self.params.iter().map(|p| p.key.clone()).collect();
         header.extend(["replication", "seed", "point"].map(String::from));
-        header.push(self.headline_name());
+        header.push(format!("headline_{}", self.headline_name()));
         header.extend(columns.iter().cloned());
         let mut rows = Vec::new();
         for run in self.runs {
@@ -183,6 +184,7 @@ impl SweepReport<'_> {
             x_categories: (!numeric).then(|| first.values.iter().map(value_text).collect()),
             series,
             ceiling: None,
+            legend: None,
         }
     }
 }

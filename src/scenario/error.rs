@@ -16,6 +16,17 @@ pub fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// A float for a message: plain for everyday magnitudes, scientific otherwise (so 1e300
+/// is not printed as 301 digits).
+pub fn show(v: f64) -> String {
+    let a = v.abs();
+    if v.is_finite() && a != 0.0 && !(1e-4..1e9).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// Where a key's value was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::error::FieldError;
+use super::error::{show, FieldError};
 use crate::ether::consts::{
     MAX_FRAME_BYTES, MAX_OVERSIZE_FRAME_BYTES, MIN_FRAME_BYTES, VELOCITY_FACTOR_THIN,
 };
@@ -71,7 +71,7 @@ impl RawMedium {
             {
                 return Err(FieldError::range(
                     "medium.bit_rate_mbps",
-                    rate,
+                    show(rate),
                     "0.001..=1000 such that 1000/bit_rate_mbps is a whole number of ns (e.g. 1, 10, 100)",
                 ));
             }
@@ -79,17 +79,19 @@ impl RawMedium {
         }
         if let Some(v) = self.velocity_factor {
             if !(v > 0.0 && v <= 1.0) {
-                return Err(FieldError::range("medium.velocity_factor", v, "(0, 1]")
+                return Err(FieldError::range("medium.velocity_factor", show(v), "(0, 1]")
                     .with_note("0.65 for thin coax, 0.77 for thick"));
             }
             m.velocity_factor = v;
         }
         if let Some(len) = self.length_m {
             if !(len > 0.0 && len <= MAX_LENGTH_M) {
-                return Err(
-                    FieldError::range("medium.length_m", len, format!("(0, {MAX_LENGTH_M}] metres"))
-                        .with_note("2500 m is the largest 10 Mb/s collision domain of 802.3"),
-                );
+                return Err(FieldError::range(
+                    "medium.length_m",
+                    show(len),
+                    format!("(0, {MAX_LENGTH_M}] metres"),
+                )
+                .with_note("2500 m is the largest 10 Mb/s collision domain of 802.3"));
             }
             m.length_m = len;
         }
@@ -98,7 +100,7 @@ impl RawMedium {
                 if !(0.0..=m.length_m).contains(&p) {
                     return Err(FieldError::range(
                         format!("medium.positions_m[{i}]"),
-                        p,
+                        show(p),
                         format!("0..={} metres (the segment's length_m)", m.length_m),
                     ));
                 }
@@ -108,7 +110,7 @@ impl RawMedium {
         m.allow_oversize = self.allow_oversize.unwrap_or(false);
         if let Some(c) = self.corrupt_fraction {
             if !(0.0..=1.0).contains(&c) {
-                return Err(FieldError::range("medium.corrupt_fraction", c, "0..=1"));
+                return Err(FieldError::range("medium.corrupt_fraction", show(c), "0..=1"));
             }
             m.corrupt_fraction = c;
         }

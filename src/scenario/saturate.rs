@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use super::error::FieldError;
+use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::Sections;
 use crate::ether::SegmentConfig;
@@ -83,7 +83,7 @@ impl RawSaturate {
         if !(duration_s > 0.0 && duration_s <= MAX_DURATION_S) {
             return Err(FieldError::range(
                 "workload.duration_s",
-                duration_s,
+                show(duration_s),
                 format!("(0, {MAX_DURATION_S}] seconds"),
             ));
         }
@@ -91,7 +91,7 @@ impl RawSaturate {
         if duration.as_nanos() == 0 {
             return Err(FieldError::range(
                 "workload.duration_s",
-                duration_s,
+                show(duration_s),
                 "at least 1e-9 seconds",
             ));
         }
@@ -101,9 +101,10 @@ impl RawSaturate {
             return Err(FieldError::invalid(
                 "workload.duration_s",
                 format!(
-                    "{senders} stations for {duration_s} s of {frame_bytes}-byte frames is refused: it would \
+                    "{senders} stations for {} s of {frame_bytes}-byte frames is refused: it would \
                      take about {:.0} minutes of CPU (limit about {:.0}); shorten duration_s or use fewer \
                      stations",
+                    show(duration_s),
                     work * SECONDS_PER_WORK / 60.0,
                     MAX_WORK * SECONDS_PER_WORK / 60.0
                 ),

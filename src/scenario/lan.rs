@@ -1,0 +1,311 @@
+//! Sections `[hosts]`, `[adapter]` and `[nos]`: the computers, the network adapters and
+//! the LANtastic settings of a LAN scenario (used by the `perform3` workload).
+//!
+//! Usually they come from a shared hardware file (`hardware = "..."`), and a scenario
+//! overrides only the settings it changes. Units: MIPS, ns, bytes, kinstr (thousands of
+//! instructions), ticks of the PC timer (1/18.2 s) for the AI-LANBIOS timers.
+
+use serde::Deserialize;
+
+use super::error::{show, FieldError};
+use super::medium::Medium;
+use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::host::HostProfile;
+use crate::nos::config::{NosCosts, RedirConfig, ServerConfig, SessionConfig};
+use crate::time::SimDuration;
+
+/// `[hosts]`: the server and the workstations.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHosts {
+    pub server: RawHost,
+    pub workstation: RawHost,
+}
+
+/// `[hosts.server]` or `[hosts.workstation]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHost {
+    pub name: Option<String>,
+    pub mips: f64,
+    pub memcpy_ns_per_byte: f64,
+}
+
+/// `[adapter]`: the card in every node, and the AEX driver settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAdapter {
+    pub name: Option<String>,
+    /// The copy engine; only "programmed_io" (NE1000/NE2000 class) so far.
+    pub copy: Option<String>,
+    pub bus_width: i64,
+    pub io_access_ns_8bit: Option<f64>,
+    pub io_access_ns_16bit: Option<f64>,
+    pub io_access_ns_32bit: Option<f64>,
+    pub setup_ns: f64,
+    pub card_ram_bytes: i64,
+    pub page_bytes: Option<i64>,
+    pub transmit_buffers: i64,
+    pub packet_size: i64,
+    /// Driver settings that differ on the workstations.
+    pub workstation: Option<RawDriver>,
+}
+
+/// `[adapter.workstation]`: AEX settings of the workstations' drivers.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDriver {
+    pub transmit_buffers: Option<i64>,
+    pub packet_size: Option<i64>,
+}
+
+/// `[nos]`: LANtastic.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNos {
+    pub protocol: RawProtocol,
+    pub costs: RawCosts,
+    pub server: RawNosServer,
+    pub workstation: RawNosWorkstation,
+}
+
+/// `[nos.protocol]`: fixed properties of the LANtastic protocol.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProtocol {
+    pub header_bytes: i64,
+    pub request_bytes: i64,
+    pub retry_base_ms: f64,
+}
+
+/// `[nos.costs]`: CPU work of the NOS and the application, kinstr.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCosts {
+    pub interrupt_kinstr: f64,
+    pub packet_kinstr: f64,
+    pub server_request_kinstr: f64,
+    pub redir_request_kinstr: f64,
+    pub app_block_kinstr: f64,
+}
+
+/// `[nos.server]`: SERVER startup parameters and the server's AI-LANBIOS switches.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNosServer {
+    pub network_tasks: i64,
+    pub network_buffer: i64,
+    pub ailanbio: RawAilanbio,
+}
+
+/// `[nos.workstation]`: the workstations' AI-LANBIOS and REDIR switches.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNosWorkstation {
+    pub ailanbio: RawAilanbio,
+    pub redir: RawRedir,
+}
+
+/// `[nos.*.ailanbio]`: AI-LANBIOS switches.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAilanbio {
+    pub size: i64,
+    pub buffers: i64,
+    pub initial_send_size: i64,
+    pub run_burst: i64,
+    pub ack_timeout: i64,
+    pub retry_period: i64,
+}
+
+/// `[nos.workstation.redir]`: REDIR switches.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRedir {
+    pub buffers: i64,
+    pub size: i64,
+}
+
+/// The validated LAN sections.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanSections {
+    pub server_host: HostProfile,
+    pub workstation_host: HostProfile,
+    pub server_adapter: AdapterProfile,
+    pub workstation_adapter: AdapterProfile,
+    pub server_session: SessionConfig,
+    pub workstation_session: SessionConfig,
+    pub redir: RedirConfig,
+    pub server: ServerConfig,
+    pub costs: NosCosts,
+}
+
+/// The PC timer's tick: 65536 / 1193182 Hz = 54.925 ms.
+pub fn ticks(n: u32) -> SimDuration {
+    SimDuration::from_nanos_f64(n as f64 * 65_536.0 / 1_193_182.0 * 1e9)
+}
+
+fn int_in(path: &str, v: i64, lo: i64, hi: i64, note: &str) -> Result<u32, FieldError> {
+    if (lo..=hi).contains(&v) {
+        Ok(v as u32)
+    } else {
+        let e = FieldError::range(path, v, format!("{lo}..={hi}"));
+        Err(if note.is_empty() { e } else { e.with_note(note) })
+    }
+}
+
+fn real_in(path: &str, v: f64, lo: f64, hi: f64, lo_open: bool) -> Result<f64, FieldError> {
+    let ok = v.is_finite() && (if lo_open { v > lo } else { v >= lo }) && v <= hi;
+    if ok {
+        Ok(v)
+    } else {
+        let open = if lo_open { "(" } else { "[" };
+        Err(FieldError::range(path, show(v), format!("{open}{}, {}]", show(lo), show(hi))))
+    }
+}
+
+impl RawHost {
+    fn validate(self, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
+        Ok(HostProfile {
+            name: self.name.unwrap_or_else(|| default_name.to_string()),
+            mips: real_in(&format!("{at}.mips"), self.mips, 0.0, 100_000.0, true)?,
+            memcpy_ns_per_byte: real_in(&format!("{at}.memcpy_ns_per_byte"), self.memcpy_ns_per_byte, 0.0, 1e6, false)?,
+        })
+    }
+}
+
+impl RawAilanbio {
+    fn validate(self, at: &str, header_bytes: u32, retry_base: SimDuration) -> Result<SessionConfig, FieldError> {
+        let p = |k: &str| format!("{at}.{k}");
+        let size = int_in(&p("size"), self.size, header_bytes as i64 + 1, 65_535, "must exceed nos.protocol.header_bytes")?;
+        Ok(SessionConfig {
+            header_bytes,
+            buffer_size: size,
+            buffers: int_in(&p("buffers"), self.buffers, 1, 255, "")?,
+            initial_send_size: int_in(&p("initial_send_size"), self.initial_send_size, 1, 65_535, "")?,
+            run_burst: int_in(&p("run_burst"), self.run_burst, 1, 255, "")?,
+            ack_timeout: ticks(int_in(&p("ack_timeout"), self.ack_timeout, 0, 255, "ticks of 1/18.2 s")?),
+            retry_period: retry_base + ticks(int_in(&p("retry_period"), self.retry_period, 0, 255, "ticks of 1/18.2 s")?),
+        })
+    }
+}
+
+/// Validates the three LAN sections together (they refer to one another).
+pub fn validate(
+    hosts: RawHosts,
+    adapter: RawAdapter,
+    nos: RawNos,
+    medium: &Medium,
+    warnings: &mut Vec<String>,
+) -> Result<LanSections, FieldError> {
+    let server_host = hosts.server.validate("hosts.server", "server")?;
+    let workstation_host = hosts.workstation.validate("hosts.workstation", "workstation")?;
+
+    let width = adapter.bus_width;
+    if ![8, 16, 32].contains(&width) {
+        return Err(FieldError::range("adapter.bus_width", width, "8, 16 or 32"));
+    }
+    let key = format!("adapter.io_access_ns_{width}bit");
+    let access = match width {
+        8 => adapter.io_access_ns_8bit,
+        16 => adapter.io_access_ns_16bit,
+        _ => adapter.io_access_ns_32bit,
+    }
+    .ok_or_else(|| FieldError::invalid(&key, format!("missing: needed for adapter.bus_width = {width}")))?;
+    let access_ns = real_in(&key, access, 0.0, 1e6, true)?;
+    let copy = match adapter.copy.as_deref().unwrap_or("programmed_io") {
+        "programmed_io" => CopyEngine::ProgrammedIo {
+            access_ns,
+            setup_ns: real_in("adapter.setup_ns", adapter.setup_ns, 0.0, 1e7, false)?,
+        },
+        other => {
+            return Err(FieldError::invalid(
+                "adapter.copy",
+                format!("unknown copy engine {:?}; this build models \"programmed_io\"", super::error::clip(other, 40)),
+            ))
+        }
+    };
+    let card_ram_bytes = int_in("adapter.card_ram_bytes", adapter.card_ram_bytes, 1024, 1 << 20, "")?;
+    let page_bytes = int_in("adapter.page_bytes", adapter.page_bytes.unwrap_or(256), 64, 4096, "")?;
+    let driver = |at: &str, tx: i64, pkt: i64| -> Result<(u32, u32), FieldError> {
+        let tx = int_in(&format!("{at}.transmit_buffers"), tx, 2, 80, "the AEX TRANSMIT_BUFFERS range")?;
+        let pkt = int_in(&format!("{at}.packet_size"), pkt, 574, 4300, "the AEX PACKET_SIZE range")?;
+        let frame = 14 + pkt + 4;
+        if frame > medium.max_frame_bytes() {
+            return Err(FieldError::range(format!("{at}.packet_size"), pkt, "574..=1500")
+                .with_note("larger packets make frames over 1518 bytes: set medium.allow_oversize = true"));
+        }
+        Ok((tx, pkt))
+    };
+    let (tx, pkt) = driver("adapter", adapter.transmit_buffers, adapter.packet_size)?;
+    let ws = adapter.workstation.unwrap_or_default();
+    let (ws_tx, ws_pkt) = driver(
+        "adapter.workstation",
+        ws.transmit_buffers.unwrap_or(tx as i64),
+        ws.packet_size.unwrap_or(pkt as i64),
+    )?;
+    let largest = pkt.max(ws_pkt);
+    if largest > 1500 {
+        warnings.push(format!(
+            "AEX packet_size {largest} makes {}-byte frames, over the 802.3 maximum of 1518 (allowed by medium.allow_oversize)",
+            largest + 18
+        ));
+    }
+    let profile = |tx: u32, pkt: u32| -> Result<AdapterProfile, FieldError> {
+        let p = AdapterProfile {
+            name: adapter.name.clone().unwrap_or_else(|| "adapter".into()),
+            bus_width_bits: width as u32,
+            copy: copy.clone(),
+            card_ram_bytes,
+            page_bytes,
+            transmit_buffers: tx,
+            packet_size: pkt,
+        };
+        if p.card_ram_bytes / 2 < p.max_frame_bytes() + 4 {
+            return Err(FieldError::invalid(
+                "adapter.card_ram_bytes",
+                format!("{} bytes cannot hold a {}-byte frame in each half (transmit, receive)", p.card_ram_bytes, p.max_frame_bytes()),
+            ));
+        }
+        Ok(p)
+    };
+
+    let proto = &nos.protocol;
+    let header_bytes = int_in("nos.protocol.header_bytes", proto.header_bytes, 0, 512, "")?;
+    let request_bytes = int_in("nos.protocol.request_bytes", proto.request_bytes, 1, 1500, "")?;
+    let retry_base = SimDuration::from_nanos_f64(real_in("nos.protocol.retry_base_ms", proto.retry_base_ms, 0.0, 60_000.0, true)? * 1e6);
+    let c = &nos.costs;
+    let cost = |k: &str, v: f64| real_in(&format!("nos.costs.{k}"), v, 0.0, 1e6, false);
+    let costs = NosCosts {
+        interrupt_kinstr: cost("interrupt_kinstr", c.interrupt_kinstr)?,
+        packet_kinstr: cost("packet_kinstr", c.packet_kinstr)?,
+        server_request_kinstr: cost("server_request_kinstr", c.server_request_kinstr)?,
+        redir_request_kinstr: cost("redir_request_kinstr", c.redir_request_kinstr)?,
+        app_block_kinstr: cost("app_block_kinstr", c.app_block_kinstr)?,
+        request_bytes,
+        app_jitter: 0.0,
+        start_skew: SimDuration::ZERO,
+    };
+    let server_session = nos.server.ailanbio.validate("nos.server.ailanbio", header_bytes, retry_base)?;
+    let workstation_session = nos.workstation.ailanbio.validate("nos.workstation.ailanbio", header_bytes, retry_base)?;
+    let r = &nos.workstation.redir;
+    let redir = RedirConfig {
+        buffers: int_in("nos.workstation.redir.buffers", r.buffers, 1, 16, "")?,
+        size: int_in("nos.workstation.redir.size", r.size, 512, 65_535, "")?,
+    };
+    let server = ServerConfig {
+        network_tasks: int_in("nos.server.network_tasks", nos.server.network_tasks, 1, 64, "")?,
+        network_buffer: int_in("nos.server.network_buffer", nos.server.network_buffer, 512, 65_535, "")?,
+    };
+    Ok(LanSections {
+        server_host,
+        workstation_host,
+        server_adapter: profile(tx, pkt)?,
+        workstation_adapter: profile(ws_tx, ws_pkt)?,
+        server_session,
+        workstation_session,
+        redir,
+        server,
+        costs,
+    })
+}

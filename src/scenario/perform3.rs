@@ -1,0 +1,145 @@
+//! Workload kind `perform3`: the PERFORM3 synchronized read test on a LAN.
+//!
+//! Keys (under `[workload]`, besides `kind`): `workstations` (1..=1023), `block_sizes`
+//! (bytes, each 1..=65535), `warmup_s`, `measure_s`, `app_jitter` (relative variation of
+//! the application's per-block work, 0..=1) and `start_skew_ms` (the stations start within
+//! this span). It needs the `[hosts]`, `[adapter]` and `[nos]` sections. The server is
+//! station 0 at one end of the segment; the workstations are spaced evenly after it (or at
+//! `medium.positions_m`, server first).
+
+use serde::Deserialize;
+
+use super::error::{show, FieldError};
+use super::lan::LanSections;
+use super::Sections;
+use crate::lan::LanConfig;
+use crate::time::SimDuration;
+use crate::workload::perform3::Perform3Config;
+
+/// Most workstations (the server takes the 1024th station of the segment).
+pub const MAX_WORKSTATIONS: i64 = 1023;
+/// Largest block PERFORM3 (a DOS program, 16-bit byte counts) can read.
+pub const MAX_BLOCK_BYTES: i64 = 65_535;
+/// Most block sizes in one run.
+pub const MAX_BLOCK_SIZES: usize = 256;
+/// Longest warm-up or measurement per block size, seconds.
+pub const MAX_WINDOW_S: f64 = 3600.0;
+/// Upper bound of `workstations x (warmup_s + measure_s) x block sizes`: about a few
+/// thousand events per workstation-second, so this is some minutes of CPU at most.
+pub const MAX_WORK: f64 = 2e5;
+
+/// `[workload]` of kind `perform3`, as written (`kind` already removed).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPerform3 {
+    pub workstations: i64,
+    pub block_sizes: Vec<i64>,
+    pub warmup_s: Option<f64>,
+    pub measure_s: Option<f64>,
+    pub app_jitter: Option<f64>,
+    pub start_skew_ms: Option<f64>,
+}
+
+/// A validated PERFORM3 run.
+#[derive(Clone, Debug)]
+pub struct Perform3Workload {
+    pub config: Perform3Config,
+}
+
+fn seconds(path: &str, v: f64, allow_zero: bool) -> Result<SimDuration, FieldError> {
+    let ok = v.is_finite() && (v > 0.0 || (allow_zero && v == 0.0)) && v <= MAX_WINDOW_S;
+    if !ok {
+        let lo = if allow_zero { "[0" } else { "(0" };
+        return Err(FieldError::range(path, show(v), format!("{lo}, {MAX_WINDOW_S}] seconds")));
+    }
+    Ok(SimDuration::from_nanos_f64(v * 1e9))
+}
+
+impl RawPerform3 {
+    pub fn validate(self, s: &Sections<'_>) -> Result<Perform3Workload, FieldError> {
+        let lan: &LanSections = s.lan.ok_or_else(|| {
+            FieldError::invalid(
+                "workload.kind",
+                "perform3 needs the [hosts], [adapter] and [nos] sections (usually from hardware = \"...\")",
+            )
+        })?;
+        if !(1..=MAX_WORKSTATIONS).contains(&self.workstations) {
+            return Err(FieldError::range("workload.workstations", self.workstations, format!("1..={MAX_WORKSTATIONS}")));
+        }
+        let n = self.workstations as usize;
+        if self.block_sizes.is_empty() || self.block_sizes.len() > MAX_BLOCK_SIZES {
+            return Err(FieldError::invalid(
+                "workload.block_sizes",
+                format!("needs 1..={MAX_BLOCK_SIZES} block sizes, has {}", self.block_sizes.len()),
+            ));
+        }
+        let mut block_sizes = Vec::with_capacity(self.block_sizes.len());
+        for (i, &b) in self.block_sizes.iter().enumerate() {
+            if !(1..=MAX_BLOCK_BYTES).contains(&b) {
+                return Err(FieldError::range(format!("workload.block_sizes[{i}]"), b, format!("1..={MAX_BLOCK_BYTES} bytes")));
+            }
+            block_sizes.push(b as u32);
+        }
+        let warmup_s = self.warmup_s.unwrap_or(1.0);
+        let measure_s = self.measure_s.unwrap_or(5.0);
+        let warmup = seconds("workload.warmup_s", warmup_s, true)?;
+        let measure = seconds("workload.measure_s", measure_s, false)?;
+        let work = n as f64 * (warmup_s + measure_s) * block_sizes.len() as f64;
+        if work > MAX_WORK {
+            return Err(FieldError::invalid(
+                "workload.measure_s",
+                format!(
+                    "{n} workstations x {} s x {} block sizes is refused as too long a run (limit {MAX_WORK:e} \
+                     workstation-seconds); shorten warmup_s/measure_s or use fewer block sizes",
+                    show(warmup_s + measure_s),
+                    block_sizes.len()
+                ),
+            ));
+        }
+        let app_jitter = self.app_jitter.unwrap_or(0.5);
+        if !(0.0..=1.0).contains(&app_jitter) {
+            return Err(FieldError::range("workload.app_jitter", show(app_jitter), "0..=1"));
+        }
+        let skew_ms = self.start_skew_ms.unwrap_or(10.0);
+        if !(skew_ms.is_finite() && (0.0..=60_000.0).contains(&skew_ms)) {
+            return Err(FieldError::range("workload.start_skew_ms", show(skew_ms), "0..=60000 ms"));
+        }
+        let medium = s.medium;
+        let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
+        let mut costs = lan.costs.clone();
+        costs.app_jitter = app_jitter;
+        costs.start_skew = SimDuration::from_nanos_f64(skew_ms * 1e6);
+        let lan_cfg = LanConfig {
+            workstations: n,
+            segment: medium.segment(positions),
+            server_host: lan.server_host.clone(),
+            workstation_host: lan.workstation_host.clone(),
+            server_adapter: lan.server_adapter.clone(),
+            workstation_adapter: lan.workstation_adapter.clone(),
+            server_session: lan.server_session.clone(),
+            workstation_session: lan.workstation_session.clone(),
+            redir: lan.redir.clone(),
+            server: lan.server.clone(),
+            costs,
+        };
+        Ok(Perform3Workload { config: Perform3Config { lan: lan_cfg, block_sizes, warmup, measure } })
+    }
+}
+
+impl Perform3Workload {
+    /// One line for `ethersim validate`.
+    pub fn summary(&self) -> String {
+        let c = &self.config;
+        let a = &c.lan.server_adapter;
+        format!(
+            "{} workstations + server, {}-bit adapters, {} block sizes ({}..={} bytes), {} s + {} s each",
+            c.lan.workstations,
+            a.bus_width_bits,
+            c.block_sizes.len(),
+            c.block_sizes.iter().min().copied().unwrap_or(0),
+            c.block_sizes.iter().max().copied().unwrap_or(0),
+            c.warmup.as_secs_f64(),
+            c.measure.as_secs_f64()
+        )
+    }
+}
