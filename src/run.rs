@@ -199,7 +199,8 @@ pub struct Combination {
 }
 
 /// Validates every combination of `params` (the first parameter varies slowest) on top of
-/// the scenario `source` with `overrides`; `seed` replaces the scenario's seed if given.
+/// the scenario `source` with `overrides`; `seed` replaces the scenario's seed if given,
+/// unless `seed` itself is swept.
 pub fn plan_sweep(
     source: &Source,
     overrides: &[Override],
@@ -233,7 +234,7 @@ pub fn plan_sweep(
             all.push(o);
         }
         let mut scenario = scenario::load_source(source, &all)?;
-        if let Some(s) = seed {
+        if let Some(s) = seed.filter(|_| !params.iter().any(|p| p.key == "seed")) {
             scenario.seed = s;
         }
         combos.push(Combination { values, scenario });

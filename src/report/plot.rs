@@ -176,7 +176,11 @@ impl Chart {
         if !x0.is_finite() {
             (x0, x1) = (0.0, 1.0);
         }
-        let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 0.5 };
+        let pad = if self.x_categories.is_some() || x1 <= x0 {
+            0.5
+        } else {
+            (x1 - x0) * 0.04
+        };
         let y1 = if y1 > 0.0 { y1 * 1.08 } else { 1.0 };
         ((x0 - pad, x1 + pad), (0.0, y1))
     }
