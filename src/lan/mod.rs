@@ -19,11 +19,13 @@ mod stats;
 pub use config::LanConfig;
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
-use crate::engine::{Engine, Model};
+use rand::RngExt;
+
+use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
 use crate::nos::packet::{Packet, PacketKind};
-use crate::nos::session::{OutMsg, RxOutcome, TimerRequest};
+use crate::nos::session::{OutMsg, TimerRequest};
 use crate::time::SimDuration;
 use node::Node;
 
@@ -48,6 +50,8 @@ pub enum LanEvent {
         peer: u32,
         gen: u32,
     },
+    /// A workstation starts the benchmark.
+    Start { node: u32 },
 }
 
 impl From<EtherEvent> for LanEvent {
@@ -82,6 +86,8 @@ pub struct Lan {
     segment: Segment,
     nodes: Vec<Node>,
     inds: Vec<Indication>,
+    /// One stream per node for the variation of its application's work.
+    rngs: Vec<SimRng>,
 }
 
 impl Lan {
@@ -94,14 +100,13 @@ impl Lan {
         for w in 1..=n {
             nodes.push(Node::workstation(&cfg, w, block));
         }
-        let mut lan = Lan {
-            cfg,
-            segment,
-            nodes,
-            inds: Vec::with_capacity(8),
-        };
+        let rngs: Vec<SimRng> = (0..=n).map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64)).collect();
+        let mut lan = Lan { cfg, segment, nodes, inds: Vec::with_capacity(8), rngs };
         for w in 1..=n {
-            lan.start_job(w, Priority::Task, lan.app_cost(w), Job::AppBlock, engine);
+            // PERFORM3's stations start together, to within the start-up skew
+            let skew = lan.cfg.costs.start_skew.as_nanos();
+            let offset = if skew > 0 { lan.rngs[w].random_range(0..skew) } else { 0 };
+            engine.schedule_in(SimDuration::from_nanos(offset), LanEvent::Start { node: w as u32 });
         }
         lan
     }
@@ -202,17 +207,11 @@ impl Lan {
                 ..Cost::default()
             };
             self.arm(n, peer, timer, engine);
-            self.start_job(
-                n,
-                Priority::Task,
-                cost,
-                Job::NbSend {
-                    peer: peer as u32,
-                    packet,
-                    payload,
-                },
-                engine,
-            );
+            // AI-LANBIOS answers with an acknowledgement from its receive path (interrupt
+            // level); data packets are built by the sending task.
+            let prio = if packet.kind == PacketKind::Ack { Priority::Interrupt } else { Priority::Task };
+            let peer = peer as u32;
+            self.start_job(n, prio, cost, Job::NbSend { peer, packet, payload }, engine);
         }
     }
 
@@ -317,43 +316,30 @@ impl Lan {
 
     fn receive_packet(&mut self, n: usize, from: usize, packet: Packet, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
-        let (outcome, timer) = self.nodes[n].session_mut(from).receive(packet);
+        let r = self.nodes[n].session_mut(from).receive(packet);
         self.nodes[n].track_stall(from, now);
-        self.arm(n, from, timer, engine);
-        match outcome {
-            RxOutcome::Nothing => {}
-            RxOutcome::Message {
-                kind: PacketKind::Request,
-                value,
-                ..
-            } => {
-                if let Some((peer, asked)) = self.nodes[n].server_mut().request(from, value) {
+        self.arm(n, from, r.timer, engine);
+        if r.send_complete == Some(PacketKind::Response) {
+            // a response was acknowledged: its server task is free for the next request
+            if let Some((peer, asked)) = self.nodes[n].server_mut().task_done() {
+                self.start_server_read(n, peer, asked, engine);
+            }
+        }
+        match r.message {
+            None => {}
+            Some(m) if m.kind == PacketKind::Request => {
+                if let Some((peer, asked)) = self.nodes[n].server_mut().request(from, m.value) {
                     self.start_server_read(n, peer, asked, engine);
                 }
             }
-            RxOutcome::Message {
-                kind: PacketKind::Response,
-                bytes,
-                ..
-            } => {
+            Some(m) => {
                 let host = &self.nodes[n].host;
                 let cost = Cost {
-                    copy: host.memcpy(bytes as u64),
+                    copy: host.memcpy(m.bytes as u64),
                     work: host.instructions(self.cfg.costs.redir_request_kinstr),
                     ..Cost::default()
                 };
-                self.start_job(n, Priority::Task, cost, Job::RedirDone { bytes }, engine);
-            }
-            RxOutcome::Message {
-                kind: PacketKind::Ack,
-                ..
-            } => unreachable!("acks are not messages"),
-            RxOutcome::SendComplete { kind } => {
-                if kind == PacketKind::Response {
-                    if let Some((peer, asked)) = self.nodes[n].server_mut().task_done() {
-                        self.start_server_read(n, peer, asked, engine);
-                    }
-                }
+                self.start_job(n, Priority::Task, cost, Job::RedirDone { bytes: m.bytes }, engine);
             }
         }
         self.pump(n, engine);
@@ -449,6 +435,11 @@ impl Model for Lan {
                 let (n, p) = (node as usize, peer as usize);
                 self.nodes[n].session_mut(p).ack_expired(gen);
                 self.pump(n, engine);
+            }
+            LanEvent::Start { node } => {
+                let n = node as usize;
+                let cost = self.app_cost(n);
+                self.start_job(n, Priority::Task, cost, Job::AppBlock, engine);
             }
         }
     }

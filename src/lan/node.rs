@@ -273,3 +273,61 @@ impl Node {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ws(block: u32) -> WsState {
+        WsState {
+            block,
+            to_request: 0,
+            remaining: 0,
+            in_flight: VecDeque::new(),
+            block_started: SimTime::ZERO,
+            blocks_done: 0,
+            block_time_ns: crate::stats::Histogram::new(),
+        }
+    }
+
+    #[test]
+    fn test_redirector_splits_a_read_into_requests_of_its_buffer_size() {
+        let mut w = ws(7168);
+        w.start_block();
+        // one redirector buffer: one request at a time, 1024 bytes each
+        assert_eq!(w.next_request(1024, 1), Some(1024));
+        assert_eq!(w.next_request(1024, 1), None, "one buffer: one request outstanding");
+        let mut asked = vec![1024];
+        while w.response_done(1024) {
+            asked.push(w.next_request(1024, 1).unwrap());
+        }
+        assert_eq!(asked, vec![1024; 7]);
+        // a 32 KB buffer asks for the whole block at once; two buffers pipeline
+        let mut w = ws(64_512);
+        w.start_block();
+        assert_eq!(w.next_request(32_768, 2), Some(32_768));
+        assert_eq!(w.next_request(32_768, 2), Some(31_744));
+        assert_eq!(w.next_request(32_768, 2), None);
+    }
+
+    #[test]
+    fn test_short_reply_makes_the_redirector_ask_again() {
+        let mut w = ws(32_768);
+        w.start_block();
+        assert_eq!(w.next_request(32_768, 1), Some(32_768));
+        // the server's network buffer holds 4096 bytes: it answers short
+        assert!(w.response_done(4096));
+        assert_eq!(w.next_request(32_768, 1), Some(28_672));
+    }
+
+    #[test]
+    fn test_server_tasks_limit_concurrent_requests() {
+        let mut s = ServerState { tasks: 2, busy: 0, pending: VecDeque::new(), requests: 0 };
+        assert_eq!(s.request(1, 100), Some((1, 100)));
+        assert_eq!(s.request(2, 200), Some((2, 200)));
+        assert_eq!(s.request(3, 300), None, "both tasks busy");
+        assert_eq!(s.task_done(), Some((3, 300)), "the freed task takes the waiting request");
+        assert_eq!(s.task_done(), None);
+        assert_eq!(s.busy, 1);
+    }
+}

@@ -80,12 +80,10 @@ pub struct NosCosts {
     pub app_block_kinstr: f64,
     /// Size of a read request message (payload bytes).
     pub request_bytes: u32,
-}
-
-/// NOS configuration of one node.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeNos {
-    pub session: SessionConfig,
+    /// Relative variation of the application's per-block work (uniform, +-).
+    pub app_jitter: f64,
+    /// The workstations start within this span of each other.
+    pub start_skew: SimDuration,
 }
 
 #[cfg(test)]

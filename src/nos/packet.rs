@@ -2,9 +2,11 @@
 //!
 //! A packet is encoded into the 64-bit opaque tag of [`crate::ether::Frame`] (the medium
 //! never looks at it): bits 0..32 value, 32..48 message id, 48..60 sequence number,
-//! bit 60 last-packet flag, bits 61..64 kind. For data packets `value` is the payload
-//! size (bytes) or, for a read request, the number of bytes asked for; for acks it is
-//! the count of packets of message `msg` received in order.
+//! bit 60 last-packet flag, bits 61..63 kind, bit 63 piggybacked acknowledgement. For data
+//! packets `value` is the payload size (bytes) or, for a read request, the number of bytes
+//! asked for; for acks it is the count of packets of message `msg` received in order. A
+//! data packet with `acks` set also acknowledges, in full, the message its receiver is
+//! sending to its sender.
 
 /// What a packet is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +27,8 @@ pub struct Packet {
     pub seq: u16,
     pub last: bool,
     pub value: u32,
+    /// Carries an acknowledgement of the peer's current message (piggybacked).
+    pub acks: bool,
 }
 
 const SEQ_MASK: u64 = 0xFFF;
@@ -40,10 +44,11 @@ impl Packet {
             | (self.seq as u64 & SEQ_MASK) << 48
             | (self.last as u64) << 60
             | (self.kind as u64) << 61
+            | (self.acks as u64) << 63
     }
 
     pub fn decode(tag: u64) -> Packet {
-        let kind = match tag >> 61 {
+        let kind = match (tag >> 61) & 3 {
             0 => PacketKind::Request,
             1 => PacketKind::Response,
             _ => PacketKind::Ack,
@@ -54,6 +59,7 @@ impl Packet {
             seq: ((tag >> 48) & SEQ_MASK) as u16,
             last: (tag >> 60) & 1 == 1,
             value: tag as u32,
+            acks: tag >> 63 == 1,
         }
     }
 }
@@ -71,6 +77,7 @@ mod tests {
                 seq: 0,
                 last: true,
                 value: 32_768,
+                acks: true,
             },
             Packet {
                 kind: PacketKind::Response,
@@ -78,6 +85,7 @@ mod tests {
                 seq: 4_095,
                 last: false,
                 value: 1_668,
+                acks: true,
             },
             Packet {
                 kind: PacketKind::Ack,
@@ -85,6 +93,7 @@ mod tests {
                 seq: 0,
                 last: false,
                 value: u32::MAX,
+                acks: false,
             },
         ] {
             assert_eq!(Packet::decode(p.encode()), p);

@@ -11,9 +11,16 @@
 //! and the sender resends from the first unacknowledged packet. Duplicates of a completed
 //! message are re-acknowledged.
 //!
+//! Acknowledging a whole message can wait for a ride: with an ACK_TIMEOUT set, the
+//! receiver of a complete message does not send an ack at once but arms the timer; if it
+//! sends a message back to the peer first (a redirector's next request, a server's
+//! response) that first packet carries the acknowledgement (piggybacked), else the ack
+//! goes out when the timer expires. With ACK_TIMEOUT 0 a complete message is acknowledged
+//! at once.
+//!
 //! The session is a pure state machine: it never touches the engine. The node asks it
 //! for the next packet to send ([`Session::next_packet`]) when the driver has room, and
-//! feeds it received packets and timer expiries; it answers with [`RxOutcome`].
+//! feeds it received packets and timer expiries; it answers with [`RxResult`].
 //!
 //! Invariant: `acked <= next_seq <= packets(front message)`.
 
@@ -39,6 +46,7 @@ pub struct SessionStats {
     pub packets_sent: u64,
     pub packets_retransmitted: u64,
     pub acks_sent: u64,
+    pub acks_piggybacked: u64,
     pub retry_timeouts: u64,
     pub out_of_order_discards: u64,
     pub duplicates: u64,
@@ -46,20 +54,24 @@ pub struct SessionStats {
     pub payload_received: u64,
 }
 
-/// What a received packet did.
+/// A whole message that arrived: `kind`, its `value` (the first packet's value for a
+/// request, the total payload for a response) and its payload bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RxOutcome {
-    /// Nothing for the layer above.
-    Nothing,
-    /// A whole message arrived: `kind`, its `value` (first packet's value for a request,
-    /// total payload for a response).
-    Message {
-        kind: PacketKind,
-        value: u32,
-        bytes: u32,
-    },
-    /// The front outgoing message is fully acknowledged.
-    SendComplete { kind: PacketKind },
+pub struct Arrived {
+    pub kind: PacketKind,
+    pub value: u32,
+    pub bytes: u32,
+}
+
+/// What a received packet did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RxResult {
+    /// A message completed.
+    pub message: Option<Arrived>,
+    /// The front outgoing message (of this kind) is now fully acknowledged.
+    pub send_complete: Option<PacketKind>,
+    /// A timer the node must arm.
+    pub timer: Option<TimerRequest>,
 }
 
 /// Timer the node must (re)arm after a step, tagged with the session's generation.
@@ -96,6 +108,8 @@ pub struct Session {
     nak_seen: Option<(u16, u16)>,
     ack_gen: u32,
     ack_armed: bool,
+    /// A completed message whose acknowledgement waits to be piggybacked.
+    ack_owed: Option<(u16, u32)>,
     last_done: Option<(u16, u32)>,
     pub stats: SessionStats,
 }
@@ -127,6 +141,7 @@ impl Session {
             nak_seen: None,
             ack_gen: 0,
             ack_armed: false,
+            ack_owed: None,
             last_done: None,
             stats: SessionStats::default(),
         }
@@ -188,6 +203,7 @@ impl Session {
                 seq: nak as u16,
                 last: true,
                 value: count,
+                acks: false,
             };
             return Some((p, 0, None));
         }
@@ -205,13 +221,11 @@ impl Session {
         };
         self.next_seq += 1;
         self.stats.packets_sent += 1;
-        let p = Packet {
-            kind: m.kind,
-            msg: self.out_msg,
-            seq,
-            last: seq + 1 == n,
-            value,
-        };
+        let acks = self.ack_owed.take().is_some();
+        if acks {
+            self.stats.acks_piggybacked += 1;
+        }
+        let p = Packet { kind: m.kind, msg: self.out_msg, seq, last: seq + 1 == n, value, acks };
         let timer = if self.retry_armed {
             None
         } else {
@@ -223,19 +237,46 @@ impl Session {
     }
 
     /// A packet from the peer arrived intact and in the NOS.
-    pub fn receive(&mut self, p: Packet) -> (RxOutcome, Option<TimerRequest>) {
-        match p.kind {
-            PacketKind::Ack => self.on_ack(p),
-            _ => self.on_data(p),
+    pub fn receive(&mut self, p: Packet) -> RxResult {
+        if p.kind == PacketKind::Ack {
+            return self.on_ack(p);
         }
+        let mut r = self.on_data(p);
+        if p.acks {
+            let done = self.complete_front();
+            r.send_complete = r.send_complete.or(done);
+        }
+        r
     }
 
-    fn on_ack(&mut self, p: Packet) -> (RxOutcome, Option<TimerRequest>) {
+    /// A piggybacked acknowledgement: the front message is acknowledged in full if all of
+    /// it has been sent.
+    fn complete_front(&mut self) -> Option<PacketKind> {
+        let m = *self.out.front()?;
+        if self.next_seq < self.packets_of(&m) {
+            return None;
+        }
+        Some(self.finish_front(m))
+    }
+
+    fn finish_front(&mut self, m: OutMsg) -> PacketKind {
+        self.out.pop_front();
+        self.out_msg = self.out_msg.wrapping_add(1);
+        self.next_seq = 0;
+        self.acked = 0;
+        self.retry_armed = false;
+        self.retry_gen += 1;
+        self.stats.messages_sent += 1;
+        m.kind
+    }
+
+    fn on_ack(&mut self, p: Packet) -> RxResult {
+        let none = RxResult::default();
         let Some(m) = self.out.front().copied() else {
-            return (RxOutcome::Nothing, None);
+            return none;
         };
         if p.msg != self.out_msg {
-            return (RxOutcome::Nothing, None);
+            return none;
         }
         let n = self.packets_of(&m);
         let count = (p.value.min(n as u32)) as u16;
@@ -247,35 +288,26 @@ impl Session {
             self.next_seq = count;
         }
         if count <= self.acked {
-            return (RxOutcome::Nothing, None);
+            return none;
         }
         self.acked = count;
         self.next_seq = self.next_seq.max(count);
         if self.acked == n {
-            self.out.pop_front();
-            self.out_msg = self.out_msg.wrapping_add(1);
-            self.next_seq = 0;
-            self.acked = 0;
-            self.retry_armed = false;
-            self.retry_gen += 1;
-            self.stats.messages_sent += 1;
-            return (RxOutcome::SendComplete { kind: m.kind }, None);
+            return RxResult { send_complete: Some(self.finish_front(m)), ..none };
         }
         // progress: restart the retry timer if packets are still outstanding
         self.retry_gen += 1;
         if self.next_seq > self.acked {
             self.retry_armed = true;
-            (
-                RxOutcome::Nothing,
-                Some(TimerRequest::Retry { gen: self.retry_gen }),
-            )
+            RxResult { timer: Some(TimerRequest::Retry { gen: self.retry_gen }), ..none }
         } else {
             self.retry_armed = false;
-            (RxOutcome::Nothing, None)
+            none
         }
     }
 
-    fn on_data(&mut self, p: Packet) -> (RxOutcome, Option<TimerRequest>) {
+    fn on_data(&mut self, p: Packet) -> RxResult {
+        let none = RxResult::default();
         if p.msg != self.in_msg {
             if let Some((msg, count)) = self.last_done {
                 if p.msg == msg {
@@ -283,7 +315,7 @@ impl Session {
                     self.ack_to_send = Some((msg, count, false));
                 }
             }
-            return (RxOutcome::Nothing, None);
+            return none;
         }
         if p.seq != self.in_count {
             if p.seq < self.in_count {
@@ -297,7 +329,7 @@ impl Session {
                     self.ack_to_send = Some((self.in_msg, self.in_count as u32, true));
                 }
             }
-            return (RxOutcome::Nothing, None);
+            return none;
         }
         self.in_count += 1;
         self.unacked += 1;
@@ -311,37 +343,40 @@ impl Session {
         }
         if p.last {
             let done = (self.in_msg, self.in_count as u32);
-            self.ack_to_send = Some((done.0, done.1, false));
             self.last_done = Some(done);
             self.in_msg = self.in_msg.wrapping_add(1);
             self.in_count = 0;
             self.unacked = 0;
             self.stats.messages_received += 1;
-            let value = if p.kind == PacketKind::Response {
-                self.in_bytes
-            } else {
-                self.in_value
-            };
-            return (
-                RxOutcome::Message {
-                    kind: p.kind,
-                    value,
-                    bytes: self.in_bytes,
-                },
-                None,
-            );
+            let value = if p.kind == PacketKind::Response { self.in_bytes } else { self.in_value };
+            let message = Some(Arrived { kind: p.kind, value, bytes: self.in_bytes });
+            if !self.delayed_ack {
+                self.ack_to_send = Some((done.0, done.1, false));
+                return RxResult { message, ..none };
+            }
+            // wait for a ride on our next message, or for the timer
+            self.ack_owed = Some(done);
+            let timer = self.arm_ack_timer();
+            return RxResult { message, timer, ..none };
         }
         if self.unacked >= self.ack_every {
             self.unacked = 0;
             self.ack_to_send = Some((self.in_msg, self.in_count as u32, false));
-            return (RxOutcome::Nothing, None);
+            return none;
         }
-        if self.delayed_ack && !self.ack_armed {
-            self.ack_armed = true;
-            self.ack_gen += 1;
-            return (RxOutcome::Nothing, Some(TimerRequest::Ack { gen: self.ack_gen }));
+        if self.delayed_ack {
+            return RxResult { timer: self.arm_ack_timer(), ..none };
         }
-        (RxOutcome::Nothing, None)
+        none
+    }
+
+    fn arm_ack_timer(&mut self) -> Option<TimerRequest> {
+        if self.ack_armed {
+            return None;
+        }
+        self.ack_armed = true;
+        self.ack_gen += 1;
+        Some(TimerRequest::Ack { gen: self.ack_gen })
     }
 
     /// The retry timer `gen` expired: go back to the first unacknowledged packet.
@@ -365,7 +400,9 @@ impl Session {
             return;
         }
         self.ack_armed = false;
-        if self.unacked > 0 {
+        if let Some((msg, count)) = self.ack_owed.take() {
+            self.ack_to_send = Some((msg, count, false));
+        } else if self.unacked > 0 {
             self.unacked = 0;
             self.ack_to_send = Some((self.in_msg, self.in_count as u32, false));
         }
@@ -377,33 +414,32 @@ mod tests {
     use super::*;
 
     fn response(bytes: u32) -> OutMsg {
-        OutMsg {
-            kind: PacketKind::Response,
-            bytes,
-            value: bytes,
-        }
+        OutMsg { kind: PacketKind::Response, bytes, value: bytes }
     }
 
     /// Moves every packet `a` can send to `b` (dropping those whose index is in `lose`).
-    fn deliver(a: &mut Session, b: &mut Session, lose: &[usize]) -> Vec<RxOutcome> {
+    fn deliver(a: &mut Session, b: &mut Session, lose: &[usize]) -> Vec<RxResult> {
         let mut out = vec![];
         let mut i = 0;
         while let Some((p, _, _)) = a.next_packet() {
             if !lose.contains(&i) {
-                out.push(b.receive(p).0);
+                out.push(b.receive(p));
             }
             i += 1;
         }
         out
     }
 
+    fn arrived(bytes: u32) -> Option<Arrived> {
+        Some(Arrived { kind: PacketKind::Response, value: bytes, bytes })
+    }
+
     #[test]
     fn test_message_split_into_packets() {
         let mut s = Session::new(1000, 10, 10, false);
         s.send(response(2500));
-        let sizes: Vec<(u16, u32, bool)> = std::iter::from_fn(|| s.next_packet())
-            .map(|(p, b, _)| (p.seq, b, p.last))
-            .collect();
+        let sizes: Vec<(u16, u32, bool)> =
+            std::iter::from_fn(|| s.next_packet()).map(|(p, b, _)| (p.seq, b, p.last)).collect();
         assert_eq!(sizes, vec![(0, 1000, false), (1, 1000, false), (2, 500, true)]);
     }
 
@@ -421,13 +457,13 @@ mod tests {
     }
 
     #[test]
-    fn test_lost_packet_recovered_after_retry() {
+    fn test_lost_packet_recovered_by_nak() {
         let mut a = Session::new(1000, 8, 8, false);
         let mut b = Session::new(1000, 8, 8, false);
         a.send(response(4000));
         // packet 1 is lost: b discards 2 and 3 as out of order
         let got = deliver(&mut a, &mut b, &[1]);
-        assert!(got.iter().all(|o| *o == RxOutcome::Nothing));
+        assert!(got.iter().all(|r| r.message.is_none()));
         assert_eq!(b.stats.out_of_order_discards, 2);
         // one negative ack for the gap, not one per discarded packet
         let (nak, _, _) = b.next_packet().unwrap();
@@ -436,22 +472,10 @@ mod tests {
         a.receive(nak);
         assert_eq!(a.stats.packets_retransmitted, 3);
         let got = deliver(&mut a, &mut b, &[]);
-        assert_eq!(
-            got.last(),
-            Some(&RxOutcome::Message {
-                kind: PacketKind::Response,
-                value: 4000,
-                bytes: 4000
-            })
-        );
+        assert_eq!(got.last().unwrap().message, arrived(4000));
         assert_eq!(b.stats.payload_received, 4000);
         let (ack, _, _) = b.next_packet().unwrap();
-        assert_eq!(
-            a.receive(ack).0,
-            RxOutcome::SendComplete {
-                kind: PacketKind::Response
-            }
-        );
+        assert_eq!(a.receive(ack).send_complete, Some(PacketKind::Response));
     }
 
     #[test]
@@ -465,14 +489,7 @@ mod tests {
         a.retry_expired(gen);
         assert_eq!(a.stats.retry_timeouts, 1);
         let got = deliver(&mut a, &mut b, &[]);
-        assert_eq!(
-            got.last(),
-            Some(&RxOutcome::Message {
-                kind: PacketKind::Response,
-                value: 3000,
-                bytes: 3000
-            })
-        );
+        assert_eq!(got.last().unwrap().message, arrived(3000));
     }
 
     #[test]
@@ -488,27 +505,46 @@ mod tests {
         assert_eq!(b.stats.duplicates, 1);
         assert_eq!(b.stats.payload_received, 1000, "duplicate not counted twice");
         let (ack, _, _) = b.next_packet().unwrap();
-        assert_eq!(
-            a.receive(ack).0,
-            RxOutcome::SendComplete {
-                kind: PacketKind::Response
-            }
-        );
+        assert_eq!(a.receive(ack).send_complete, Some(PacketKind::Response));
     }
 
     #[test]
-    fn test_delayed_ack_timer() {
+    fn test_delayed_ack_timer_acks_partial_window() {
         let mut a = Session::new(1000, 8, 8, false);
         let mut b = Session::new(1000, 8, 8, true);
         a.send(response(3000));
         let (p, _, _) = a.next_packet().unwrap();
-        let (_, timer) = b.receive(p);
-        let Some(TimerRequest::Ack { gen }) = timer else {
-            panic!("no ack timer")
-        };
+        let Some(TimerRequest::Ack { gen }) = b.receive(p).timer else { panic!("no ack timer") };
         assert!(!b.ready());
         b.ack_expired(gen);
         let (ack, _, _) = b.next_packet().unwrap();
         assert_eq!(ack.value, 1);
+    }
+
+    #[test]
+    fn test_complete_message_ack_rides_on_the_reply() {
+        // b delays its acks: a request to b is acknowledged by b's response
+        let mut a = Session::new(1000, 8, 8, false);
+        let mut b = Session::new(1000, 8, 8, true);
+        a.send(OutMsg { kind: PacketKind::Request, bytes: 64, value: 2000 });
+        let r = deliver(&mut a, &mut b, &[]);
+        assert_eq!(r[0].message.map(|m| m.value), Some(2000));
+        assert!(matches!(r[0].timer, Some(TimerRequest::Ack { .. })));
+        assert!(!b.ready(), "no separate ack yet");
+        b.send(response(2000));
+        let (first, _, _) = b.next_packet().unwrap();
+        assert!(first.acks);
+        assert_eq!(b.stats.acks_piggybacked, 1);
+        assert_eq!(a.receive(first).send_complete, Some(PacketKind::Request));
+        // with nothing to ride on, the timer sends a plain ack
+        let mut c = Session::new(1000, 8, 8, true);
+        let mut d = Session::new(1000, 8, 8, false);
+        d.send(response(500));
+        let (p, _, _) = d.next_packet().unwrap();
+        let Some(TimerRequest::Ack { gen }) = c.receive(p).timer else { panic!("no ack timer") };
+        c.ack_expired(gen);
+        let (ack, _, _) = c.next_packet().unwrap();
+        assert_eq!((ack.kind, ack.value), (PacketKind::Ack, 1));
+        assert_eq!(d.receive(ack).send_complete, Some(PacketKind::Response));
     }
 }
