@@ -259,14 +259,29 @@ impl Segment {
         mac.stats.collisions_by_attempt[(mac.attempts - 1) as usize] += 1;
         let gen = mac.enter(MacState::Jamming { tx, until });
         Self::schedule(eng, until, s, gen, MacEvent::JamEnd);
-        self.redefer_waiting(eng);
+        self.redefer_waiting(s, until, eng);
     }
 
-    /// A transmission was cut short: stations deferring to it may be clear earlier.
-    fn redefer_waiting<E: From<EtherEvent>>(&mut self, eng: &mut Engine<E>) {
+    /// The transmission of `src` was cut short to end at `until`: stations deferring to it
+    /// may be clear earlier.
+    ///
+    /// A deferring station's `wake` is never later than its clear time on the current
+    /// records (it was one when set; new records only push the clear time later, and every
+    /// truncation comes through here). Truncation only uncovers instants from
+    /// `until + prop + IFG` on at the station, so a clear time earlier than `wake` lies at
+    /// or after that instant; a station whose `wake` is not later cannot move and is
+    /// skipped without the scan of [`Medium::clear_time`].
+    fn redefer_waiting<E: From<EtherEvent>>(&mut self, src: StationId, until: SimTime, eng: &mut Engine<E>) {
         let now = eng.now();
         for s in 0..self.macs.len() {
             if let MacState::Deferring { wake } = self.macs[s].state {
+                if wake <= until + self.medium.prop(src, s) + self.ifg {
+                    debug_assert!(
+                        self.medium.clear_time(s, now) >= wake,
+                        "station {s}: skipped a re-deferral"
+                    );
+                    continue;
+                }
                 let clear = self.medium.clear_time(s, now);
                 if clear < wake {
                     let gen = self.macs[s].enter(MacState::Deferring { wake: clear });
