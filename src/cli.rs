@@ -21,6 +21,7 @@ Examples:
   ethersim run scenarios/saturate.toml --set workload.stations=2 --set workload.frame_bytes=64
   ethersim run scenarios/saturate.toml --seed 7 --format json --out results/
   ethersim run scenarios/16bit-optimized.toml --set adapter.transmit_buffers=4
+  ethersim run scenarios/8bit-optimized.toml --explain
 
 KEY is a dotted path into the scenario file (workload.stations, medium.length_m, ...).
 VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a string.";
@@ -108,6 +109,10 @@ pub struct RunArgs {
     /// Also write the result to DIR/run.{txt,csv,json} (atomically).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Also print where the time went (wire, collisions, server and workstation CPU split
+    /// into copying and protocol work, waiting for acknowledgements) and the bottleneck.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Args)]

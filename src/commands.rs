@@ -90,7 +90,12 @@ fn run_cmd(a: RunArgs) -> Result<()> {
         staged.write(&format!("run.{}", exporter.extension()), text.as_bytes())?;
         wrote(&staged.commit()?);
     }
-    print(&text)
+    print(&text)?;
+    if a.explain {
+        print("\n")?;
+        print(&out.explanation)?;
+    }
+    Ok(())
 }
 
 fn validate_cmd(a: ValidateArgs) -> Result<()> {
@@ -217,13 +222,13 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     Ok(())
 }
 
-/// The Figure 1 data from the bulletin model.
-///
-/// The bulletin model (`ethersim::bulletin::figure1(jobs) -> Figure1Data`) is being written
-/// separately; when it lands this body becomes `Ok(ethersim::bulletin::figure1(jobs))`.
+/// The Figure 1 data from the bulletin model, computed on `jobs` threads.
 fn figure1_data(jobs: usize) -> Result<Figure1Data> {
-    let _ = jobs;
-    bail!("figure1 is not available yet: this build has no bulletin model (ethersim::bulletin::figure1)")
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("thread pool")?;
+    Ok(pool.install(ethersim::bulletin::figure1)?)
 }
 
 fn figure1_cmd(a: Figure1Args) -> Result<()> {

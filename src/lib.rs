@@ -16,6 +16,7 @@
 //! - `cli` (in the binary): argument parsing and output; the only place that does I/O.
 
 pub mod adapter;
+pub mod bulletin;
 pub mod engine;
 pub mod ether;
 pub mod host;

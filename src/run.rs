@@ -13,7 +13,7 @@
 use serde::Serialize;
 
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
-use crate::workload::saturate;
+use crate::workload::{perform3, saturate};
 
 /// The headline figure of a run: what a sweep plots.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -37,6 +37,9 @@ pub struct RunOutput {
     pub headline: Headline,
     /// The workload's full report.
     pub detail: serde_json::Value,
+    /// Where the time went, in words and a table (`ethersim run --explain`).
+    #[serde(skip)]
+    pub explanation: String,
 }
 
 /// Builds a row of named figures in order.
@@ -90,6 +93,52 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                     value: e.throughput_bps / 1e6,
                 },
                 detail: serde_json::to_value(&r).unwrap_or(serde_json::Value::Null),
+                explanation: crate::report::explain::saturate(&r),
+            }
+        }
+        Workload::Perform3(w) => {
+            let r = perform3::run(&w.config, scenario.seed);
+            let mut columns = Vec::new();
+            let points = r
+                .points
+                .iter()
+                .map(|p| {
+                    let x = &p.explanation;
+                    let mut row = Row::default();
+                    row.put("block_size", p.block_size)
+                        .put("throughput_kbps", p.throughput_kbps)
+                        .put("blocks_completed", p.blocks_completed as f64)
+                        .put("ms_per_block", x.ms_per_block)
+                        .put("wire_success", x.wire_success)
+                        .put("wire_collision", x.wire_collision)
+                        .put("wire_idle", x.wire_idle)
+                        .put("collisions_per_block", x.collisions_per_block)
+                        .put("server_cpu", x.server_cpu.busy)
+                        .put("server_copy", x.server_cpu.copy)
+                        .put("server_protocol", x.server_cpu.protocol)
+                        .put("server_work", x.server_cpu.work)
+                        .put("workstation_cpu", x.workstation_cpu.busy)
+                        .put("workstation_copy", x.workstation_cpu.copy)
+                        .put("server_waiting_for_ack", x.server_waiting_for_ack)
+                        .put("packets_retransmitted", x.packets_retransmitted as f64)
+                        .put("rx_ring_drops", x.rx_ring_drops as f64)
+                        .put("events", p.events as f64);
+                    columns = row.columns;
+                    row.values
+                })
+                .collect();
+            RunOutput {
+                scenario: scenario.name.clone(),
+                seed: scenario.seed,
+                workload: scenario.workload.kind().to_string(),
+                columns,
+                points,
+                headline: Headline {
+                    name: "throughput_kbps".into(),
+                    value: r.mean_kbps(),
+                },
+                detail: serde_json::to_value(&r).unwrap_or(serde_json::Value::Null),
+                explanation: crate::report::explain::perform3(&r),
             }
         }
     }

@@ -51,7 +51,9 @@ pub enum LanEvent {
         gen: u32,
     },
     /// A workstation starts the benchmark.
-    Start { node: u32 },
+    Start {
+        node: u32,
+    },
 }
 
 impl From<EtherEvent> for LanEvent {
@@ -100,13 +102,28 @@ impl Lan {
         for w in 1..=n {
             nodes.push(Node::workstation(&cfg, w, block));
         }
-        let rngs: Vec<SimRng> = (0..=n).map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64)).collect();
-        let mut lan = Lan { cfg, segment, nodes, inds: Vec::with_capacity(8), rngs };
+        let rngs: Vec<SimRng> = (0..=n)
+            .map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64))
+            .collect();
+        let mut lan = Lan {
+            cfg,
+            segment,
+            nodes,
+            inds: Vec::with_capacity(8),
+            rngs,
+        };
         for w in 1..=n {
             // PERFORM3's stations start together, to within the start-up skew
             let skew = lan.cfg.costs.start_skew.as_nanos();
-            let offset = if skew > 0 { lan.rngs[w].random_range(0..skew) } else { 0 };
-            engine.schedule_in(SimDuration::from_nanos(offset), LanEvent::Start { node: w as u32 });
+            let offset = if skew > 0 {
+                lan.rngs[w].random_range(0..skew)
+            } else {
+                0
+            };
+            engine.schedule_in(
+                SimDuration::from_nanos(offset),
+                LanEvent::Start { node: w as u32 },
+            );
         }
         lan
     }
@@ -209,9 +226,23 @@ impl Lan {
             self.arm(n, peer, timer, engine);
             // AI-LANBIOS answers with an acknowledgement from its receive path (interrupt
             // level); data packets are built by the sending task.
-            let prio = if packet.kind == PacketKind::Ack { Priority::Interrupt } else { Priority::Task };
+            let prio = if packet.kind == PacketKind::Ack {
+                Priority::Interrupt
+            } else {
+                Priority::Task
+            };
             let peer = peer as u32;
-            self.start_job(n, prio, cost, Job::NbSend { peer, packet, payload }, engine);
+            self.start_job(
+                n,
+                prio,
+                cost,
+                Job::NbSend {
+                    peer,
+                    packet,
+                    payload,
+                },
+                engine,
+            );
         }
     }
 

@@ -296,7 +296,11 @@ mod tests {
         w.start_block();
         // one redirector buffer: one request at a time, 1024 bytes each
         assert_eq!(w.next_request(1024, 1), Some(1024));
-        assert_eq!(w.next_request(1024, 1), None, "one buffer: one request outstanding");
+        assert_eq!(
+            w.next_request(1024, 1),
+            None,
+            "one buffer: one request outstanding"
+        );
         let mut asked = vec![1024];
         while w.response_done(1024) {
             asked.push(w.next_request(1024, 1).unwrap());
@@ -322,11 +326,20 @@ mod tests {
 
     #[test]
     fn test_server_tasks_limit_concurrent_requests() {
-        let mut s = ServerState { tasks: 2, busy: 0, pending: VecDeque::new(), requests: 0 };
+        let mut s = ServerState {
+            tasks: 2,
+            busy: 0,
+            pending: VecDeque::new(),
+            requests: 0,
+        };
         assert_eq!(s.request(1, 100), Some((1, 100)));
         assert_eq!(s.request(2, 200), Some((2, 200)));
         assert_eq!(s.request(3, 300), None, "both tasks busy");
-        assert_eq!(s.task_done(), Some((3, 300)), "the freed task takes the waiting request");
+        assert_eq!(
+            s.task_done(),
+            Some((3, 300)),
+            "the freed task takes the waiting request"
+        );
         assert_eq!(s.task_done(), None);
         assert_eq!(s.busy, 1);
     }

@@ -225,7 +225,14 @@ impl Session {
         if acks {
             self.stats.acks_piggybacked += 1;
         }
-        let p = Packet { kind: m.kind, msg: self.out_msg, seq, last: seq + 1 == n, value, acks };
+        let p = Packet {
+            kind: m.kind,
+            msg: self.out_msg,
+            seq,
+            last: seq + 1 == n,
+            value,
+            acks,
+        };
         let timer = if self.retry_armed {
             None
         } else {
@@ -293,13 +300,19 @@ impl Session {
         self.acked = count;
         self.next_seq = self.next_seq.max(count);
         if self.acked == n {
-            return RxResult { send_complete: Some(self.finish_front(m)), ..none };
+            return RxResult {
+                send_complete: Some(self.finish_front(m)),
+                ..none
+            };
         }
         // progress: restart the retry timer if packets are still outstanding
         self.retry_gen += 1;
         if self.next_seq > self.acked {
             self.retry_armed = true;
-            RxResult { timer: Some(TimerRequest::Retry { gen: self.retry_gen }), ..none }
+            RxResult {
+                timer: Some(TimerRequest::Retry { gen: self.retry_gen }),
+                ..none
+            }
         } else {
             self.retry_armed = false;
             none
@@ -348,8 +361,16 @@ impl Session {
             self.in_count = 0;
             self.unacked = 0;
             self.stats.messages_received += 1;
-            let value = if p.kind == PacketKind::Response { self.in_bytes } else { self.in_value };
-            let message = Some(Arrived { kind: p.kind, value, bytes: self.in_bytes });
+            let value = if p.kind == PacketKind::Response {
+                self.in_bytes
+            } else {
+                self.in_value
+            };
+            let message = Some(Arrived {
+                kind: p.kind,
+                value,
+                bytes: self.in_bytes,
+            });
             if !self.delayed_ack {
                 self.ack_to_send = Some((done.0, done.1, false));
                 return RxResult { message, ..none };
@@ -357,7 +378,11 @@ impl Session {
             // wait for a ride on our next message, or for the timer
             self.ack_owed = Some(done);
             let timer = self.arm_ack_timer();
-            return RxResult { message, timer, ..none };
+            return RxResult {
+                message,
+                timer,
+                ..none
+            };
         }
         if self.unacked >= self.ack_every {
             self.unacked = 0;
@@ -365,7 +390,10 @@ impl Session {
             return none;
         }
         if self.delayed_ack {
-            return RxResult { timer: self.arm_ack_timer(), ..none };
+            return RxResult {
+                timer: self.arm_ack_timer(),
+                ..none
+            };
         }
         none
     }
@@ -414,7 +442,11 @@ mod tests {
     use super::*;
 
     fn response(bytes: u32) -> OutMsg {
-        OutMsg { kind: PacketKind::Response, bytes, value: bytes }
+        OutMsg {
+            kind: PacketKind::Response,
+            bytes,
+            value: bytes,
+        }
     }
 
     /// Moves every packet `a` can send to `b` (dropping those whose index is in `lose`).
@@ -431,15 +463,20 @@ mod tests {
     }
 
     fn arrived(bytes: u32) -> Option<Arrived> {
-        Some(Arrived { kind: PacketKind::Response, value: bytes, bytes })
+        Some(Arrived {
+            kind: PacketKind::Response,
+            value: bytes,
+            bytes,
+        })
     }
 
     #[test]
     fn test_message_split_into_packets() {
         let mut s = Session::new(1000, 10, 10, false);
         s.send(response(2500));
-        let sizes: Vec<(u16, u32, bool)> =
-            std::iter::from_fn(|| s.next_packet()).map(|(p, b, _)| (p.seq, b, p.last)).collect();
+        let sizes: Vec<(u16, u32, bool)> = std::iter::from_fn(|| s.next_packet())
+            .map(|(p, b, _)| (p.seq, b, p.last))
+            .collect();
         assert_eq!(sizes, vec![(0, 1000, false), (1, 1000, false), (2, 500, true)]);
     }
 
@@ -514,7 +551,9 @@ mod tests {
         let mut b = Session::new(1000, 8, 8, true);
         a.send(response(3000));
         let (p, _, _) = a.next_packet().unwrap();
-        let Some(TimerRequest::Ack { gen }) = b.receive(p).timer else { panic!("no ack timer") };
+        let Some(TimerRequest::Ack { gen }) = b.receive(p).timer else {
+            panic!("no ack timer")
+        };
         assert!(!b.ready());
         b.ack_expired(gen);
         let (ack, _, _) = b.next_packet().unwrap();
@@ -526,7 +565,11 @@ mod tests {
         // b delays its acks: a request to b is acknowledged by b's response
         let mut a = Session::new(1000, 8, 8, false);
         let mut b = Session::new(1000, 8, 8, true);
-        a.send(OutMsg { kind: PacketKind::Request, bytes: 64, value: 2000 });
+        a.send(OutMsg {
+            kind: PacketKind::Request,
+            bytes: 64,
+            value: 2000,
+        });
         let r = deliver(&mut a, &mut b, &[]);
         assert_eq!(r[0].message.map(|m| m.value), Some(2000));
         assert!(matches!(r[0].timer, Some(TimerRequest::Ack { .. })));
@@ -541,7 +584,9 @@ mod tests {
         let mut d = Session::new(1000, 8, 8, false);
         d.send(response(500));
         let (p, _, _) = d.next_packet().unwrap();
-        let Some(TimerRequest::Ack { gen }) = c.receive(p).timer else { panic!("no ack timer") };
+        let Some(TimerRequest::Ack { gen }) = c.receive(p).timer else {
+            panic!("no ack timer")
+        };
         c.ack_expired(gen);
         let (ack, _, _) = c.next_packet().unwrap();
         assert_eq!((ack.kind, ack.value), (PacketKind::Ack, 1));

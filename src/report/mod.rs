@@ -10,6 +10,7 @@
 
 pub mod atomic;
 pub mod csv;
+pub mod explain;
 pub mod figure1;
 pub mod json;
 pub mod plot;

@@ -160,7 +160,11 @@ fn real_in(path: &str, v: f64, lo: f64, hi: f64, lo_open: bool) -> Result<f64, F
         Ok(v)
     } else {
         let open = if lo_open { "(" } else { "[" };
-        Err(FieldError::range(path, show(v), format!("{open}{}, {}]", show(lo), show(hi))))
+        Err(FieldError::range(
+            path,
+            show(v),
+            format!("{open}{}, {}]", show(lo), show(hi)),
+        ))
     }
 }
 
@@ -169,23 +173,53 @@ impl RawHost {
         Ok(HostProfile {
             name: self.name.unwrap_or_else(|| default_name.to_string()),
             mips: real_in(&format!("{at}.mips"), self.mips, 0.0, 100_000.0, true)?,
-            memcpy_ns_per_byte: real_in(&format!("{at}.memcpy_ns_per_byte"), self.memcpy_ns_per_byte, 0.0, 1e6, false)?,
+            memcpy_ns_per_byte: real_in(
+                &format!("{at}.memcpy_ns_per_byte"),
+                self.memcpy_ns_per_byte,
+                0.0,
+                1e6,
+                false,
+            )?,
         })
     }
 }
 
 impl RawAilanbio {
-    fn validate(self, at: &str, header_bytes: u32, retry_base: SimDuration) -> Result<SessionConfig, FieldError> {
+    fn validate(
+        self,
+        at: &str,
+        header_bytes: u32,
+        retry_base: SimDuration,
+    ) -> Result<SessionConfig, FieldError> {
         let p = |k: &str| format!("{at}.{k}");
-        let size = int_in(&p("size"), self.size, header_bytes as i64 + 1, 65_535, "must exceed nos.protocol.header_bytes")?;
+        let size = int_in(
+            &p("size"),
+            self.size,
+            header_bytes as i64 + 1,
+            65_535,
+            "must exceed nos.protocol.header_bytes",
+        )?;
         Ok(SessionConfig {
             header_bytes,
             buffer_size: size,
             buffers: int_in(&p("buffers"), self.buffers, 1, 255, "")?,
             initial_send_size: int_in(&p("initial_send_size"), self.initial_send_size, 1, 65_535, "")?,
             run_burst: int_in(&p("run_burst"), self.run_burst, 1, 255, "")?,
-            ack_timeout: ticks(int_in(&p("ack_timeout"), self.ack_timeout, 0, 255, "ticks of 1/18.2 s")?),
-            retry_period: retry_base + ticks(int_in(&p("retry_period"), self.retry_period, 0, 255, "ticks of 1/18.2 s")?),
+            ack_timeout: ticks(int_in(
+                &p("ack_timeout"),
+                self.ack_timeout,
+                0,
+                255,
+                "ticks of 1/18.2 s",
+            )?),
+            retry_period: retry_base
+                + ticks(int_in(
+                    &p("retry_period"),
+                    self.retry_period,
+                    0,
+                    255,
+                    "ticks of 1/18.2 s",
+                )?),
         })
     }
 }
@@ -221,15 +255,42 @@ pub fn validate(
         other => {
             return Err(FieldError::invalid(
                 "adapter.copy",
-                format!("unknown copy engine {:?}; this build models \"programmed_io\"", super::error::clip(other, 40)),
+                format!(
+                    "unknown copy engine {:?}; this build models \"programmed_io\"",
+                    super::error::clip(other, 40)
+                ),
             ))
         }
     };
-    let card_ram_bytes = int_in("adapter.card_ram_bytes", adapter.card_ram_bytes, 1024, 1 << 20, "")?;
-    let page_bytes = int_in("adapter.page_bytes", adapter.page_bytes.unwrap_or(256), 64, 4096, "")?;
+    let card_ram_bytes = int_in(
+        "adapter.card_ram_bytes",
+        adapter.card_ram_bytes,
+        1024,
+        1 << 20,
+        "",
+    )?;
+    let page_bytes = int_in(
+        "adapter.page_bytes",
+        adapter.page_bytes.unwrap_or(256),
+        64,
+        4096,
+        "",
+    )?;
     let driver = |at: &str, tx: i64, pkt: i64| -> Result<(u32, u32), FieldError> {
-        let tx = int_in(&format!("{at}.transmit_buffers"), tx, 2, 80, "the AEX TRANSMIT_BUFFERS range")?;
-        let pkt = int_in(&format!("{at}.packet_size"), pkt, 574, 4300, "the AEX PACKET_SIZE range")?;
+        let tx = int_in(
+            &format!("{at}.transmit_buffers"),
+            tx,
+            2,
+            80,
+            "the AEX TRANSMIT_BUFFERS range",
+        )?;
+        let pkt = int_in(
+            &format!("{at}.packet_size"),
+            pkt,
+            574,
+            4300,
+            "the AEX PACKET_SIZE range",
+        )?;
         let frame = 14 + pkt + 4;
         if frame > medium.max_frame_bytes() {
             return Err(FieldError::range(format!("{at}.packet_size"), pkt, "574..=1500")
@@ -264,7 +325,11 @@ pub fn validate(
         if p.card_ram_bytes / 2 < p.max_frame_bytes() + 4 {
             return Err(FieldError::invalid(
                 "adapter.card_ram_bytes",
-                format!("{} bytes cannot hold a {}-byte frame in each half (transmit, receive)", p.card_ram_bytes, p.max_frame_bytes()),
+                format!(
+                    "{} bytes cannot hold a {}-byte frame in each half (transmit, receive)",
+                    p.card_ram_bytes,
+                    p.max_frame_bytes()
+                ),
             ));
         }
         Ok(p)
@@ -273,7 +338,15 @@ pub fn validate(
     let proto = &nos.protocol;
     let header_bytes = int_in("nos.protocol.header_bytes", proto.header_bytes, 0, 512, "")?;
     let request_bytes = int_in("nos.protocol.request_bytes", proto.request_bytes, 1, 1500, "")?;
-    let retry_base = SimDuration::from_nanos_f64(real_in("nos.protocol.retry_base_ms", proto.retry_base_ms, 0.0, 60_000.0, true)? * 1e6);
+    let retry_base = SimDuration::from_nanos_f64(
+        real_in(
+            "nos.protocol.retry_base_ms",
+            proto.retry_base_ms,
+            0.0,
+            60_000.0,
+            true,
+        )? * 1e6,
+    );
     let c = &nos.costs;
     let cost = |k: &str, v: f64| real_in(&format!("nos.costs.{k}"), v, 0.0, 1e6, false);
     let costs = NosCosts {
@@ -286,8 +359,14 @@ pub fn validate(
         app_jitter: 0.0,
         start_skew: SimDuration::ZERO,
     };
-    let server_session = nos.server.ailanbio.validate("nos.server.ailanbio", header_bytes, retry_base)?;
-    let workstation_session = nos.workstation.ailanbio.validate("nos.workstation.ailanbio", header_bytes, retry_base)?;
+    let server_session = nos
+        .server
+        .ailanbio
+        .validate("nos.server.ailanbio", header_bytes, retry_base)?;
+    let workstation_session =
+        nos.workstation
+            .ailanbio
+            .validate("nos.workstation.ailanbio", header_bytes, retry_base)?;
     let r = &nos.workstation.redir;
     let redir = RedirConfig {
         buffers: int_in("nos.workstation.redir.buffers", r.buffers, 1, 16, "")?,
@@ -295,7 +374,13 @@ pub fn validate(
     };
     let server = ServerConfig {
         network_tasks: int_in("nos.server.network_tasks", nos.server.network_tasks, 1, 64, "")?,
-        network_buffer: int_in("nos.server.network_buffer", nos.server.network_buffer, 512, 65_535, "")?,
+        network_buffer: int_in(
+            "nos.server.network_buffer",
+            nos.server.network_buffer,
+            512,
+            65_535,
+            "",
+        )?,
     };
     Ok(LanSections {
         server_host,

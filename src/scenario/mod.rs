@@ -22,8 +22,10 @@
 
 pub mod de;
 pub mod error;
+pub mod lan;
 pub mod medium;
 pub mod merge;
+pub mod perform3;
 pub mod saturate;
 pub mod source;
 pub mod workload;
@@ -51,6 +53,10 @@ pub struct RawScenario {
     pub hardware: Option<String>,
     #[serde(default)]
     pub medium: medium::RawMedium,
+    /// `[hosts]`, `[adapter]`, `[nos]`: a LAN's computers, cards and NOS (see [`lan`]).
+    pub hosts: Option<lan::RawHosts>,
+    pub adapter: Option<lan::RawAdapter>,
+    pub nos: Option<lan::RawNos>,
     /// Kept as a table: its `kind` picks the raw struct (see [`workload::validate`]).
     pub workload: toml::Table,
 }
@@ -58,6 +64,8 @@ pub struct RawScenario {
 /// The validated sections a workload builds on.
 pub struct Sections<'a> {
     pub medium: &'a Medium,
+    /// Present when the scenario describes hosts, adapters and a NOS.
+    pub lan: Option<&'a lan::LanSections>,
 }
 
 /// A validated scenario, ready to run.
@@ -110,7 +118,27 @@ impl RawScenario {
             }
         };
         let medium = self.medium.validate()?;
-        let sections = Sections { medium: &medium };
+        let lan = match (self.hosts, self.adapter, self.nos) {
+            (None, None, None) => None,
+            (Some(h), Some(a), Some(n)) => Some(lan::validate(h, a, n, &medium, warnings)?),
+            (h, a, _) => {
+                let missing = if h.is_none() {
+                    "hosts"
+                } else if a.is_none() {
+                    "adapter"
+                } else {
+                    "nos"
+                };
+                return Err(FieldError::invalid(
+                    missing,
+                    format!("missing section [{missing}]: a LAN needs all of [hosts], [adapter] and [nos]"),
+                ));
+            }
+        };
+        let sections = Sections {
+            medium: &medium,
+            lan: lan.as_ref(),
+        };
         let workload = workload::validate(self.workload, &sections, warnings)?;
         Ok(Scenario {
             name,
@@ -175,7 +203,7 @@ pub fn load(path: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioErr
 /// As [`load`], from a source already read; a `hardware` include is read relative to the
 /// directory of `source.path`.
 pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-    let mut doc = source.parse()?;
+    let doc = source.parse()?;
     let no_hw = Sources {
         scenario: source,
         hardware: None,
@@ -192,28 +220,15 @@ pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, 
     let hardware = match hw_value {
         None => None,
         Some(toml::Value::String(rel)) => {
-            let at = || no_hw.locate("hardware");
             let dir = source.path.parent().unwrap_or(Path::new(""));
             let hw_path = dir.join(&rel);
             if !hw_path.is_file() {
                 return Err(ScenarioError::Include {
-                    at: at(),
+                    at: no_hw.locate("hardware"),
                     message: format!("{} is not a readable file", hw_path.display()),
                 });
             }
-            let hw = Source::read(&hw_path)?;
-            let hw_doc = hw.parse()?;
-            if hw_doc.contains_key("hardware") {
-                return Err(ScenarioError::Include {
-                    at: at(),
-                    message: format!(
-                        "{} includes another file; only one level of include",
-                        hw_path.display()
-                    ),
-                });
-            }
-            merge::merge_under(&mut doc, hw_doc);
-            Some(hw)
+            Some(Source::read(&hw_path)?)
         }
         Some(other) => {
             return Err(no_hw.error(FieldError::new(
@@ -224,6 +239,34 @@ pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, 
             )))
         }
     };
+    load_with(source, hardware, overrides)
+}
+
+/// The rest of the pipeline once the hardware file (if any) has been read.
+fn load_with(
+    source: &Source,
+    hardware: Option<Source>,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
+    let mut doc = source.parse()?;
+    if let Some(hw) = &hardware {
+        let hw_doc = hw.parse()?;
+        if hw_doc.contains_key("hardware") {
+            let no_hw = Sources {
+                scenario: source,
+                hardware: None,
+                overrides,
+            };
+            return Err(ScenarioError::Include {
+                at: no_hw.locate("hardware"),
+                message: format!(
+                    "{} includes another file; only one level of include",
+                    hw.path.display()
+                ),
+            });
+        }
+        merge::merge_under(&mut doc, hw_doc);
+    }
     let sources = Sources {
         scenario: source,
         hardware: hardware.as_ref(),
@@ -246,6 +289,22 @@ pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, 
     scenario.hardware = hardware.map(|h| h.path);
     scenario.warnings = warnings;
     Ok(scenario)
+}
+
+/// Validates scenario text embedded in the program (no file behind it), with an optional
+/// embedded hardware file `(name, text)` standing for its `hardware` include.
+pub fn load_embedded(
+    name: &str,
+    text: &str,
+    hardware: Option<(&str, &str)>,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
+    let source = Source::from_bytes(Path::new(name), text.as_bytes().to_vec())?;
+    let hw = match hardware {
+        Some((n, t)) => Some(Source::from_bytes(Path::new(n), t.as_bytes().to_vec())?),
+        None => None,
+    };
+    load_with(&source, hw, overrides)
 }
 
 /// Validates scenario text that has no file behind it (tests and fuzzing): `name` is used

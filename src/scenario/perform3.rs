@@ -50,7 +50,11 @@ fn seconds(path: &str, v: f64, allow_zero: bool) -> Result<SimDuration, FieldErr
     let ok = v.is_finite() && (v > 0.0 || (allow_zero && v == 0.0)) && v <= MAX_WINDOW_S;
     if !ok {
         let lo = if allow_zero { "[0" } else { "(0" };
-        return Err(FieldError::range(path, show(v), format!("{lo}, {MAX_WINDOW_S}] seconds")));
+        return Err(FieldError::range(
+            path,
+            show(v),
+            format!("{lo}, {MAX_WINDOW_S}] seconds"),
+        ));
     }
     Ok(SimDuration::from_nanos_f64(v * 1e9))
 }
@@ -64,19 +68,30 @@ impl RawPerform3 {
             )
         })?;
         if !(1..=MAX_WORKSTATIONS).contains(&self.workstations) {
-            return Err(FieldError::range("workload.workstations", self.workstations, format!("1..={MAX_WORKSTATIONS}")));
+            return Err(FieldError::range(
+                "workload.workstations",
+                self.workstations,
+                format!("1..={MAX_WORKSTATIONS}"),
+            ));
         }
         let n = self.workstations as usize;
         if self.block_sizes.is_empty() || self.block_sizes.len() > MAX_BLOCK_SIZES {
             return Err(FieldError::invalid(
                 "workload.block_sizes",
-                format!("needs 1..={MAX_BLOCK_SIZES} block sizes, has {}", self.block_sizes.len()),
+                format!(
+                    "needs 1..={MAX_BLOCK_SIZES} block sizes, has {}",
+                    self.block_sizes.len()
+                ),
             ));
         }
         let mut block_sizes = Vec::with_capacity(self.block_sizes.len());
         for (i, &b) in self.block_sizes.iter().enumerate() {
             if !(1..=MAX_BLOCK_BYTES).contains(&b) {
-                return Err(FieldError::range(format!("workload.block_sizes[{i}]"), b, format!("1..={MAX_BLOCK_BYTES} bytes")));
+                return Err(FieldError::range(
+                    format!("workload.block_sizes[{i}]"),
+                    b,
+                    format!("1..={MAX_BLOCK_BYTES} bytes"),
+                ));
             }
             block_sizes.push(b as u32);
         }
@@ -98,11 +113,19 @@ impl RawPerform3 {
         }
         let app_jitter = self.app_jitter.unwrap_or(0.5);
         if !(0.0..=1.0).contains(&app_jitter) {
-            return Err(FieldError::range("workload.app_jitter", show(app_jitter), "0..=1"));
+            return Err(FieldError::range(
+                "workload.app_jitter",
+                show(app_jitter),
+                "0..=1",
+            ));
         }
         let skew_ms = self.start_skew_ms.unwrap_or(10.0);
         if !(skew_ms.is_finite() && (0.0..=60_000.0).contains(&skew_ms)) {
-            return Err(FieldError::range("workload.start_skew_ms", show(skew_ms), "0..=60000 ms"));
+            return Err(FieldError::range(
+                "workload.start_skew_ms",
+                show(skew_ms),
+                "0..=60000 ms",
+            ));
         }
         let medium = s.medium;
         let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
@@ -122,7 +145,14 @@ impl RawPerform3 {
             server: lan.server.clone(),
             costs,
         };
-        Ok(Perform3Workload { config: Perform3Config { lan: lan_cfg, block_sizes, warmup, measure } })
+        Ok(Perform3Workload {
+            config: Perform3Config {
+                lan: lan_cfg,
+                block_sizes,
+                warmup,
+                measure,
+            },
+        })
     }
 }
 

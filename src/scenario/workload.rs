@@ -6,16 +6,18 @@
 
 use super::de;
 use super::error::{clip, FieldError, Problem};
+use super::perform3::{Perform3Workload, RawPerform3};
 use super::saturate::{RawSaturate, SaturateWorkload};
 use super::Sections;
 
 /// The workload kinds this build knows.
-pub const KINDS: &[&str] = &["saturate"];
+pub const KINDS: &[&str] = &["saturate", "perform3"];
 
 /// A validated workload.
 #[derive(Clone, Debug)]
 pub enum Workload {
     Saturate(SaturateWorkload),
+    Perform3(Box<Perform3Workload>),
 }
 
 impl Workload {
@@ -23,6 +25,7 @@ impl Workload {
     pub fn kind(&self) -> &'static str {
         match self {
             Workload::Saturate(_) => "saturate",
+            Workload::Perform3(_) => "perform3",
         }
     }
 
@@ -30,6 +33,7 @@ impl Workload {
     pub fn summary(&self) -> String {
         match self {
             Workload::Saturate(w) => w.summary(),
+            Workload::Perform3(w) => w.summary(),
         }
     }
 }
@@ -60,6 +64,10 @@ pub(super) fn validate(
         "saturate" => {
             let raw: RawSaturate = de::from_value(body, "workload")?;
             Ok(Workload::Saturate(raw.validate(sections, warnings)?))
+        }
+        "perform3" => {
+            let raw: RawPerform3 = de::from_value(body, "workload")?;
+            Ok(Workload::Perform3(Box::new(raw.validate(sections)?)))
         }
         _ => {
             let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();

@@ -1,0 +1,133 @@
+//! The 1992 Artisoft bulletin: fidelity of the four simulated curves to Table 1, the
+//! bulletin's summary figures, the what-if directions of its tuning, and recovery from
+//! loss in a whole LAN.
+
+use ethersim::bulletin::{self, figure1, summary};
+use ethersim::report::figure1::{mape, Figure1Data, CONFIGS};
+use ethersim::scenario::Override;
+use std::sync::OnceLock;
+
+fn data() -> &'static Figure1Data {
+    static DATA: OnceLock<Figure1Data> = OnceLock::new();
+    DATA.get_or_init(|| figure1().expect("bulletin scenarios load"))
+}
+
+fn set(kv: &str) -> Override {
+    Override::parse(kv).expect("valid override")
+}
+
+#[test]
+fn every_curve_within_3_percent_mape_and_8_percent_per_point() {
+    let d = data();
+    let mut report = String::new();
+    for c in &d.curves {
+        assert_eq!(c.points.len(), 16, "{}: 16 block sizes", c.config);
+        let m = mape(c);
+        report += &format!("{}: MAPE {m:.2}%\n", c.config);
+        for p in &c.points {
+            let e = (p.simulated_kbps / p.measured_kbps - 1.0) * 100.0;
+            report += &format!(
+                "  {:5} {:8.1} {:8.1} {e:+5.1}%\n",
+                p.block_size, p.measured_kbps, p.simulated_kbps
+            );
+        }
+    }
+    eprintln!("{report}");
+    for c in &d.curves {
+        assert!(mape(c) <= 3.0, "{} MAPE {:.2}% > 3%\n{report}", c.config, mape(c));
+        for p in &c.points {
+            let e = (p.simulated_kbps / p.measured_kbps - 1.0).abs() * 100.0;
+            assert!(
+                e <= 8.0,
+                "{} at {} off by {e:.1}%\n{report}",
+                c.config,
+                p.block_size
+            );
+        }
+    }
+}
+
+fn curve(config: &str) -> &'static ethersim::report::figure1::Figure1Curve {
+    data().curves.iter().find(|c| c.config == config).unwrap()
+}
+
+#[test]
+fn summary_figures_within_2_points() {
+    let avg = |c: &str| {
+        let pts = &curve(c).points;
+        pts.iter().map(|p| p.simulated_kbps).sum::<f64>() / pts.len() as f64
+    };
+    let s = summary(avg);
+    eprintln!("{s:?}");
+    assert!((s.defaults_8_vs_16_pct - 39.0).abs() <= 2.0, "{s:?}");
+    assert!((s.optimized_8_vs_16_pct - 57.8).abs() <= 2.0, "{s:?}");
+    assert!((s.best_vs_worst_pct - 74.0).abs() <= 2.0, "{s:?}");
+}
+
+#[test]
+fn sixteen_bit_optimized_rises_from_about_673_to_above_1000() {
+    let pts = &curve(CONFIGS[0]).points;
+    let first = pts.iter().find(|p| p.block_size == 3072).unwrap().simulated_kbps;
+    assert!((first / 673.0 - 1.0).abs() < 0.08, "3 KB: {first}");
+    let best = pts.iter().map(|p| p.simulated_kbps).fold(0.0, f64::max);
+    assert!(best > 1000.0, "peak {best}");
+    let last = pts.iter().find(|p| p.block_size == 64512).unwrap().simulated_kbps;
+    assert!(last > first * 1.4, "the curve rises: {first} -> {last}");
+}
+
+/// Mean throughput of the 16-bit optimized run over a few block sizes, with overrides.
+fn what_if(sets: &[&str]) -> f64 {
+    let mut o: Vec<Override> = sets.iter().map(|s| set(s)).collect();
+    o.push(set("workload.block_sizes=[7168, 31744, 64512]"));
+    let r = bulletin::run_config(CONFIGS[0], &o).expect("valid what-if");
+    r.mean_kbps()
+}
+
+#[test]
+fn what_if_more_transmit_buffers_and_larger_packets_help() {
+    let base = what_if(&[
+        "adapter.transmit_buffers=2",
+        "adapter.workstation.transmit_buffers=2",
+    ]);
+    let tuned = what_if(&[]);
+    eprintln!("transmit buffers 2 -> 35: {base:.1} -> {tuned:.1} KB/s");
+    assert!(
+        tuned > base,
+        "more transmit buffers must not hurt: {base} -> {tuned}"
+    );
+    let small = what_if(&["adapter.packet_size=1500", "adapter.workstation.packet_size=1500"]);
+    eprintln!("packet size 1500 -> 1700: {small:.1} -> {tuned:.1} KB/s");
+    assert!(tuned > small, "larger packets carry more: {small} -> {tuned}");
+    // the AEX notes: these settings have little to do with performance; the effects are small
+    assert!(tuned < small * 1.15 && tuned < base * 1.3);
+}
+
+#[test]
+fn lossy_wire_recovers_every_byte_and_is_slower() {
+    let run = |f: &str| {
+        let o = vec![
+            set(&format!("medium.corrupt_fraction={f}")),
+            set("workload.block_sizes=[31744]"),
+        ];
+        bulletin::run_config(CONFIGS[0], &o).unwrap()
+    };
+    let clean = run("0.0").points[0].clone();
+    let lossy1 = run("0.01").points[0].clone();
+    let lossy10 = run("0.1").points[0].clone();
+    eprintln!(
+        "0%: {:.1}  1%: {:.1} ({} rtx)  10%: {:.1} ({} rtx)",
+        clean.throughput_kbps,
+        lossy1.throughput_kbps,
+        lossy1.explanation.packets_retransmitted,
+        lossy10.throughput_kbps,
+        lossy10.explanation.packets_retransmitted
+    );
+    assert_eq!(clean.explanation.packets_retransmitted, 0);
+    assert!(lossy1.explanation.packets_retransmitted > 0);
+    assert!(lossy1.throughput_kbps < clean.throughput_kbps);
+    assert!(lossy10.throughput_kbps < lossy1.throughput_kbps);
+    assert!(
+        lossy10.blocks_completed > 0,
+        "the benchmark still completes blocks at 10% loss"
+    );
+}
