@@ -158,9 +158,14 @@ impl Lan {
         );
     }
 
-    fn app_cost(&self, w: usize) -> Cost {
+    /// The application's work for one block: `app_block_kinstr`, varied uniformly by
+    /// +-`app_jitter` (DOS, timer ticks and the benchmark's own bookkeeping do not take the
+    /// same time every block; the variation also keeps the stations from phase-locking).
+    fn app_cost(&mut self, w: usize) -> Cost {
+        let j = self.cfg.costs.app_jitter;
+        let f = if j > 0.0 { 1.0 + j * (2.0 * self.rngs[w].random::<f64>() - 1.0) } else { 1.0 };
         Cost {
-            work: self.nodes[w].host.instructions(self.cfg.costs.app_block_kinstr),
+            work: self.nodes[w].host.instructions(self.cfg.costs.app_block_kinstr * f),
             ..Cost::default()
         }
     }
@@ -219,8 +224,12 @@ impl Lan {
             node.track_stall(peer, now);
             let reserved = node.adapter.reserve();
             debug_assert!(reserved);
+            // File data is copied from the server's network buffer into each packet as the
+            // packet is built (a response's payload; requests and acks carry none).
+            let data = if packet.kind == PacketKind::Response { payload as u64 } else { 0 };
             let cost = Cost {
                 protocol: node.host.instructions(self.cfg.costs.packet_kinstr),
+                copy: node.host.memcpy(data),
                 ..Cost::default()
             };
             self.arm(n, peer, timer, engine);
@@ -295,11 +304,14 @@ impl Lan {
             Job::ServerRead { peer, asked } => {
                 let reply = asked.min(self.cfg.server.network_buffer);
                 let p = peer as usize;
-                self.nodes[n].session_mut(p).send(OutMsg {
-                    kind: PacketKind::Response,
-                    bytes: reply,
-                    value: reply,
-                });
+                self.nodes[n].send(
+                    p,
+                    OutMsg {
+                        kind: PacketKind::Response,
+                        bytes: reply,
+                        value: reply,
+                    },
+                );
                 self.nodes[n].track_stall(p, engine.now());
                 self.pump(n, engine);
             }
@@ -340,7 +352,7 @@ impl Lan {
                 bytes: request_bytes,
                 value: asked,
             };
-            self.nodes[n].session_mut(0).send(msg);
+            self.nodes[n].send(0, msg);
         }
         self.pump(n, engine);
     }
@@ -377,11 +389,8 @@ impl Lan {
     }
 
     fn start_server_read(&mut self, n: usize, peer: usize, asked: u32, engine: &mut Engine<LanEvent>) {
-        let host = &self.nodes[n].host;
-        let reply = asked.min(self.cfg.server.network_buffer);
         let cost = Cost {
-            copy: host.memcpy(reply as u64),
-            work: host.instructions(self.cfg.costs.server_request_kinstr),
+            work: self.nodes[n].host.instructions(self.cfg.costs.server_request_kinstr),
             ..Cost::default()
         };
         self.start_job(

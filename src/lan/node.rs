@@ -108,6 +108,7 @@ pub struct Node {
     pub session_cfg: SessionConfig,
     sessions: Vec<Session>,
     rr: usize,
+    next_order: u64,
     pub role: Role,
     stall_since: Vec<Option<SimTime>>,
     /// Session-time spent with the window closed or a message awaiting its ack, ns.
@@ -189,6 +190,7 @@ impl Node {
             session_cfg,
             sessions,
             rr: 0,
+            next_order: 0,
             role,
             stall_since: vec![None; n],
             stall_ns: 0,
@@ -222,16 +224,29 @@ impl Node {
     }
 
     /// The next peer (round robin) whose session has something to send.
+    ///
+    /// Acknowledgements go first (round robin among sessions). Data goes in the order the
+    /// messages were handed to AI-LANBIOS: the oldest message whose window is open sends
+    /// its next packet, so one send request is served until its window closes, as a
+    /// single-threaded DOS NetBIOS does, rather than packets of all messages interleaved.
     pub fn next_ready_peer(&mut self) -> Option<usize> {
         let n = self.sessions.len();
         for k in 0..n {
             let i = (self.rr + k) % n;
-            if self.sessions[i].ready() {
+            if self.sessions[i].has_ack() {
                 self.rr = (i + 1) % n;
                 return Some(self.peer_of(i));
             }
         }
-        None
+        let i = (0..n).filter_map(|i| Some((self.sessions[i].sendable_order()?, i))).min()?.1;
+        Some(self.peer_of(i))
+    }
+
+    /// Queues `msg` to `peer`, stamped with the order it was handed over.
+    pub fn send(&mut self, peer: usize, msg: crate::nos::session::OutMsg) {
+        self.next_order += 1;
+        let order = self.next_order;
+        self.session_mut(peer).send_ordered(msg, order);
     }
 
     /// Updates the time the session with `peer` has spent waiting for acknowledgements.

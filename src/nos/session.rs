@@ -90,6 +90,8 @@ pub struct Session {
     delayed_ack: bool,
     // sender
     out: VecDeque<OutMsg>,
+    /// The node-wide order in which each queued message was handed over (FIFO service).
+    orders: VecDeque<u64>,
     out_msg: u16,
     next_seq: u16,
     acked: u16,
@@ -126,6 +128,7 @@ impl Session {
             ack_every,
             delayed_ack,
             out: VecDeque::new(),
+            orders: VecDeque::new(),
             out_msg: 0,
             next_seq: 0,
             acked: 0,
@@ -153,8 +156,28 @@ impl Session {
 
     /// Queues a message for sending (`msg.bytes` >= 1).
     pub fn send(&mut self, msg: OutMsg) {
+        self.send_ordered(msg, 0);
+    }
+
+    /// Queues a message, stamped with the node-wide `order` in which it was handed over.
+    pub fn send_ordered(&mut self, msg: OutMsg, order: u64) {
         assert!(msg.bytes >= 1, "empty NetBIOS message");
         self.out.push_back(msg);
+        self.orders.push_back(order);
+    }
+
+    /// Has an acknowledgement to send.
+    pub fn has_ack(&self) -> bool {
+        self.ack_to_send.is_some()
+    }
+
+    /// The order stamp of the front message, if the window lets a packet of it go now.
+    pub fn sendable_order(&self) -> Option<u64> {
+        if self.data_ready() {
+            self.orders.front().copied()
+        } else {
+            None
+        }
     }
 
     /// Messages queued or in progress.
@@ -268,6 +291,7 @@ impl Session {
 
     fn finish_front(&mut self, m: OutMsg) -> PacketKind {
         self.out.pop_front();
+        self.orders.pop_front();
         self.out_msg = self.out_msg.wrapping_add(1);
         self.next_seq = 0;
         self.acked = 0;
