@@ -64,7 +64,7 @@ pub fn perform3(r: &Perform3Report) -> String {
         let x = &big.explanation;
         let _ = write!(s, "\nAt {} bytes: ", big.block_size);
         let _ = match x.bottleneck.as_str() {
-            "server CPU" if x.server_cpu.busy > 0.9 => writeln!(
+            "server CPU" => writeln!(
                 s,
                 "the server's CPU is busy {} of the time ({} of it copying frames over the bus), so \
                  throughput is flat where the server runs out of CPU: a bigger block only spreads the \
@@ -72,17 +72,23 @@ pub fn perform3(r: &Perform3Report) -> String {
                 pct(x.server_cpu.busy),
                 pct(x.server_cpu.copy / x.server_cpu.busy.max(1e-9))
             ),
-            "wire" if x.wire_success + x.wire_collision > 0.85 => writeln!(
+            "wire" => writeln!(
                 s,
                 "the wire carries frames {} of the time: throughput approaches what 10 Mb/s allows after \
                  preambles, gaps, headers and acknowledgements.",
                 pct(x.wire_success)
             ),
+            "workstation CPU" => writeln!(
+                s,
+                "the workstations' CPUs are the busiest resource ({} on average).",
+                pct(x.workstation_cpu.busy)
+            ),
             _ => writeln!(
                 s,
-                "no resource is saturated (server CPU {}, wire {}): the limit is latency, requests \
-                 waiting for a free server task while tasks wait {} of the time for acknowledgements \
-                 that come only after the workstation has copied the data in.",
+                "no resource is saturated (server CPU {}, wire {}): the limit is latency. A server task \
+                 that has sent its reply stays busy until the reply is acknowledged, and the server's \
+                 sessions wait for acknowledgements {} of the time, so requests queue for a free task \
+                 while the CPU idles.",
                 pct(x.server_cpu.busy),
                 pct(x.wire_success + x.wire_collision),
                 pct(x.server_waiting_for_ack)

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::engine::{run_until, Engine};
-use crate::lan::{CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
+use crate::lan::{AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
 
 /// A validated PERFORM3 run.
@@ -46,7 +46,8 @@ pub struct Explanation {
     pub server_waiting_for_ack: f64,
     pub packets_retransmitted: u64,
     pub rx_ring_drops: u64,
-    /// The most loaded resource: "wire", "server CPU" or "workstation CPU".
+    /// The most loaded resource ("wire", "server CPU", "workstation CPU") if one is above
+    /// 90% busy, else "latency (tasks waiting for acks)".
     pub bottleneck: String,
 }
 
@@ -78,8 +79,35 @@ impl Perform3Report {
     }
 }
 
-/// Runs one block size.
+/// Runs one block size. In builds with debug assertions the LAN is audited at the end
+/// ([`Lan::audit`]) and a violation panics.
 pub fn run_block(cfg: &Perform3Config, block: u32, seed: u64) -> Perform3Point {
+    let (point, _audit) = run_block_with(cfg, block, seed, |lan, engine| {
+        if cfg!(debug_assertions) {
+            if let Err(e) = lan.audit(engine.now()) {
+                panic!("block {block}, seed {seed}: {e}");
+            }
+        }
+    });
+    point
+}
+
+/// Runs one block size and audits the LAN at the end of the measurement window.
+pub fn run_block_audited(
+    cfg: &Perform3Config,
+    block: u32,
+    seed: u64,
+) -> (Perform3Point, Result<AuditReport, String>) {
+    run_block_with(cfg, block, seed, |lan, engine| lan.audit(engine.now()))
+}
+
+/// Runs one block size; `end` looks at the LAN once the measurement window is over.
+pub fn run_block_with<T>(
+    cfg: &Perform3Config,
+    block: u32,
+    seed: u64,
+    end: impl FnOnce(&Lan, &Engine<LanEvent>) -> T,
+) -> (Perform3Point, T) {
     let mut engine: Engine<LanEvent> = Engine::new(seed);
     let mut lan = Lan::new(cfg.lan.clone(), block, &mut engine);
     let t0 = SimTime::ZERO + cfg.warmup;
@@ -87,7 +115,14 @@ pub fn run_block(cfg: &Perform3Config, block: u32, seed: u64) -> Perform3Point {
     let a = lan.snapshot(&engine);
     run_until(&mut lan, &mut engine, t0 + cfg.measure);
     let b = lan.snapshot(&engine);
-    point(block, &a, &b, engine.events_dispatched())
+    let p = point(block, &a, &b, engine.events_dispatched());
+    let t = end(&lan, &engine);
+    (p, t)
+}
+
+/// The seed of block size `block`'s run within a PERFORM3 run seeded `seed`.
+pub fn block_seed(seed: u64, block: u32) -> u64 {
+    seed ^ (block as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn point(block: u32, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3Point {
@@ -115,7 +150,12 @@ fn point(block: u32, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3P
     let server_waiting_for_ack = (b.nodes[0].stall_ns - a.nodes[0].stall_ns) as f64 / w_ns / sessions;
     let wire = wire_success + wire_collision;
     let max_ws = ws.iter().map(|c| c.busy).fold(0.0, f64::max);
-    let bottleneck = if server_cpu.busy >= wire && server_cpu.busy >= max_ws {
+    // The resource nearest to 100% limits the throughput; if none is near it, the limit
+    // is latency: requests wait for server tasks that wait for acknowledgements.
+    let max_load = server_cpu.busy.max(wire).max(max_ws);
+    let bottleneck = if max_load < 0.9 {
+        "latency (tasks waiting for acks)"
+    } else if server_cpu.busy >= wire && server_cpu.busy >= max_ws {
         "server CPU"
     } else if wire >= max_ws {
         "wire"
@@ -161,7 +201,7 @@ pub fn run(cfg: &Perform3Config, seed: u64) -> Perform3Report {
     let points = cfg
         .block_sizes
         .par_iter()
-        .map(|&b| run_block(cfg, b, seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        .map(|&b| run_block(cfg, b, block_seed(seed, b)))
         .collect();
     Perform3Report {
         workstations: cfg.lan.workstations,
@@ -169,4 +209,21 @@ pub fn run(cfg: &Perform3Config, seed: u64) -> Perform3Report {
         measure_s: cfg.measure.as_secs_f64(),
         points,
     }
+}
+
+/// As [`run`], and audits each block size's LAN at the end of its window ([`Lan::audit`]);
+/// the audits are in the order of the block sizes.
+pub fn run_audited(cfg: &Perform3Config, seed: u64) -> (Perform3Report, Vec<Result<AuditReport, String>>) {
+    let (points, audits) = cfg
+        .block_sizes
+        .par_iter()
+        .map(|&b| run_block_audited(cfg, b, block_seed(seed, b)))
+        .unzip();
+    let report = Perform3Report {
+        workstations: cfg.lan.workstations,
+        warmup_s: cfg.warmup.as_secs_f64(),
+        measure_s: cfg.measure.as_secs_f64(),
+        points,
+    };
+    (report, audits)
 }
