@@ -9,12 +9,20 @@ fn ethersim() -> Command {
 
 #[test]
 fn validate_every_bulletin_scenario() {
-    for f in ["16bit-optimized", "8bit-optimized", "16bit-defaults", "8bit-defaults"] {
+    for f in [
+        "16bit-optimized",
+        "8bit-optimized",
+        "16bit-defaults",
+        "8bit-defaults",
+    ] {
         ethersim()
             .args(["validate", &format!("scenarios/{f}.toml")])
             .assert()
             .success()
-            .stdout(predicate::str::contains("perform3 workload").and(predicate::str::contains("artisoft-1992.toml")));
+            .stdout(
+                predicate::str::contains("perform3 workload")
+                    .and(predicate::str::contains("artisoft-1992.toml")),
+            );
     }
 }
 
@@ -66,7 +74,12 @@ fn json_output_has_throughput_per_block() {
 #[test]
 fn out_of_range_packet_size_is_refused_with_its_range() {
     ethersim()
-        .args(["run", "scenarios/16bit-optimized.toml", "--set", "adapter.packet_size=5000"])
+        .args([
+            "run",
+            "scenarios/16bit-optimized.toml",
+            "--set",
+            "adapter.packet_size=5000",
+        ])
         .assert()
         .failure()
         .stderr(predicate::str::contains("adapter.packet_size").and(predicate::str::contains("574..=4300")));

@@ -163,9 +163,15 @@ impl Lan {
     /// same time every block; the variation also keeps the stations from phase-locking).
     fn app_cost(&mut self, w: usize) -> Cost {
         let j = self.cfg.costs.app_jitter;
-        let f = if j > 0.0 { 1.0 + j * (2.0 * self.rngs[w].random::<f64>() - 1.0) } else { 1.0 };
+        let f = if j > 0.0 {
+            1.0 + j * (2.0 * self.rngs[w].random::<f64>() - 1.0)
+        } else {
+            1.0
+        };
         Cost {
-            work: self.nodes[w].host.instructions(self.cfg.costs.app_block_kinstr * f),
+            work: self.nodes[w]
+                .host
+                .instructions(self.cfg.costs.app_block_kinstr * f),
             ..Cost::default()
         }
     }
@@ -226,7 +232,11 @@ impl Lan {
             debug_assert!(reserved);
             // File data is copied from the server's network buffer into each packet as the
             // packet is built (a response's payload; requests and acks carry none).
-            let data = if packet.kind == PacketKind::Response { payload as u64 } else { 0 };
+            let data = if packet.kind == PacketKind::Response {
+                payload as u64
+            } else {
+                0
+            };
             let cost = Cost {
                 protocol: node.host.instructions(self.cfg.costs.packet_kinstr),
                 copy: node.host.memcpy(data),
@@ -390,7 +400,9 @@ impl Lan {
 
     fn start_server_read(&mut self, n: usize, peer: usize, asked: u32, engine: &mut Engine<LanEvent>) {
         let cost = Cost {
-            work: self.nodes[n].host.instructions(self.cfg.costs.server_request_kinstr),
+            work: self.nodes[n]
+                .host
+                .instructions(self.cfg.costs.server_request_kinstr),
             ..Cost::default()
         };
         self.start_job(

@@ -238,7 +238,10 @@ impl Node {
                 return Some(self.peer_of(i));
             }
         }
-        let i = (0..n).filter_map(|i| Some((self.sessions[i].sendable_order()?, i))).min()?.1;
+        let i = (0..n)
+            .filter_map(|i| Some((self.sessions[i].sendable_order()?, i)))
+            .min()?
+            .1;
         Some(self.peer_of(i))
     }
 
