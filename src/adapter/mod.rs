@@ -241,6 +241,31 @@ impl Adapter {
     pub fn rx_free_pages(&self) -> u32 {
         self.rx_free_pages
     }
+
+    /// Free on-card transmit slots (for audits).
+    pub fn tx_slots_free(&self) -> u32 {
+        self.tx_slots_free
+    }
+
+    /// Frames built and waiting in host memory for their copy to the card (for audits).
+    pub fn driver_queue(&self) -> impl Iterator<Item = &Frame> {
+        self.driver_queue.iter()
+    }
+
+    /// Frames on the card waiting for the transmitter (for audits).
+    pub fn card_ready(&self) -> impl Iterator<Item = &Frame> {
+        self.card_ready.iter()
+    }
+
+    /// A copy into the card is in progress (for audits).
+    pub fn is_copying(&self) -> bool {
+        self.copying
+    }
+
+    /// A frame is with the MAC, or its transmit-complete interrupt is pending (for audits).
+    pub fn is_transmitting(&self) -> bool {
+        self.transmitting
+    }
 }
 
 #[cfg(test)]

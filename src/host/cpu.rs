@@ -175,6 +175,16 @@ impl<J> Cpu<J> {
         (r.job, next)
     }
 
+    /// Every job the CPU holds: the running one, the suspended ones, then those waiting
+    /// (interrupt level first). For audits; the order is not the order of service.
+    pub fn jobs(&self) -> impl Iterator<Item = &J> {
+        self.running
+            .iter()
+            .map(|r| &r.job)
+            .chain(self.suspended.iter().map(|(j, _)| j))
+            .chain(self.queues.iter().flat_map(|q| q.iter().map(|w| &w.job)))
+    }
+
     /// Busy time within `[0, now]`: jobs still running count only up to `now`.
     pub fn busy_until(&self, now: SimTime) -> u64 {
         let running = match &self.running {

@@ -12,10 +12,12 @@
 //! `RxIsr` (S, PIO) -> `ServerRead` (S) -> response packets: `NbSend`/`TxCopy` (S) -> wire
 //! -> `RxIsr` (W) ... -> ack -> `RedirDone` (W) -> next request or next block.
 
+mod audit;
 mod config;
 mod node;
 mod stats;
 
+pub use audit::AuditReport;
 pub use config::LanConfig;
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
@@ -90,6 +92,8 @@ pub struct Lan {
     inds: Vec<Indication>,
     /// One stream per node for the variation of its application's work.
     rngs: Vec<SimRng>,
+    /// Packets lost and delivered, for [`Lan::audit`] (never read by the model).
+    ledger: audit::Ledger,
 }
 
 impl Lan {
@@ -111,6 +115,7 @@ impl Lan {
             nodes,
             inds: Vec::with_capacity(8),
             rngs,
+            ledger: audit::Ledger::new(n + 1),
         };
         for w in 1..=n {
             // PERFORM3's stations start together, to within the start-up skew
@@ -308,6 +313,7 @@ impl Lan {
                 self.pump(n, engine);
             }
             Job::RxIsr { frame } => {
+                self.ledger.arrived(&frame);
                 self.nodes[n].adapter.copied_from_card(&frame);
                 self.receive_packet(n, frame.src, Packet::decode(frame.tag), engine);
             }
@@ -418,6 +424,9 @@ impl Lan {
     }
 
     fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
+        if let Indication::Dropped { frame } | Indication::Corrupted { frame } = ind {
+            self.ledger.lost(&frame);
+        }
         match ind {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
                 let n = frame.src;
@@ -439,6 +448,8 @@ impl Lan {
                         ..Cost::default()
                     };
                     self.start_job(n, Priority::Interrupt, cost, Job::RxIsr { frame }, engine);
+                } else {
+                    self.ledger.lost(&frame);
                 }
             }
             // the receiver's FCS check discards it; the sender's session recovers

@@ -49,6 +49,21 @@ impl ServerState {
             }
         }
     }
+
+    /// Network tasks working on a request (serving it or waiting for its response's ack).
+    pub fn busy(&self) -> u32 {
+        self.busy
+    }
+
+    /// The configured network tasks.
+    pub fn tasks(&self) -> u32 {
+        self.tasks
+    }
+
+    /// Requests waiting for a free task.
+    pub fn waiting(&self) -> usize {
+        self.pending.len()
+    }
 }
 
 /// A workstation running PERFORM3 through the redirector.
@@ -61,6 +76,8 @@ pub struct WsState {
     block_started: SimTime,
     pub blocks_done: u64,
     pub block_time_ns: crate::stats::Histogram,
+    /// File data handed to the application so far, bytes (for audits).
+    pub bytes_to_app: u64,
 }
 
 impl WsState {
@@ -84,9 +101,30 @@ impl WsState {
     pub fn response_done(&mut self, bytes: u32) -> bool {
         let asked = self.in_flight.pop_front().expect("response without a request");
         let got = bytes.min(asked);
+        self.bytes_to_app += got as u64;
         self.to_request += asked - got; // a short reply: ask again for the rest
         self.remaining -= got;
         self.remaining > 0
+    }
+
+    /// The block size, bytes.
+    pub fn block(&self) -> u32 {
+        self.block
+    }
+
+    /// Bytes of the current block not yet asked of the server.
+    pub fn to_request(&self) -> u32 {
+        self.to_request
+    }
+
+    /// Bytes of the current block not yet handed to the application (0 between blocks).
+    pub fn remaining(&self) -> u32 {
+        self.remaining
+    }
+
+    /// Bytes asked by each outstanding read request, oldest first.
+    pub fn in_flight(&self) -> impl Iterator<Item = u32> + '_ {
+        self.in_flight.iter().copied()
     }
 
     pub fn block_done(&mut self, now: SimTime) {
@@ -165,6 +203,7 @@ impl Node {
             block_started: SimTime::ZERO,
             blocks_done: 0,
             block_time_ns: crate::stats::Histogram::new(),
+            bytes_to_app: 0,
         });
         Node::build(
             cfg.workstation_host.clone(),
@@ -305,6 +344,7 @@ mod tests {
             block_started: SimTime::ZERO,
             blocks_done: 0,
             block_time_ns: crate::stats::Histogram::new(),
+            bytes_to_app: 0,
         }
     }
 

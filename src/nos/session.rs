@@ -190,6 +190,53 @@ impl Session {
         self.next_seq - self.acked
     }
 
+    /// Packets the peer lets this session have unacknowledged.
+    pub fn window(&self) -> u16 {
+        self.window
+    }
+
+    /// The messages queued or in progress, front first (for audits).
+    pub fn queued_messages(&self) -> impl Iterator<Item = &OutMsg> {
+        self.out.iter()
+    }
+
+    /// Payload bytes of the incoming message received in order so far, if one is partly
+    /// received (for audits: they are not yet handed to the redirector).
+    pub fn partial_in_bytes(&self) -> u32 {
+        if self.in_count > 0 {
+            self.in_bytes
+        } else {
+            0
+        }
+    }
+
+    /// Checks the sender's sequence invariant, `acked <= next_seq <= packets(front)` (and
+    /// both zero with nothing queued), and that no more than a window is unacknowledged.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.out.front().map_or(0, |m| self.packets_of(m));
+        if !(self.acked <= self.next_seq && self.next_seq <= n) {
+            return Err(format!(
+                "acked {} <= next_seq {} <= packets of the front message {n} does not hold",
+                self.acked, self.next_seq
+            ));
+        }
+        if self.next_seq - self.acked > self.window {
+            return Err(format!(
+                "{} packets unacknowledged, window {}",
+                self.next_seq - self.acked,
+                self.window
+            ));
+        }
+        if self.out.len() != self.orders.len() {
+            return Err(format!(
+                "{} messages queued but {} order stamps",
+                self.out.len(),
+                self.orders.len()
+            ));
+        }
+        Ok(())
+    }
+
     /// Is the sender stalled waiting for an acknowledgement (window full or message fully
     /// sent but not acknowledged)?
     pub fn waiting_for_ack(&self) -> bool {
