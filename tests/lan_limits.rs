@@ -1,0 +1,232 @@
+//! Limits of LAN scenarios (issue 5): a PERFORM3 run that would take unreasonable time is
+//! refused by the loader before anything runs, and the state of a LAN run does not grow
+//! with simulated duration.
+//!
+//! A LAN (a bulletin configuration, and a larger lossy one) is stepped through 20 s of
+//! simulated time; the engine's pending events (stale timers included) and the medium's
+//! transmission records are sampled every 10 ms. Their maxima stay under a bound set by
+//! the configuration, and those over 11..20 s within those over 2..11 s plus a margin. The heap bytes the run holds are measured
+//! by a counting allocator at 2 s, 10 s and 20 s, and the audit holds at each.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::time::Instant;
+
+use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
+use ethersim::engine::{run_until, Engine};
+use ethersim::lan::{Lan, LanEvent};
+use ethersim::report::figure1::CONFIGS;
+use ethersim::scenario::perform3::MAX_WORK;
+use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
+use ethersim::time::{SimDuration, SimTime};
+use ethersim::workload::perform3::Perform3Config;
+
+/// The system allocator, counting the bytes live on each thread (tests run in parallel,
+/// each on its own thread, so a per-thread count is not disturbed by the others).
+struct Counting;
+
+thread_local! {
+    static LIVE_BYTES: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(delta: isize) {
+    // `try_with`: the thread-local may already be gone while a thread is torn down.
+    let _ = LIVE_BYTES.try_with(|c| c.set(c.get() + delta));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as isize));
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size as isize - layout.size() as isize);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn live_bytes() -> isize {
+    LIVE_BYTES.with(|c| c.get())
+}
+
+fn sets(list: &[&str]) -> Vec<Override> {
+    list.iter()
+        .map(|s| Override::parse(s).expect("valid override"))
+        .collect()
+}
+
+fn load(config: usize, list: &[&str]) -> Result<Perform3Config, ScenarioError> {
+    let (name, text) = SCENARIOS[config];
+    let s = load_embedded(name, text, Some(HARDWARE), &sets(list))?;
+    match s.workload {
+        Workload::Perform3(w) => Ok(w.config.clone()),
+        other => panic!("perform3 expected, got {}", other.kind()),
+    }
+}
+
+#[test]
+fn an_unreasonably_long_lan_run_is_refused_up_front() {
+    let started = Instant::now();
+    // 1023 workstations x 1 h x 16 block sizes: about 6e7 workstation-seconds
+    let e = load(0, &["workload.workstations=1023", "workload.measure_s=3600"]).expect_err("must be refused");
+    let msg = e.to_string();
+    eprintln!("{msg}");
+    assert!(msg.contains("workload.measure_s"), "names the key: {msg}");
+    assert!(msg.contains("too long a run"), "says why: {msg}");
+    assert!(msg.contains("--set workload.measure_s=3600"), "says where: {msg}");
+    // 10,000 stations: beyond the segment's station limit
+    let e = load(0, &["workload.workstations=10000"]).expect_err("must be refused");
+    assert!(e.to_string().contains("workload.workstations"), "{e}");
+    // just over the limit with one block size, and just under it
+    let over = format!("workload.measure_s={}", MAX_WORK / 100.0);
+    assert!(load(
+        0,
+        &[
+            "workload.workstations=100",
+            "workload.warmup_s=1",
+            "workload.block_sizes=[3072]",
+            &over
+        ]
+    )
+    .is_err());
+    let under = format!("workload.measure_s={}", MAX_WORK / 100.0 - 1.0);
+    assert!(load(
+        0,
+        &[
+            "workload.workstations=100",
+            "workload.warmup_s=1",
+            "workload.block_sizes=[3072]",
+            &under
+        ]
+    )
+    .is_ok());
+    assert!(
+        started.elapsed().as_secs_f64() < 1.0,
+        "refused without running anything"
+    );
+}
+
+/// Largest (records held, events pending) seen at 10 ms steps over `(from, to]`.
+fn max_state(
+    lan: &mut Lan,
+    engine: &mut Engine<LanEvent>,
+    from: SimDuration,
+    to: SimDuration,
+) -> (usize, usize) {
+    let step = SimDuration::from_millis(10);
+    let mut t = SimTime::ZERO + from;
+    let mut max = (0, 0);
+    while t < SimTime::ZERO + to {
+        t += step;
+        run_until(lan, engine, t);
+        max.0 = max.0.max(lan.records_held());
+        max.1 = max.1.max(engine.pending());
+    }
+    max
+}
+
+fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {
+    let mut engine = Engine::new(seed);
+    let mut lan = Lan::new(cfg.lan.clone(), block, &mut engine);
+    let s = SimDuration::from_secs;
+    let start = max_state(&mut lan, &mut engine, s(0), s(2));
+    let early = max_state(&mut lan, &mut engine, s(2), s(11));
+    let late = max_state(&mut lan, &mut engine, s(11), s(20));
+    let audit = lan.audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "{} workstations, block {block}: max (records, pending) over 0..2 s {start:?}, 2..11 s {early:?}, \
+         11..20 s {late:?}; {} events, {} bytes to the applications",
+        cfg.lan.workstations,
+        engine.events_dispatched(),
+        audit.bytes_to_app
+    );
+    assert!(audit.bytes_to_app > 0);
+    // A bound set by the configuration alone. Records: the frame on the wire, collision
+    // fragments and frames still awaited by a receiver. Pending events: per node a CPU
+    // completion (and stale ones of preempted jobs), MAC timers and receptions; per
+    // session a retry and an ack timer, and the stale ones re-armed within a retry period.
+    let nodes = cfg.lan.workstations + 1;
+    let sessions = 2 * cfg.lan.workstations;
+    let records_bound = nodes + 8;
+    let pending_bound = 8 * (nodes + sessions) + 16;
+    for (span, (records, pending)) in [("0..2 s", start), ("2..11 s", early), ("11..20 s", late)] {
+        assert!(
+            records <= records_bound,
+            "{span}: {records} records held, bound {records_bound}"
+        );
+        assert!(
+            pending <= pending_bound,
+            "{span}: {pending} events pending, bound {pending_bound}"
+        );
+    }
+    // and the second half of the run needs no more than the first (with the margin that
+    // the maxima of a random process sampled 900 times leave)
+    assert!(
+        late.0 <= 2 * early.0 + 8,
+        "records held grew: {early:?} -> {late:?}"
+    );
+    assert!(
+        late.1 <= 2 * early.1 + 16,
+        "pending events grew: {early:?} -> {late:?}"
+    );
+}
+
+#[test]
+fn lan_records_and_pending_events_stay_bounded_bulletin() {
+    let cfg = load(0, &[]).expect("bulletin scenario");
+    check_lan_state_is_bounded(cfg, 31_744, 5);
+}
+
+#[test]
+fn lan_records_and_pending_events_stay_bounded_lossy_and_crowded() {
+    // 40 workstations with the defaults' small windows, 2% of frames damaged: retry and
+    // delayed-ack timers, ring drops and collisions all in play.
+    let cfg = load(2, &["workload.workstations=40", "medium.corrupt_fraction=0.02"]).expect("valid scenario");
+    check_lan_state_is_bounded(cfg, 7_168, 9);
+}
+
+#[test]
+fn lan_heap_does_not_grow_with_duration() {
+    let s =
+        bulletin::scenario(CONFIGS[1], &sets(&["medium.corrupt_fraction=0.01"])).expect("bulletin scenario");
+    let Workload::Perform3(w) = &s.workload else {
+        panic!("perform3 expected")
+    };
+    let cfg = w.config.clone();
+    let nodes = cfg.lan.workstations + 1;
+    let base = live_bytes();
+    let mut engine = Engine::new(3);
+    let mut lan = Lan::new(cfg.lan.clone(), 15_360, &mut engine);
+    let mut at = |secs: u64| {
+        run_until(
+            &mut lan,
+            &mut engine,
+            SimTime::ZERO + SimDuration::from_secs(secs),
+        );
+        lan.audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
+        live_bytes() - base
+    };
+    let (b2, b10, b20) = (at(2), at(10), at(20));
+    eprintln!("live heap bytes of a {nodes}-node LAN at 2 s: {b2}, 10 s: {b10}, 20 s: {b20}");
+    // The histograms (a MAC's access delay and a workstation's block time per node) may
+    // still add buckets as longer delays appear; each is capped at 64 x 32 buckets of
+    // 8 bytes (stats::Histogram), and queues may reach a new high-water mark once.
+    let histogram_cap = (2 * nodes * 64 * 32 * 8) as isize;
+    let slack = 64 * 1024;
+    assert!(
+        b10 <= b2 + histogram_cap + slack,
+        "heap grew from {b2} to {b10} bytes"
+    );
+    assert!(
+        b20 <= b10 + histogram_cap + slack,
+        "heap grew from {b10} to {b20} bytes"
+    );
+    assert!(b20 < 4 << 20, "{b20} bytes for {nodes} nodes");
+}
