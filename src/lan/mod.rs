@@ -142,27 +142,6 @@ impl Lan {
         LanSnapshot::take(&self.nodes, &self.segment, engine.now())
     }
 
-    /// Prints every node's session and adapter state (for debugging a run).
-    pub fn debug_dump(&self) {
-        for (i, n) in self.nodes.iter().enumerate() {
-            eprintln!(
-                "node {i}: cpu busy={} waiting={} adapter held={} {:?}",
-                n.cpu.is_busy(),
-                n.cpu.waiting(),
-                n.adapter.held(),
-                n.adapter.stats
-            );
-            for s in n.sessions() {
-                eprintln!("   {:?}", s);
-            }
-        }
-        let r = self.segment.report(crate::time::SimTime::ZERO);
-        eprintln!(
-            "ether: sent {} delivered {} dropped {} corrupted {} queued {}",
-            r.frames_sent, r.frames_delivered, r.frames_dropped, r.frames_corrupted, r.frames_queued
-        );
-    }
-
     /// The application's work for one block: `app_block_kinstr`, varied uniformly by
     /// +-`app_jitter` (DOS, timer ticks and the benchmark's own bookkeeping do not take the
     /// same time every block; the variation also keeps the stations from phase-locking).
@@ -506,10 +485,4 @@ impl Model for Lan {
             }
         }
     }
-}
-
-/// Durations used by the model that are not per-node settings.
-pub fn ticks(n: f64) -> SimDuration {
-    // The PC timer ticks 1193182/65536 = 18.2065 times a second.
-    SimDuration::from_nanos_f64(n * 65_536.0 / 1_193_182.0 * 1e9)
 }
