@@ -158,8 +158,9 @@ fn check_point(
     // Within the window, data received can exceed what the wire carried in it only by what
     // was already in the workstations' receive rings (and one frame on the wire) at its start.
     let lan = &cfg.lan;
-    let ring = lan.workstation_adapter.rx_pages() as f64 * lan.workstation_adapter.page_bytes as f64;
-    let slack = lan.workstations as f64 * ring + lan.server_adapter.max_frame_bytes() as f64;
+    let ring =
+        lan.profile.workstation_adapter.rx_pages() as f64 * lan.profile.workstation_adapter.page_bytes as f64;
+    let slack = lan.workstations as f64 * ring + lan.profile.server_adapter.max_frame_bytes() as f64;
     let bound = (ceiling_bytes_per_s * (w + 9.6e-6) + slack) / w / 1000.0;
     prop_assert!(
         p.throughput_kbps <= bound,

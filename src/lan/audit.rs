@@ -160,8 +160,8 @@ impl Lan {
     /// server's responses, the only data that counts as throughput), bytes/s: payload per
     /// (preamble + frame + interframe gap) on the wire.
     pub fn payload_ceiling_bytes_per_s(&self) -> f64 {
-        let s = &self.cfg.server_session;
-        let payload = s.payload(self.cfg.server_adapter.packet_size) as u64;
+        let s = &self.cfg.profile.server_session;
+        let payload = s.payload(self.cfg.profile.server_adapter.packet_size) as u64;
         let frame = Frame {
             src: 0,
             dst: 0,
@@ -458,7 +458,7 @@ impl Lan {
         c.le(
             || format!("workstation {i}: outstanding requests <= redir buffers"),
             requests,
-            self.cfg.redir.buffers as u64,
+            self.cfg.profile.redir.buffers as u64,
         );
         c.eq(
             || format!("workstation {i}: bytes left of the block = not yet asked + asked"),

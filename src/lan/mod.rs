@@ -18,7 +18,7 @@ mod node;
 mod stats;
 
 pub use audit::AuditReport;
-pub use config::LanConfig;
+pub use config::{LanConfig, LanProfile};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
 use rand::RngExt;
@@ -119,7 +119,7 @@ impl Lan {
         };
         for w in 1..=n {
             // PERFORM3's stations start together, to within the start-up skew
-            let skew = lan.cfg.costs.start_skew.as_nanos();
+            let skew = lan.cfg.profile.costs.start_skew.as_nanos();
             let offset = if skew > 0 {
                 lan.rngs[w].random_range(0..skew)
             } else {
@@ -146,7 +146,7 @@ impl Lan {
     /// +-`app_jitter` (DOS, timer ticks and the benchmark's own bookkeeping do not take the
     /// same time every block; the variation also keeps the stations from phase-locking).
     fn app_cost(&mut self, w: usize) -> Cost {
-        let j = self.cfg.costs.app_jitter;
+        let j = self.cfg.profile.costs.app_jitter;
         let f = if j > 0.0 {
             1.0 + j * (2.0 * self.rngs[w].random::<f64>() - 1.0)
         } else {
@@ -155,7 +155,7 @@ impl Lan {
         Cost {
             work: self.nodes[w]
                 .host
-                .instructions(self.cfg.costs.app_block_kinstr * f),
+                .instructions(self.cfg.profile.costs.app_block_kinstr * f),
             ..Cost::default()
         }
     }
@@ -222,7 +222,7 @@ impl Lan {
                 0
             };
             let cost = Cost {
-                protocol: node.host.instructions(self.cfg.costs.packet_kinstr),
+                protocol: node.host.instructions(self.cfg.profile.costs.packet_kinstr),
                 copy: node.host.memcpy(data),
                 ..Cost::default()
             };
@@ -297,7 +297,7 @@ impl Lan {
                 self.receive_packet(n, frame.src, Packet::decode(frame.tag), engine);
             }
             Job::ServerRead { peer, asked } => {
-                let reply = asked.min(self.cfg.server.network_buffer);
+                let reply = asked.min(self.cfg.profile.server.network_buffer);
                 let p = peer as usize;
                 self.nodes[n].send(
                     p,
@@ -338,9 +338,9 @@ impl Lan {
 
     /// The redirector sends read requests while it has buffers and bytes to ask for.
     fn issue_requests(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
-        let size = self.cfg.redir.size;
-        let buffers = self.cfg.redir.buffers;
-        let request_bytes = self.cfg.costs.request_bytes;
+        let size = self.cfg.profile.redir.size;
+        let buffers = self.cfg.profile.redir.buffers;
+        let request_bytes = self.cfg.profile.costs.request_bytes;
         while let Some(asked) = self.nodes[n].ws_mut().next_request(size, buffers) {
             let msg = OutMsg {
                 kind: PacketKind::Request,
@@ -374,7 +374,7 @@ impl Lan {
                 let host = &self.nodes[n].host;
                 let cost = Cost {
                     copy: host.memcpy(m.bytes as u64),
-                    work: host.instructions(self.cfg.costs.redir_request_kinstr),
+                    work: host.instructions(self.cfg.profile.costs.redir_request_kinstr),
                     ..Cost::default()
                 };
                 self.start_job(n, Priority::Task, cost, Job::RedirDone { bytes: m.bytes }, engine);
@@ -387,7 +387,7 @@ impl Lan {
         let cost = Cost {
             work: self.nodes[n]
                 .host
-                .instructions(self.cfg.costs.server_request_kinstr),
+                .instructions(self.cfg.profile.costs.server_request_kinstr),
             ..Cost::default()
         };
         self.start_job(
@@ -410,7 +410,9 @@ impl Lan {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
                 let n = frame.src;
                 let cost = Cost {
-                    protocol: self.nodes[n].host.instructions(self.cfg.costs.interrupt_kinstr),
+                    protocol: self.nodes[n]
+                        .host
+                        .instructions(self.cfg.profile.costs.interrupt_kinstr),
                     ..Cost::default()
                 };
                 self.start_job(n, Priority::Interrupt, cost, Job::TxIsr, engine);
@@ -421,9 +423,9 @@ impl Lan {
                     let node = &self.nodes[n];
                     let cost = Cost {
                         copy: node.adapter.profile.copy_time(frame.bytes),
-                        protocol: node
-                            .host
-                            .instructions(self.cfg.costs.interrupt_kinstr + self.cfg.costs.packet_kinstr),
+                        protocol: node.host.instructions(
+                            self.cfg.profile.costs.interrupt_kinstr + self.cfg.profile.costs.packet_kinstr,
+                        ),
                         ..Cost::default()
                     };
                     self.start_job(n, Priority::Interrupt, cost, Job::RxIsr { frame }, engine);

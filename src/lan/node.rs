@@ -81,6 +81,20 @@ pub struct WsState {
 }
 
 impl WsState {
+    /// A workstation that will read blocks of `block` bytes, not yet started.
+    pub fn new(block: u32) -> Self {
+        WsState {
+            block,
+            to_request: 0,
+            remaining: 0,
+            in_flight: VecDeque::new(),
+            block_started: SimTime::ZERO,
+            blocks_done: 0,
+            block_time_ns: crate::stats::Histogram::new(),
+            bytes_to_app: 0,
+        }
+    }
+
     pub fn start_block(&mut self) {
         self.to_request = self.block;
         self.remaining = self.block;
@@ -166,23 +180,23 @@ impl Node {
         let sessions = (0..cfg.workstations)
             .map(|_| {
                 session_between(
-                    &cfg.server_session,
-                    cfg.server_adapter.packet_size,
-                    &cfg.workstation_session,
-                    cfg.workstation_adapter.packet_size,
+                    &cfg.profile.server_session,
+                    cfg.profile.server_adapter.packet_size,
+                    &cfg.profile.workstation_session,
+                    cfg.profile.workstation_adapter.packet_size,
                 )
             })
             .collect();
         let role = Role::Server(ServerState {
-            tasks: cfg.server.network_tasks,
+            tasks: cfg.profile.server.network_tasks,
             busy: 0,
             pending: VecDeque::new(),
             requests: 0,
         });
         Node::build(
-            cfg.server_host.clone(),
-            Adapter::new(cfg.server_adapter.clone()),
-            cfg.server_session.clone(),
+            cfg.profile.server_host.clone(),
+            Adapter::new(cfg.profile.server_adapter.clone()),
+            cfg.profile.server_session.clone(),
             sessions,
             role,
         )
@@ -190,25 +204,16 @@ impl Node {
 
     pub fn workstation(cfg: &LanConfig, _index: usize, block: u32) -> Self {
         let session = session_between(
-            &cfg.workstation_session,
-            cfg.workstation_adapter.packet_size,
-            &cfg.server_session,
-            cfg.server_adapter.packet_size,
+            &cfg.profile.workstation_session,
+            cfg.profile.workstation_adapter.packet_size,
+            &cfg.profile.server_session,
+            cfg.profile.server_adapter.packet_size,
         );
-        let role = Role::Workstation(WsState {
-            block,
-            to_request: 0,
-            remaining: 0,
-            in_flight: VecDeque::new(),
-            block_started: SimTime::ZERO,
-            blocks_done: 0,
-            block_time_ns: crate::stats::Histogram::new(),
-            bytes_to_app: 0,
-        });
+        let role = Role::Workstation(WsState::new(block));
         Node::build(
-            cfg.workstation_host.clone(),
-            Adapter::new(cfg.workstation_adapter.clone()),
-            cfg.workstation_session.clone(),
+            cfg.profile.workstation_host.clone(),
+            Adapter::new(cfg.profile.workstation_adapter.clone()),
+            cfg.profile.workstation_session.clone(),
             vec![session],
             role,
         )
@@ -336,16 +341,7 @@ mod tests {
     use super::*;
 
     fn ws(block: u32) -> WsState {
-        WsState {
-            block,
-            to_request: 0,
-            remaining: 0,
-            in_flight: VecDeque::new(),
-            block_started: SimTime::ZERO,
-            blocks_done: 0,
-            block_time_ns: crate::stats::Histogram::new(),
-            bytes_to_app: 0,
-        }
+        WsState::new(block)
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::error::{show, FieldError};
 use super::medium::Medium;
 use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
+pub use crate::lan::LanProfile;
 use crate::nos::config::{NosCosts, RedirConfig, ServerConfig, SessionConfig};
 use crate::time::SimDuration;
 
@@ -126,20 +127,6 @@ pub struct RawRedir {
     pub size: i64,
 }
 
-/// The validated LAN sections.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LanSections {
-    pub server_host: HostProfile,
-    pub workstation_host: HostProfile,
-    pub server_adapter: AdapterProfile,
-    pub workstation_adapter: AdapterProfile,
-    pub server_session: SessionConfig,
-    pub workstation_session: SessionConfig,
-    pub redir: RedirConfig,
-    pub server: ServerConfig,
-    pub costs: NosCosts,
-}
-
 /// The PC timer's tick: 65536 / 1193182 Hz = 54.925 ms.
 pub fn ticks(n: u32) -> SimDuration {
     SimDuration::from_nanos_f64(n as f64 * 65_536.0 / 1_193_182.0 * 1e9)
@@ -231,7 +218,7 @@ pub fn validate(
     nos: RawNos,
     medium: &Medium,
     warnings: &mut Vec<String>,
-) -> Result<LanSections, FieldError> {
+) -> Result<LanProfile, FieldError> {
     let server_host = hosts.server.validate("hosts.server", "server")?;
     let workstation_host = hosts.workstation.validate("hosts.workstation", "workstation")?;
 
@@ -382,7 +369,7 @@ pub fn validate(
             "",
         )?,
     };
-    Ok(LanSections {
+    Ok(LanProfile {
         server_host,
         workstation_host,
         server_adapter: profile(tx, pkt)?,

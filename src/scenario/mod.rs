@@ -65,7 +65,7 @@ pub struct RawScenario {
 pub struct Sections<'a> {
     pub medium: &'a Medium,
     /// Present when the scenario describes hosts, adapters and a NOS.
-    pub lan: Option<&'a lan::LanSections>,
+    pub lan: Option<&'a lan::LanProfile>,
 }
 
 /// A validated scenario, ready to run.

@@ -10,7 +10,7 @@
 use serde::Deserialize;
 
 use super::error::{show, FieldError};
-use super::lan::LanSections;
+use super::lan::LanProfile;
 use super::Sections;
 use crate::lan::LanConfig;
 use crate::time::SimDuration;
@@ -61,7 +61,7 @@ fn seconds(path: &str, v: f64, allow_zero: bool) -> Result<SimDuration, FieldErr
 
 impl RawPerform3 {
     pub fn validate(self, s: &Sections<'_>) -> Result<Perform3Workload, FieldError> {
-        let lan: &LanSections = s.lan.ok_or_else(|| {
+        let lan: &LanProfile = s.lan.ok_or_else(|| {
             FieldError::invalid(
                 "workload.kind",
                 "perform3 needs the [hosts], [adapter] and [nos] sections (usually from hardware = \"...\")",
@@ -129,21 +129,13 @@ impl RawPerform3 {
         }
         let medium = s.medium;
         let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
-        let mut costs = lan.costs.clone();
-        costs.app_jitter = app_jitter;
-        costs.start_skew = SimDuration::from_nanos_f64(skew_ms * 1e6);
+        let mut profile = lan.clone();
+        profile.costs.app_jitter = app_jitter;
+        profile.costs.start_skew = SimDuration::from_nanos_f64(skew_ms * 1e6);
         let lan_cfg = LanConfig {
             workstations: n,
             segment: medium.segment(positions),
-            server_host: lan.server_host.clone(),
-            workstation_host: lan.workstation_host.clone(),
-            server_adapter: lan.server_adapter.clone(),
-            workstation_adapter: lan.workstation_adapter.clone(),
-            server_session: lan.server_session.clone(),
-            workstation_session: lan.workstation_session.clone(),
-            redir: lan.redir.clone(),
-            server: lan.server.clone(),
-            costs,
+            profile,
         };
         Ok(Perform3Workload {
             config: Perform3Config {
@@ -160,7 +152,7 @@ impl Perform3Workload {
     /// One line for `ethersim validate`.
     pub fn summary(&self) -> String {
         let c = &self.config;
-        let a = &c.lan.server_adapter;
+        let a = &c.lan.profile.server_adapter;
         format!(
             "{} workstations + server, {}-bit adapters, {} block sizes ({}..={} bytes), {} s + {} s each",
             c.lan.workstations,
