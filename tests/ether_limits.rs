@@ -6,48 +6,16 @@
 //! must stay under one small bound set by the number of stations. The heap bytes the run holds are measured by a counting allocator at
 //! 1 s, 10 s and 20 s.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use ethersim::engine::{run_until, Engine};
 use ethersim::ether::{EtherEvent, SegmentConfig};
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::saturate::{Destination, SaturateConfig, SaturateModel};
 
-/// The system allocator, counting the bytes live on each thread (tests run in parallel,
-/// each on its own thread, so a per-thread count is not disturbed by the others).
-struct Counting;
-
-thread_local! {
-    static LIVE_BYTES: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    // `try_with`: the thread-local may already be gone while a thread is torn down.
-    let _ = LIVE_BYTES.try_with(|c| c.set(c.get() + delta));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size() as isize);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        count(-(layout.size() as isize));
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size as isize - layout.size() as isize);
-        System.realloc(ptr, layout, new_size)
-    }
-}
+mod common;
+use common::live_bytes;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-fn live_bytes() -> isize {
-    LIVE_BYTES.with(|c| c.get())
-}
+static ALLOC: common::Counting = common::Counting;
 
 /// `senders` stations plus a sink, evenly over 185 m of thin coax.
 fn saturated(senders: usize, frame_bytes: u32, seed: u64) -> (Engine<EtherEvent>, SaturateModel) {
