@@ -12,7 +12,7 @@ use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::saturate::{Destination, SaturateConfig, SaturateModel};
 
 mod common;
-use common::live_bytes;
+use common::{live_bytes, max_state};
 
 #[global_allocator]
 static ALLOC: common::Counting = common::Counting;
@@ -38,38 +38,22 @@ fn saturated(senders: usize, frame_bytes: u32, seed: u64) -> (Engine<EtherEvent>
     (engine, model)
 }
 
-/// Largest (records held, events pending) seen at 10 ms steps over `(from, to]`.
-fn max_state(
-    engine: &mut Engine<EtherEvent>,
-    model: &mut SaturateModel,
-    from: SimDuration,
-    to: SimDuration,
-) -> (usize, usize) {
-    let step = SimDuration::from_millis(10);
-    let mut t = SimTime::ZERO + from;
-    let mut max = (0, 0);
-    while t < SimTime::ZERO + to {
-        t += step;
-        run_until(model, engine, t);
-        max.0 = max.0.max(model.segment().medium().records_held());
-        max.1 = max.1.max(engine.pending());
-    }
-    max
-}
-
 fn check_state_is_bounded(senders: usize, frame_bytes: u32) {
     let (mut engine, mut model) = saturated(senders, frame_bytes, 17);
+    let records = |m: &SaturateModel| m.segment().medium().records_held();
     let first = max_state(
-        &mut engine,
         &mut model,
+        &mut engine,
         SimDuration::ZERO,
         SimDuration::from_secs(1),
+        records,
     );
     let rest = max_state(
-        &mut engine,
         &mut model,
+        &mut engine,
         SimDuration::from_secs(1),
         SimDuration::from_secs(20),
+        records,
     );
     eprintln!(
         "{senders} x {frame_bytes} B: max (records, pending) over the first second {first:?}, \

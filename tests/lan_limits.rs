@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
-use ethersim::lan::{Lan, LanEvent};
+use ethersim::lan::Lan;
 use ethersim::report::figure1::CONFIGS;
 use ethersim::scenario::perform3::MAX_WORK;
 use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
@@ -20,7 +20,7 @@ use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::perform3::Perform3Config;
 
 mod common;
-use common::live_bytes;
+use common::{live_bytes, max_state};
 
 #[global_allocator]
 static ALLOC: common::Counting = common::Counting;
@@ -82,32 +82,14 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
     );
 }
 
-/// Largest (records held, events pending) seen at 10 ms steps over `(from, to]`.
-fn max_state(
-    lan: &mut Lan,
-    engine: &mut Engine<LanEvent>,
-    from: SimDuration,
-    to: SimDuration,
-) -> (usize, usize) {
-    let step = SimDuration::from_millis(10);
-    let mut t = SimTime::ZERO + from;
-    let mut max = (0, 0);
-    while t < SimTime::ZERO + to {
-        t += step;
-        run_until(lan, engine, t);
-        max.0 = max.0.max(lan.records_held());
-        max.1 = max.1.max(engine.pending());
-    }
-    max
-}
-
 fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {
     let mut engine = Engine::new(seed);
     let mut lan = Lan::new(cfg.lan.clone(), block, &mut engine);
     let s = SimDuration::from_secs;
-    let start = max_state(&mut lan, &mut engine, s(0), s(2));
-    let early = max_state(&mut lan, &mut engine, s(2), s(11));
-    let late = max_state(&mut lan, &mut engine, s(11), s(20));
+    let records = |l: &Lan| l.records_held();
+    let start = max_state(&mut lan, &mut engine, s(0), s(2), records);
+    let early = max_state(&mut lan, &mut engine, s(2), s(11), records);
+    let late = max_state(&mut lan, &mut engine, s(11), s(20), records);
     let audit = lan.audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "{} workstations, block {block}: max (records, pending) over 0..2 s {start:?}, 2..11 s {early:?}, \

@@ -1,4 +1,5 @@
-//! Helpers shared by the limit tests: an allocator that counts live heap bytes per thread.
+//! Helpers shared by the limit tests: an allocator that counts live heap bytes per thread,
+//! and the largest model state seen while stepping a run.
 //!
 //! A test binary that wants it declares
 //! `#[global_allocator] static ALLOC: common::Counting = common::Counting;`
@@ -7,6 +8,9 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+
+use ethersim::engine::{run_until, Engine, Model};
+use ethersim::time::{SimDuration, SimTime};
 
 /// The system allocator, counting the bytes live on each thread.
 pub struct Counting;
@@ -38,4 +42,25 @@ unsafe impl GlobalAlloc for Counting {
 /// Heap bytes allocated and not freed by the current thread.
 pub fn live_bytes() -> isize {
     LIVE_BYTES.with(|c| c.get())
+}
+
+/// Largest (records held by the medium, events pending) seen at 10 ms steps over
+/// `(from, to]`; `records` reads the medium's record count from the model.
+pub fn max_state<M: Model>(
+    model: &mut M,
+    engine: &mut Engine<M::Event>,
+    from: SimDuration,
+    to: SimDuration,
+    records: impl Fn(&M) -> usize,
+) -> (usize, usize) {
+    let step = SimDuration::from_millis(10);
+    let mut t = SimTime::ZERO + from;
+    let mut max = (0, 0);
+    while t < SimTime::ZERO + to {
+        t += step;
+        run_until(model, engine, t);
+        max.0 = max.0.max(records(model));
+        max.1 = max.1.max(engine.pending());
+    }
+    max
 }
