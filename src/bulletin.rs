@@ -4,12 +4,114 @@
 //! binary (the same files as in `scenarios/`), so `ethersim figure1` runs from any
 //! directory. Each configuration is a PERFORM3 run over the 16 block sizes of Table 1; the
 //! simulated throughput of each point is set beside the measured one.
+//!
+//! Table 1 is compiled in from `data/bulletin-table1.csv` ([`table1`]); throughput is in
+//! KB/s with 1 KB = 1000 bytes (the bulletin's 10 Mb/s = 1250 KB/s).
 
 use rayon::prelude::*;
 
-use crate::report::figure1::{config_label, table1, Figure1Curve, Figure1Data, Figure1Point, CONFIGS};
+use crate::results::{Figure1Curve, Figure1Data, Figure1Point};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::workload::perform3::{self, Perform3Report};
+
+/// The four configurations, in the bulletin's order (Table 1's columns).
+pub const CONFIGS: [&str; 4] = [
+    "16bit-optimized",
+    "8bit-optimized",
+    "16bit-defaults",
+    "8bit-defaults",
+];
+
+/// Table 1 of the bulletin, as shipped in the repository.
+pub const TABLE1_CSV: &str = include_str!("../data/bulletin-table1.csv");
+
+/// A Table 1 CSV that cannot be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Table1Error {
+    #[error("Table 1 is not valid CSV: {0}")]
+    Csv(String),
+    #[error(
+        "unexpected Table 1 header {0:?}: columns must be block_size then <config>_kbps for {CONFIGS:?}"
+    )]
+    Header(Vec<String>),
+    #[error("Table 1 block size {0:?} is not a whole number of bytes")]
+    BlockSize(String),
+    #[error("Table 1 value {value:?} of {config} at block size {block} is not a number")]
+    Value {
+        config: String,
+        block: u32,
+        value: String,
+    },
+}
+
+/// Table 1 as `(config, block_size, measured KB/s)`, configurations in [`CONFIGS`] order
+/// within each block size row order of the file.
+pub fn table1() -> Vec<(String, u32, f64)> {
+    parse_table1(TABLE1_CSV).expect("data/bulletin-table1.csv is compiled in and well formed")
+}
+
+/// Parses Table 1's CSV (`block_size,16bit_optimized_kbps,...`).
+pub fn parse_table1(text: &str) -> Result<Vec<(String, u32, f64)>, Table1Error> {
+    let csv_err = |e: ::csv::Error| Table1Error::Csv(e.to_string());
+    let mut r = ::csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().map_err(csv_err)?.clone();
+    let configs: Vec<String> = header
+        .iter()
+        .skip(1)
+        .map(|h| h.trim_end_matches("_kbps").replace('_', "-"))
+        .collect();
+    if configs.iter().any(|c| !CONFIGS.contains(&c.as_str())) {
+        return Err(Table1Error::Header(header.iter().map(String::from).collect()));
+    }
+    let mut out = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(csv_err)?;
+        let cell = rec.get(0).unwrap_or("");
+        let block: u32 = cell
+            .parse()
+            .map_err(|_| Table1Error::BlockSize(cell.to_string()))?;
+        for (c, cell) in configs.iter().zip(rec.iter().skip(1)) {
+            let kbps: f64 = cell.parse().map_err(|_| Table1Error::Value {
+                config: c.clone(),
+                block,
+                value: cell.to_string(),
+            })?;
+            out.push((c.clone(), block, kbps));
+        }
+    }
+    Ok(out)
+}
+
+/// Legend text of a configuration name (`16bit-optimized` -> `16-bit, optimized`).
+pub fn config_label(config: &str) -> String {
+    match config.split_once("bit-") {
+        Some((bits, rest)) => format!("{bits}-bit, {rest}"),
+        None => config.to_string(),
+    }
+}
+
+/// Figure 1 data with Table 1 as the measured values and `simulate(config, block,
+/// measured)` as the simulated ones (for tests and previews of the renderers).
+pub fn from_table1(simulate: impl Fn(&str, u32, f64) -> f64) -> Figure1Data {
+    let t = table1();
+    let curves = CONFIGS
+        .iter()
+        .map(|&config| Figure1Curve {
+            config: config.to_string(),
+            label: config_label(config),
+            points: t
+                .iter()
+                .filter(|(c, _, _)| c == config)
+                .map(|(_, b, m)| Figure1Point {
+                    block_size: *b,
+                    measured_kbps: *m,
+                    simulated_kbps: simulate(config, *b, *m),
+                })
+                .collect(),
+        })
+        .collect();
+    Figure1Data { curves }
+}
 
 /// File name and text of the shared hardware description.
 pub const HARDWARE: (&str, &str) = (
@@ -39,10 +141,12 @@ pub const SCENARIOS: [(&str, &str); 4] = [
 
 /// Loads configuration `config` (one of [`CONFIGS`]) from the embedded files.
 pub fn scenario(config: &str, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-    let i = CONFIGS
-        .iter()
-        .position(|c| *c == config)
-        .unwrap_or_else(|| panic!("unknown configuration {config}"));
+    let Some(i) = CONFIGS.iter().position(|c| *c == config) else {
+        return Err(ScenarioError::UnknownConfiguration {
+            name: config.to_string(),
+            allowed: CONFIGS.join(", "),
+        });
+    };
     let (name, text) = SCENARIOS[i];
     scenario::load_embedded(name, text, Some(HARDWARE), overrides)
 }
@@ -106,5 +210,43 @@ pub fn summary(avg: impl Fn(&str) -> f64) -> Summary {
         // The bulletin writes ((988 - 253) / 253) x 100% but quotes 74%, which is
         // (988 - 253) / 988; we follow the quoted figure.
         best_vs_worst_pct: (o16 - d8) / o16 * 100.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_table1_has_four_curves_of_sixteen_points() {
+        let t = table1();
+        assert_eq!(t.len(), 64);
+        assert_eq!(t[0], ("16bit-optimized".to_string(), 3072, 673.10));
+        assert_eq!(t[63], ("8bit-defaults".to_string(), 64512, 262.25));
+        for c in CONFIGS {
+            assert_eq!(t.iter().filter(|x| x.0 == c).count(), 16);
+        }
+    }
+
+    #[test]
+    fn test_bad_table1_is_an_error() {
+        assert!(matches!(
+            parse_table1("block_size,foo_kbps\n1,2\n"),
+            Err(Table1Error::Header(_))
+        ));
+        assert_eq!(
+            parse_table1("block_size,8bit_defaults_kbps\nx,2\n"),
+            Err(Table1Error::BlockSize("x".into()))
+        );
+        assert!(matches!(
+            parse_table1("block_size,8bit_defaults_kbps\n512,fast\n"),
+            Err(Table1Error::Value { block: 512, .. })
+        ));
+    }
+
+    #[test]
+    fn test_unknown_configuration_is_an_error() {
+        let e = scenario("9bit-turbo", &[]).unwrap_err().to_string();
+        assert!(e.contains("9bit-turbo") && e.contains("16bit-optimized"), "{e}");
     }
 }

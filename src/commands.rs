@@ -12,11 +12,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
 use ethersim::report::atomic::Staged;
-use ethersim::report::figure1::{self, Figure1Data};
+use ethersim::report::figure1;
 use ethersim::report::sweep::{value_text, SweepReport};
 use ethersim::report::table::{align, pretty};
 use ethersim::report::{self, plot, Format};
-use ethersim::run::{self, SweepParam};
+use ethersim::results::{Figure1Data, SweepParam};
+use ethersim::run;
 use ethersim::scenario::{self, Override, Scenario, Source};
 
 /// Parses the command line and runs the subcommand.
@@ -93,7 +94,7 @@ fn run_cmd(a: RunArgs) -> Result<()> {
     print(&text)?;
     if a.explain {
         print("\n")?;
-        print(&out.explanation)?;
+        print(&report::explain::run(&out))?;
     }
     Ok(())
 }
@@ -182,9 +183,10 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let runs = run::run_sweep(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1))?;
     bar.finish_and_clear();
 
+    let values: Vec<Vec<toml::Value>> = combos.iter().map(|c| c.values.clone()).collect();
     let rep = SweepReport {
         params: &params,
-        combos: &combos,
+        combos: &values,
         runs: &runs,
     };
     let name = combos

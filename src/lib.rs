@@ -23,6 +23,7 @@ pub mod host;
 pub mod lan;
 pub mod nos;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod scenario;
 pub mod stats;

@@ -2,7 +2,10 @@
 //!
 //! [`run`] dispatches on the workload and returns a [`RunOutput`], a shape every exporter,
 //! sweep and plot understands without knowing which workload ran: named columns, one row
-//! per workload point, a headline figure and the workload's full report as JSON.
+//! per workload point, a headline figure and the workload's full typed report.
+//!
+//! The runner produces results ([`crate::results`]); it never formats them (that is
+//! `crate::report`'s job).
 //!
 //! A sweep ([`plan_sweep`], [`run_sweep`]) is the cross product of parameter values, each
 //! combination validated up front (nothing runs if one is invalid), times `replications`
@@ -10,37 +13,10 @@
 //! rayon pool and are collected in plan order, so the result does not depend on the
 //! number of threads.
 
-use serde::Serialize;
-
+use crate::engine::seed;
+use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
 use crate::workload::{perform3, saturate};
-
-/// The headline figure of a run: what a sweep plots.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Headline {
-    pub name: String,
-    pub value: f64,
-}
-
-/// The result of one run, in a workload-independent shape.
-#[derive(Clone, Debug, Serialize)]
-pub struct RunOutput {
-    pub scenario: String,
-    pub seed: u64,
-    /// The workload kind.
-    pub workload: String,
-    /// Names of the figures of each point.
-    pub columns: Vec<String>,
-    /// One row per workload point (a saturate run has one; PERFORM3 one per block size),
-    /// in the order of `columns`.
-    pub points: Vec<Vec<f64>>,
-    pub headline: Headline,
-    /// The workload's full report.
-    pub detail: serde_json::Value,
-    /// Where the time went, in words and a table (`ethersim run --explain`).
-    #[serde(skip)]
-    pub explanation: String,
-}
 
 /// Builds a row of named figures in order.
 #[derive(Default)]
@@ -82,6 +58,7 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                 .put("access_delay_mean_us", e.access_delay.mean_us)
                 .put("access_delay_p99_us", e.access_delay.p99_us)
                 .put("events", r.events as f64);
+            let throughput_mbps = e.throughput_bps / 1e6;
             RunOutput {
                 scenario: scenario.name.clone(),
                 seed: scenario.seed,
@@ -90,14 +67,14 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                 points: vec![row.values],
                 headline: Headline {
                     name: "throughput_mbps".into(),
-                    value: e.throughput_bps / 1e6,
+                    value: throughput_mbps,
                 },
-                detail: serde_json::to_value(&r).unwrap_or(serde_json::Value::Null),
-                explanation: crate::report::explain::saturate(&r),
+                detail: RunDetail::Saturate(r),
             }
         }
         Workload::Perform3(w) => {
             let r = perform3::run(&w.config, scenario.seed);
+            let mean_kbps = r.mean_kbps();
             let mut columns = Vec::new();
             let points = r
                 .points
@@ -135,33 +112,41 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                 points,
                 headline: Headline {
                     name: "throughput_kbps".into(),
-                    value: r.mean_kbps(),
+                    value: mean_kbps,
                 },
-                detail: serde_json::to_value(&r).unwrap_or(serde_json::Value::Null),
-                explanation: crate::report::explain::perform3(&r),
+                detail: RunDetail::Perform3(r),
             }
         }
     }
 }
 
-/// The seed of replication `r` of a run whose scenario seed is `seed`: `seed` itself for
-/// `r = 0` (so a one-replication sweep matches `ethersim run`), else a SplitMix64 mix of
-/// both (well spread, portable).
+/// The seed of replication `r` of a run seeded `seed` (see [`seed::replication`]).
 pub fn replication_seed(seed: u64, r: u32) -> u64 {
-    if r == 0 {
-        return seed;
-    }
-    let mut z = seed.wrapping_add((r as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    seed::replication(seed, r)
 }
 
-/// One swept key and its values.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SweepParam {
-    pub key: String,
-    pub values: Vec<toml::Value>,
+/// A sweep that cannot be planned.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error("the sweep has {runs} runs (combinations x replications); at most {max} are allowed")]
+    TooLarge {
+        /// The number of runs asked for (saturated at `u64::MAX` if it overflows).
+        runs: u64,
+        max: usize,
+    },
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+}
+
+/// A `--range` that cannot be expanded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RangeError {
+    #[error("{0:?} is not START..END[:STEP] (e.g. 2..16:2 or 0.1..0.5:0.1)")]
+    Syntax(String),
+    #[error("{0:?}: need finite START <= END and a positive STEP")]
+    Bounds(String),
+    #[error("{spec:?} gives {count} values; at most {max}")]
+    TooMany { spec: String, count: f64, max: usize },
 }
 
 /// Most runs (combinations x replications) one sweep may ask for.
@@ -198,8 +183,8 @@ pub fn parse_values(list: &str) -> Vec<toml::Value> {
 
 /// Expands `START..END[:STEP]` (END included when a step lands on it; STEP defaults to 1).
 /// All-integer bounds give integers, otherwise floats.
-pub fn parse_range(spec: &str) -> Result<Vec<toml::Value>, String> {
-    let bad = || format!("{spec:?} is not START..END[:STEP] (e.g. 2..16:2 or 0.1..0.5:0.1)");
+pub fn parse_range(spec: &str) -> Result<Vec<toml::Value>, RangeError> {
+    let bad = || RangeError::Syntax(spec.to_string());
     let (bounds, step) = match spec.split_once(':') {
         Some((b, s)) => (b, Some(s.trim())),
         None => (spec, None),
@@ -212,11 +197,15 @@ pub fn parse_range(spec: &str) -> Result<Vec<toml::Value>, String> {
         step.map_or(Ok(1), str::parse::<i64>),
     ) {
         if s <= 0 || b < a {
-            return Err(format!("{spec:?}: need START <= END and a positive STEP"));
+            return Err(RangeError::Bounds(spec.to_string()));
         }
         let n = ((b as i128 - a as i128) / s as i128 + 1) as u128;
         if n > MAX_RANGE_VALUES as u128 {
-            return Err(format!("{spec:?} gives {n} values; at most {MAX_RANGE_VALUES}"));
+            return Err(RangeError::TooMany {
+                spec: spec.to_string(),
+                count: n as f64,
+                max: MAX_RANGE_VALUES,
+            });
         }
         return Ok((0..n as i64).map(|k| toml::Value::Integer(a + k * s)).collect());
     }
@@ -224,11 +213,15 @@ pub fn parse_range(spec: &str) -> Result<Vec<toml::Value>, String> {
     let b: f64 = end.parse().map_err(|_| bad())?;
     let s: f64 = step.map_or(Ok(1.0), str::parse).map_err(|_| bad())?;
     if !(a.is_finite() && b.is_finite() && s.is_finite()) || s <= 0.0 || b < a {
-        return Err(format!("{spec:?}: need finite START <= END and a positive STEP"));
+        return Err(RangeError::Bounds(spec.to_string()));
     }
     let n = ((b - a) / s + 1e-9).floor() + 1.0;
     if n > MAX_RANGE_VALUES as f64 {
-        return Err(format!("{spec:?} gives {n} values; at most {MAX_RANGE_VALUES}"));
+        return Err(RangeError::TooMany {
+            spec: spec.to_string(),
+            count: n,
+            max: MAX_RANGE_VALUES,
+        });
     }
     // a + k*s, rounded to 12 significant digits so 0.1 steps print as 0.3, not 0.30000000000000004
     Ok((0..n as i64)
@@ -256,15 +249,15 @@ pub fn plan_sweep(
     params: &[SweepParam],
     seed: Option<u64>,
     replications: u32,
-) -> Result<Vec<Combination>, ScenarioError> {
+) -> Result<Vec<Combination>, SweepError> {
     let count = params
         .iter()
         .try_fold(1usize, |n, p| n.checked_mul(p.values.len()));
     let runs = count.and_then(|c| c.checked_mul(replications.max(1) as usize));
     if runs.is_none_or(|r| r > MAX_SWEEP_RUNS) {
-        return Err(ScenarioError::BadOverride {
-            arg: "--param".into(),
-            message: format!("the sweep has more than {MAX_SWEEP_RUNS} runs (combinations x replications)"),
+        return Err(SweepError::TooLarge {
+            runs: runs.map_or(u64::MAX, |r| r as u64),
+            max: MAX_SWEEP_RUNS,
         });
     }
     let count = count.unwrap_or(0);
@@ -289,15 +282,6 @@ pub fn plan_sweep(
         combos.push(Combination { values, scenario });
     }
     Ok(combos)
-}
-
-/// One run of a sweep.
-#[derive(Clone, Debug)]
-pub struct SweepRun {
-    /// Index into the plan's combinations.
-    pub combination: usize,
-    pub replication: u32,
-    pub output: RunOutput,
 }
 
 /// Runs every combination `replications` times on a pool of `jobs` threads; `tick` is
@@ -385,13 +369,17 @@ mod tests {
     }
 
     #[test]
-    fn test_replication_seeds_are_distinct_and_stable() {
-        assert_eq!(replication_seed(7, 0), 7);
-        let s: Vec<u64> = (0..100).map(|r| replication_seed(7, r)).collect();
-        let mut d = s.clone();
-        d.sort();
-        d.dedup();
-        assert_eq!(d.len(), 100);
-        assert_eq!(replication_seed(1, 1), replication_seed(1, 1));
+    fn test_oversized_sweep_is_its_own_error() {
+        let text = include_str!("../scenarios/saturate.toml");
+        let source = Source::from_bytes(std::path::Path::new("saturate.toml"), text.into()).unwrap();
+        let param = |key: &str, n: i64| SweepParam {
+            key: key.into(),
+            values: (1..=n).map(toml::Value::Integer).collect(),
+        };
+        let params = [param("workload.stations", 400), param("seed", 400)];
+        match plan_sweep(&source, &[], &params, None, 1) {
+            Err(SweepError::TooLarge { runs, max }) => assert_eq!((runs, max), (160_000, MAX_SWEEP_RUNS)),
+            other => panic!("expected TooLarge, got {other:?}"),
+        }
     }
 }

@@ -2,8 +2,8 @@
 //! bulletin's summary figures, the what-if directions of its tuning, and recovery from
 //! loss in a whole LAN.
 
-use ethersim::bulletin::{self, figure1, summary};
-use ethersim::report::figure1::{mape, Figure1Data, CONFIGS};
+use ethersim::bulletin::{self, figure1, summary, CONFIGS};
+use ethersim::results::{Figure1Curve, Figure1Data};
 use ethersim::scenario::Override;
 use std::sync::OnceLock;
 
@@ -28,7 +28,7 @@ fn every_curve_within_the_fidelity_bars() {
     let mut report = String::new();
     for c in &d.curves {
         assert_eq!(c.points.len(), 16, "{}: 16 block sizes", c.config);
-        let m = mape(c);
+        let m = c.mape();
         report += &format!("{}: MAPE {m:.2}%\n", c.config);
         for p in &c.points {
             let e = (p.simulated_kbps / p.measured_kbps - 1.0) * 100.0;
@@ -41,10 +41,10 @@ fn every_curve_within_the_fidelity_bars() {
     eprintln!("{report}");
     for c in &d.curves {
         assert!(
-            mape(c) <= MAPE_BAR,
+            c.mape() <= MAPE_BAR,
             "{} MAPE {:.2}% > {MAPE_BAR}%\n{report}",
             c.config,
-            mape(c)
+            c.mape()
         );
         for p in &c.points {
             let e = (p.simulated_kbps / p.measured_kbps - 1.0).abs() * 100.0;
@@ -58,7 +58,7 @@ fn every_curve_within_the_fidelity_bars() {
     }
 }
 
-fn curve(config: &str) -> &'static ethersim::report::figure1::Figure1Curve {
+fn curve(config: &str) -> &'static Figure1Curve {
     data().curves.iter().find(|c| c.config == config).unwrap()
 }
 

@@ -2,12 +2,14 @@
 //! the CSV columns, the comparison table, and SVG/PNG files that carry their labels.
 //! Set ETHERSIM_PREVIEW_DIR to keep a copy of the images for a look.
 
+use ethersim::bulletin::{from_table1, CONFIGS};
 use ethersim::report::atomic::Staged;
-use ethersim::report::figure1::{self, Figure1Data};
+use ethersim::report::figure1;
+use ethersim::results::Figure1Data;
 
 fn synthetic() -> Figure1Data {
     // a smooth curve a few percent off the measurements
-    figure1::from_table1(|config, block, measured| {
+    from_table1(|config, block, measured| {
         let wiggle = if config.starts_with("16") { 0.03 } else { -0.02 };
         measured * (1.0 + wiggle * (block as f64 / 64512.0))
     })
@@ -26,7 +28,7 @@ fn figure1_files_have_the_bulletin_labels() {
     let csv = std::fs::read_to_string(out.join("figure1.csv")).unwrap();
     assert!(csv.starts_with("config,block_size,measured_kbps,simulated_kbps\n"));
     assert_eq!(csv.lines().count(), 65);
-    for c in figure1::CONFIGS {
+    for c in CONFIGS {
         assert_eq!(
             csv.lines().filter(|l| l.starts_with(&format!("{c},"))).count(),
             16

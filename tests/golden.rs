@@ -17,7 +17,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use ethersim::bulletin;
-use ethersim::report::figure1::CONFIGS;
+use ethersim::bulletin::CONFIGS;
 use ethersim::scenario::{self, Override, Workload};
 use ethersim::workload::perform3::run_audited;
 use ethersim::workload::saturate;

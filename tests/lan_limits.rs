@@ -10,10 +10,10 @@
 
 use std::time::Instant;
 
+use ethersim::bulletin::CONFIGS;
 use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
 use ethersim::lan::Lan;
-use ethersim::report::figure1::CONFIGS;
 use ethersim::scenario::perform3::MAX_WORK;
 use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
 use ethersim::time::{SimDuration, SimTime};

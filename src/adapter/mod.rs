@@ -20,8 +20,12 @@
 
 use std::collections::VecDeque;
 
-use crate::ether::Frame;
+use crate::ether::{frame_bytes, Frame};
 use crate::time::SimDuration;
+
+/// The DP8390 writes a 4-byte receive header (status, next page, byte count) in front of
+/// every frame it stores in the ring (National DP8390 datasheet, "Receive Buffer Ring").
+pub const RX_HEADER_BYTES: u32 = 4;
 
 /// How the host and the card exchange frame data.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +60,7 @@ pub struct AdapterProfile {
 impl AdapterProfile {
     /// Largest frame the driver builds, header to FCS.
     pub fn max_frame_bytes(&self) -> u32 {
-        14 + self.packet_size + 4
+        frame_bytes(self.packet_size)
     }
 
     fn pages(&self, bytes: u32) -> u32 {
@@ -74,9 +78,9 @@ impl AdapterProfile {
         self.card_ram_bytes / 2 / self.page_bytes
     }
 
-    /// Ring pages a received frame occupies (the DP8390 prepends a 4-byte header).
-    pub fn rx_pages_for(&self, frame_bytes: u32) -> u32 {
-        self.pages(frame_bytes + 4)
+    /// Ring pages a received frame occupies (the DP8390 prepends its receive header).
+    pub fn rx_pages_for(&self, wire_bytes: u32) -> u32 {
+        self.pages(wire_bytes + RX_HEADER_BYTES)
     }
 
     /// CPU time to move a frame of `bytes` between host memory and the card.

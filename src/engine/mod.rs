@@ -17,6 +17,7 @@
 
 mod queue;
 mod rng;
+pub mod seed;
 
 pub use queue::EventQueue;
 pub use rng::{RngStreams, SimRng, StreamKind};

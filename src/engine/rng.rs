@@ -1,7 +1,7 @@
 //! Seeded random streams.
 //!
 //! One scenario seed; every component draws from its own stream, derived from the seed,
-//! the component kind and its index by SplitMix64 mixing. Streams are independent of the
+//! the component kind and its index ([`super::seed::stream`]). Streams are independent of the
 //! order in which components are built and of the thread that runs the scenario, so the
 //! same seed gives byte-identical results anywhere. The generator is Xoshiro256++, whose
 //! output is specified and portable (unlike `rand::rngs::StdRng`).
@@ -31,13 +31,6 @@ pub struct RngStreams {
     seed: u64,
 }
 
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl RngStreams {
     pub fn new(seed: u64) -> Self {
         RngStreams { seed }
@@ -49,8 +42,7 @@ impl RngStreams {
 
     /// The stream of component `index` of kind `kind`.
     pub fn stream(&self, kind: StreamKind, index: u64) -> SimRng {
-        let k = splitmix64(self.seed ^ splitmix64(kind as u64));
-        SimRng::seed_from_u64(splitmix64(k ^ splitmix64(index.wrapping_add(0x5851_F42D))))
+        SimRng::seed_from_u64(super::seed::stream(self.seed, kind as u64, index))
     }
 }
 

@@ -3,7 +3,7 @@
 //! Sizes are bytes from the destination address to the FCS (the preamble is not part of
 //! the frame). The medium pads frames shorter than 64 bytes (see [`Frame::wire_bytes`]).
 
-use super::consts::MIN_FRAME_BYTES;
+use super::consts::{FCS_BYTES, HEADER_BYTES, MIN_FRAME_BYTES};
 
 /// Index of a station on a segment (its position in the scenario's station list).
 pub type StationId = usize;
@@ -18,6 +18,14 @@ pub struct Frame {
     pub bytes: u32,
     /// Opaque to the medium: the upper layer uses it to find what the frame carries.
     pub tag: u64,
+}
+
+/// Size of a frame (header to FCS, before padding) whose data field holds `data_bytes`:
+/// the 14-byte header (addresses and type/length, 802.3 3.1.1) plus the data plus the
+/// 4-byte FCS. The one place this sum is written.
+#[inline]
+pub const fn frame_bytes(data_bytes: u32) -> u32 {
+    HEADER_BYTES + data_bytes + FCS_BYTES
 }
 
 impl Frame {

@@ -16,6 +16,6 @@ pub mod medium;
 pub mod report;
 pub mod segment;
 
-pub use frame::{Frame, StationId};
+pub use frame::{frame_bytes, Frame, StationId};
 pub use report::EtherReport;
 pub use segment::{EtherEvent, Indication, MacEvent, Segment, SegmentConfig};

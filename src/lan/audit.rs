@@ -165,7 +165,7 @@ impl Lan {
         let frame = Frame {
             src: 0,
             dst: 0,
-            bytes: 14 + s.header_bytes + payload as u32 + 4,
+            bytes: crate::ether::frame_bytes(s.header_bytes + payload as u32),
             tag: 0,
         };
         let bits = PREAMBLE_SFD_BITS + 8 * frame.wire_bytes() as u64 + INTERFRAME_GAP_BITS;

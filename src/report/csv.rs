@@ -1,7 +1,7 @@
 //! CSV output: a header of the point columns, then one row per workload point.
 
 use super::{fmt_num, Exporter, ReportError};
-use crate::run::RunOutput;
+use crate::results::RunOutput;
 
 /// The `csv` format.
 pub struct CsvExporter;

@@ -9,8 +9,17 @@
 
 use std::fmt::Write;
 
-use crate::workload::perform3::Perform3Report;
+use crate::results::{RunDetail, RunOutput};
+use crate::workload::perform3::{Bottleneck, Perform3Report};
 use crate::workload::saturate::SaturateReport;
+
+/// The explanation of any run, from its workload's report.
+pub fn run(out: &RunOutput) -> String {
+    match &out.detail {
+        RunDetail::Saturate(r) => saturate(r),
+        RunDetail::Perform3(r) => perform3(r),
+    }
+}
 
 fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
@@ -63,8 +72,8 @@ pub fn perform3(r: &Perform3Report) -> String {
     if let Some(big) = r.points.iter().max_by_key(|p| p.block_size) {
         let x = &big.explanation;
         let _ = write!(s, "\nAt {} bytes: ", big.block_size);
-        let _ = match x.bottleneck.as_str() {
-            "server CPU" => writeln!(
+        let _ = match x.bottleneck {
+            Bottleneck::ServerCpu => writeln!(
                 s,
                 "the server's CPU is busy {} of the time ({} of it copying frames over the bus), so \
                  throughput is flat where the server runs out of CPU: a bigger block only spreads the \
@@ -72,18 +81,18 @@ pub fn perform3(r: &Perform3Report) -> String {
                 pct(x.server_cpu.busy),
                 pct(x.server_cpu.copy / x.server_cpu.busy.max(1e-9))
             ),
-            "wire" => writeln!(
+            Bottleneck::Wire => writeln!(
                 s,
                 "the wire carries frames {} of the time: throughput approaches what 10 Mb/s allows after \
                  preambles, gaps, headers and acknowledgements.",
                 pct(x.wire_success)
             ),
-            "workstation CPU" => writeln!(
+            Bottleneck::WorkstationCpu => writeln!(
                 s,
                 "the workstations' CPUs are the busiest resource ({} on average).",
                 pct(x.workstation_cpu.busy)
             ),
-            _ => writeln!(
+            Bottleneck::Latency => writeln!(
                 s,
                 "no resource is saturated (server CPU {}, wire {}): the limit is latency. A server task \
                  that has sent its reply stays busy until the reply is acknowledged, and the server's \

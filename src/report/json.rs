@@ -12,7 +12,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use super::{Exporter, ReportError};
-use crate::run::RunOutput;
+use crate::results::RunOutput;
 
 /// The `json` format.
 pub struct JsonExporter;
@@ -58,7 +58,7 @@ struct Document<'a> {
     workload: &'a str,
     headline: Headline<'a>,
     points: Vec<Point<'a>>,
-    detail: &'a serde_json::Value,
+    detail: serde_json::Value,
 }
 
 impl Exporter for JsonExporter {
@@ -67,6 +67,8 @@ impl Exporter for JsonExporter {
     }
 
     fn render(&self, out: &RunOutput) -> Result<String, ReportError> {
+        // through a `Value`, so the detail's keys come out sorted (stable across versions)
+        let detail = serde_json::to_value(&out.detail).map_err(|e| ReportError::Encode(e.to_string()))?;
         let doc = Document {
             schema_version: SCHEMA_VERSION,
             scenario: &out.scenario,
@@ -84,7 +86,7 @@ impl Exporter for JsonExporter {
                     values: p,
                 })
                 .collect(),
-            detail: &out.detail,
+            detail,
         };
         let mut s = serde_json::to_string_pretty(&doc).map_err(|e| ReportError::Encode(e.to_string()))?;
         s.push('\n');

@@ -17,7 +17,7 @@ pub mod plot;
 pub mod sweep;
 pub mod table;
 
-use crate::run::RunOutput;
+use crate::results::RunOutput;
 
 /// Failures while rendering or writing results.
 #[derive(Debug, thiserror::Error)]

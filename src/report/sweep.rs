@@ -14,7 +14,7 @@ use super::csv::to_csv;
 use super::fmt_num;
 use super::plot::{Chart, Series};
 use super::ReportError;
-use crate::run::{Combination, SweepParam, SweepRun};
+use crate::results::{SweepParam, SweepRun};
 
 /// A swept value as text: strings bare, everything else in TOML syntax.
 pub fn value_text(v: &toml::Value) -> String {
@@ -71,7 +71,8 @@ pub struct Summary {
 /// A finished sweep, ready to export.
 pub struct SweepReport<'a> {
     pub params: &'a [SweepParam],
-    pub combos: &'a [Combination],
+    /// The values of the swept keys of each combination, in plan order.
+    pub combos: &'a [Vec<toml::Value>],
     pub runs: &'a [SweepRun],
 }
 
@@ -93,7 +94,7 @@ impl SweepReport<'_> {
         for run in self.runs {
             let combo = &self.combos[run.combination];
             for (i, point) in run.output.points.iter().enumerate() {
-                let mut row: Vec<String> = combo.values.iter().map(value_text).collect();
+                let mut row: Vec<String> = combo.iter().map(value_text).collect();
                 row.push(run.replication.to_string());
                 row.push(run.output.seed.to_string());
                 row.push(i.to_string());
@@ -117,7 +118,7 @@ impl SweepReport<'_> {
             .map(|(c, xs)| {
                 let (mean, ci95) = mean_ci95(&xs);
                 Summary {
-                    values: c.values.clone(),
+                    values: c.clone(),
                     runs: xs.len(),
                     mean,
                     ci95,

@@ -4,7 +4,7 @@
 //! points prints one row per point with a column per figure. Numbers are right-aligned.
 
 use super::{Exporter, ReportError};
-use crate::run::RunOutput;
+use crate::results::RunOutput;
 
 /// The `table` format.
 pub struct TableExporter;

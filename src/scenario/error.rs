@@ -190,6 +190,8 @@ pub enum ScenarioError {
     Include { at: Location, message: String },
     #[error("{arg}: {message}")]
     BadOverride { arg: String, message: String },
+    #[error("no bulletin configuration named {name:?} (allowed: {allowed})")]
+    UnknownConfiguration { name: String, allowed: String },
     #[error("{at}: key `{key}`: {problem}")]
     Field {
         at: Location,

@@ -278,7 +278,7 @@ pub fn validate(
             4300,
             "the AEX PACKET_SIZE range",
         )?;
-        let frame = 14 + pkt + 4;
+        let frame = crate::ether::frame_bytes(pkt);
         if frame > medium.max_frame_bytes() {
             return Err(FieldError::range(format!("{at}.packet_size"), pkt, "574..=1500")
                 .with_note("larger packets make frames over 1518 bytes: set medium.allow_oversize = true"));
@@ -296,7 +296,7 @@ pub fn validate(
     if largest > 1500 {
         warnings.push(format!(
             "AEX packet_size {largest} makes {}-byte frames, over the 802.3 maximum of 1518 (allowed by medium.allow_oversize)",
-            largest + 18
+            crate::ether::frame_bytes(largest)
         ));
     }
     let profile = |tx: u32, pkt: u32| -> Result<AdapterProfile, FieldError> {
@@ -309,7 +309,7 @@ pub fn validate(
             transmit_buffers: tx,
             packet_size: pkt,
         };
-        if p.card_ram_bytes / 2 < p.max_frame_bytes() + 4 {
+        if p.card_ram_bytes / 2 < p.max_frame_bytes() + crate::adapter::RX_HEADER_BYTES {
             return Err(FieldError::invalid(
                 "adapter.card_ram_bytes",
                 format!(

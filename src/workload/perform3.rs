@@ -46,9 +46,38 @@ pub struct Explanation {
     pub server_waiting_for_ack: f64,
     pub packets_retransmitted: u64,
     pub rx_ring_drops: u64,
-    /// The most loaded resource ("wire", "server CPU", "workstation CPU") if one is above
-    /// 90% busy, else "latency (tasks waiting for acks)".
-    pub bottleneck: String,
+    /// The most loaded resource if one is above 90% busy, else latency.
+    pub bottleneck: Bottleneck,
+}
+
+/// What limits a PERFORM3 point's throughput. Serialised (and displayed) as the words a
+/// reader sees: `"wire"`, `"server CPU"`, `"workstation CPU"`,
+/// `"latency (tasks waiting for acks)"`.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum Bottleneck {
+    /// The medium carries frames or collisions at least 90% of the time.
+    #[serde(rename = "wire")]
+    Wire,
+    /// The server's CPU is the busiest resource, at least 90% busy.
+    #[serde(rename = "server CPU")]
+    ServerCpu,
+    /// A workstation's CPU is the busiest resource, at least 90% busy.
+    #[serde(rename = "workstation CPU")]
+    WorkstationCpu,
+    /// Nothing is 90% busy: requests wait for server tasks that wait for acknowledgements.
+    #[serde(rename = "latency (tasks waiting for acks)")]
+    Latency,
+}
+
+impl std::fmt::Display for Bottleneck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Bottleneck::Wire => "wire",
+            Bottleneck::ServerCpu => "server CPU",
+            Bottleneck::WorkstationCpu => "workstation CPU",
+            Bottleneck::Latency => "latency (tasks waiting for acks)",
+        })
+    }
 }
 
 /// Result for one block size.
@@ -154,13 +183,13 @@ fn point(block: u32, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3P
     // is latency: requests wait for server tasks that wait for acknowledgements.
     let max_load = server_cpu.busy.max(wire).max(max_ws);
     let bottleneck = if max_load < 0.9 {
-        "latency (tasks waiting for acks)"
+        Bottleneck::Latency
     } else if server_cpu.busy >= wire && server_cpu.busy >= max_ws {
-        "server CPU"
+        Bottleneck::ServerCpu
     } else if wire >= max_ws {
-        "wire"
+        Bottleneck::Wire
     } else {
-        "workstation CPU"
+        Bottleneck::WorkstationCpu
     };
     let sum = |f: fn(&crate::lan::NodeSnapshot) -> u64| {
         (0..n).map(|i| f(&b.nodes[i]) - f(&a.nodes[i])).sum::<u64>()
@@ -190,7 +219,7 @@ fn point(block: u32, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3P
             server_waiting_for_ack,
             packets_retransmitted: sum(|s| s.packets_retransmitted),
             rx_ring_drops: sum(|s| s.rx_ring_drops),
-            bottleneck: bottleneck.to_string(),
+            bottleneck,
         },
     }
 }

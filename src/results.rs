@@ -1,0 +1,104 @@
+//! What the runners produce: the shapes that `report` formats.
+//!
+//! A [`RunOutput`] is a run in a workload-independent shape that every exporter, sweep and
+//! plot understands without knowing which workload ran: named columns, one row per
+//! workload point, a headline figure, and the workload's full typed report
+//! ([`RunDetail`]). A sweep's runs are [`SweepRun`]s; Figure 1 is a [`Figure1Data`].
+//!
+//! The runners (`crate::run`, `crate::bulletin`) build these; `crate::report` only reads
+//! them. Nothing here computes a figure: values are copied from the workloads' reports.
+
+use serde::Serialize;
+
+use crate::workload::perform3::Perform3Report;
+use crate::workload::saturate::SaturateReport;
+
+/// The headline figure of a run: what a sweep plots.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Headline {
+    pub name: String,
+    pub value: f64,
+}
+
+/// The full report of the workload that ran. Serialised as the report itself (no tag).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum RunDetail {
+    Saturate(SaturateReport),
+    Perform3(Perform3Report),
+}
+
+/// The result of one run, in a workload-independent shape.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub scenario: String,
+    pub seed: u64,
+    /// The workload kind.
+    pub workload: String,
+    /// Names of the figures of each point.
+    pub columns: Vec<String>,
+    /// One row per workload point (a saturate run has one; PERFORM3 one per block size),
+    /// in the order of `columns`.
+    pub points: Vec<Vec<f64>>,
+    pub headline: Headline,
+    /// The workload's full report.
+    pub detail: RunDetail,
+}
+
+/// One swept key and its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepParam {
+    pub key: String,
+    pub values: Vec<toml::Value>,
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug)]
+pub struct SweepRun {
+    /// Index into the plan's combinations.
+    pub combination: usize,
+    pub replication: u32,
+    pub output: RunOutput,
+}
+
+/// One point of a Figure 1 curve: a block size, Table 1's value and the simulated one,
+/// KB/s (1 KB = 1000 bytes).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Figure1Point {
+    pub block_size: u32,
+    pub measured_kbps: f64,
+    pub simulated_kbps: f64,
+}
+
+/// One configuration's curve.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Figure1Curve {
+    /// The configuration's name (e.g. `16bit-optimized`).
+    pub config: String,
+    /// Legend text, e.g. "16-bit, optimized".
+    pub label: String,
+    pub points: Vec<Figure1Point>,
+}
+
+/// Everything Figure 1 shows, curves in the bulletin's order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Figure1Data {
+    pub curves: Vec<Figure1Curve>,
+}
+
+impl Figure1Point {
+    /// Signed error, percent of the measured value.
+    pub fn error_pct(&self) -> f64 {
+        (self.simulated_kbps - self.measured_kbps) / self.measured_kbps * 100.0
+    }
+}
+
+impl Figure1Curve {
+    /// Mean absolute percentage error of the curve (NaN when it has no points).
+    pub fn mape(&self) -> f64 {
+        if self.points.is_empty() {
+            return f64::NAN;
+        }
+        self.points.iter().map(|p| p.error_pct().abs()).sum::<f64>() / self.points.len() as f64
+    }
+}
