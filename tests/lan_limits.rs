@@ -13,11 +13,11 @@ use std::time::Instant;
 use ethersim::bulletin::CONFIGS;
 use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
-use ethersim::lan::Lan;
+
 use ethersim::scenario::perform3::MAX_WORK;
 use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
 use ethersim::time::{SimDuration, SimTime};
-use ethersim::workload::perform3::Perform3Config;
+use ethersim::workload::perform3::{self, Perform3Config};
 
 mod common;
 use common::{live_bytes, max_state};
@@ -84,9 +84,9 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
 
 fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {
     let mut engine = Engine::new(seed);
-    let mut lan = Lan::new(cfg.lan.clone(), block, &mut engine);
+    let mut lan = perform3::build_lan(&cfg.lan, block, &mut engine);
     let s = SimDuration::from_secs;
-    let records = |l: &Lan| l.records_held();
+    let records = |l: &perform3::Perform3Lan| l.records_held();
     let start = max_state(&mut lan, &mut engine, s(0), s(2), records);
     let early = max_state(&mut lan, &mut engine, s(2), s(11), records);
     let late = max_state(&mut lan, &mut engine, s(11), s(20), records);
@@ -154,7 +154,7 @@ fn lan_heap_does_not_grow_with_duration() {
     let nodes = cfg.lan.workstations + 1;
     let base = live_bytes();
     let mut engine = Engine::new(3);
-    let mut lan = Lan::new(cfg.lan.clone(), 15_360, &mut engine);
+    let mut lan = perform3::build_lan(&cfg.lan, 15_360, &mut engine);
     let mut at = |secs: u64| {
         run_until(
             &mut lan,

@@ -191,7 +191,8 @@ fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
     let (cfg, seed) = load(c);
     // the ceiling depends only on the configuration; a throwaway LAN computes it
     let mut engine = ethersim::engine::Engine::new(0);
-    let ceiling = ethersim::lan::Lan::new(cfg.lan.clone(), 1, &mut engine).payload_ceiling_bytes_per_s();
+    let ceiling =
+        ethersim::workload::perform3::build_lan(&cfg.lan, 1, &mut engine).payload_ceiling_bytes_per_s();
     for &b in &cfg.block_sizes {
         let (p, audit) = run_block_audited(&cfg, b, block_seed(seed, b));
         let a = audit.map_err(|e| TestCaseError::fail(format!("block {b}: {e}\n{:#?}", c.sets)))?;
@@ -230,7 +231,7 @@ proptest! {
         let b = cfg.block_sizes[0];
         let once = run_block_audited(&cfg, b, block_seed(seed, b));
         let twice = run_block_audited(&cfg, b, block_seed(seed, b));
-        let json = |r: &(Perform3Point, Result<ethersim::lan::AuditReport, String>)| {
+        let json = |r: &(Perform3Point, Result<ethersim::lan::AuditReport, ethersim::lan::AuditError>)| {
             serde_json::to_string(&(&r.0, r.1.as_ref().ok())).expect("serialisable")
         };
         prop_assert_eq!(json(&once), json(&twice));

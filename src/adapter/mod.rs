@@ -109,13 +109,15 @@ pub struct AdapterStats {
     pub tx_high_water: u32,
 }
 
-/// What the caller must do after a transmit-side step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TxAction {
-    /// Nothing now.
-    None,
-    /// Copy this frame into the card (a CPU job); call [`Adapter::copied_to_card`] when done.
-    Copy(Frame),
+/// What the host must do after a transmit-side step of the driver, in this order: hand a
+/// frame to the MAC, then start a copy. Every transmit-side step returns one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxStep {
+    /// The transmitter was idle: hand this frame (now on the card) to the MAC.
+    pub to_mac: Option<Frame>,
+    /// Copy this frame into a free card slot (a CPU job); call
+    /// [`Adapter::copied_to_card`] when done.
+    pub copy: Option<Frame>,
 }
 
 /// One card and its driver.
@@ -173,34 +175,41 @@ impl Adapter {
     /// The driver is handed a built frame (its buffer reserved). Frames are copied into
     /// the card one at a time and in the order handed over, so they leave in that order:
     /// the copy starts now if no other copy is running and a card slot is free.
-    pub fn submit(&mut self, frame: Frame) -> TxAction {
+    pub fn submit(&mut self, frame: Frame) -> TxStep {
         self.driver_queue.push_back(frame);
-        self.next_copy()
+        TxStep {
+            to_mac: None,
+            copy: self.next_copy(),
+        }
     }
 
-    fn next_copy(&mut self) -> TxAction {
+    fn next_copy(&mut self) -> Option<Frame> {
         if self.copying || self.tx_slots_free == 0 {
-            return TxAction::None;
+            return None;
         }
-        match self.driver_queue.pop_front() {
-            Some(f) => {
-                self.copying = true;
-                self.tx_slots_free -= 1;
-                TxAction::Copy(f)
-            }
-            None => TxAction::None,
-        }
+        let f = self.driver_queue.pop_front()?;
+        self.copying = true;
+        self.tx_slots_free -= 1;
+        Some(f)
     }
 
-    /// A copy into the card finished. Returns a frame to hand to the MAC if the
-    /// transmitter was idle, and the next copy to start.
-    pub fn copied_to_card(&mut self, frame: Frame) -> (Option<Frame>, TxAction) {
+    /// A copy into the card finished: the frame goes to the MAC if the transmitter is
+    /// idle, and the next copy starts.
+    pub fn copied_to_card(&mut self, frame: Frame) -> TxStep {
         debug_assert!(self.copying);
         self.copying = false;
         self.stats.frames_copied_in += 1;
         self.stats.bytes_copied += frame.bytes as u64;
         self.card_ready.push_back(frame);
-        (self.next_for_mac(), self.next_copy())
+        self.step()
+    }
+
+    fn step(&mut self) -> TxStep {
+        let to_mac = self.next_for_mac();
+        TxStep {
+            to_mac,
+            copy: self.next_copy(),
+        }
     }
 
     fn next_for_mac(&mut self) -> Option<Frame> {
@@ -213,13 +222,13 @@ impl Adapter {
     }
 
     /// The transmit-complete interrupt was serviced (frame sent or given up): the slot is
-    /// free. Returns the next frame for the MAC and the next copy to start.
-    pub fn transmit_complete(&mut self) -> (Option<Frame>, TxAction) {
+    /// free: the next frame on the card goes to the MAC, and the next copy starts.
+    pub fn transmit_complete(&mut self) -> TxStep {
         debug_assert!(self.transmitting && self.held > 0);
         self.transmitting = false;
         self.held -= 1;
         self.tx_slots_free += 1;
-        (self.next_for_mac(), self.next_copy())
+        self.step()
     }
 
     /// A frame arrives from the wire: stored if the ring has room (then the caller runs the
@@ -300,6 +309,13 @@ mod tests {
         }
     }
 
+    fn step(to_mac: Option<u32>, copy: Option<u32>) -> TxStep {
+        TxStep {
+            to_mac: to_mac.map(frame),
+            copy: copy.map(frame),
+        }
+    }
+
     #[test]
     fn test_copy_time_by_bus_width() {
         // 1518 bytes: 759 word accesses in 16-bit mode, 1518 byte accesses in 8-bit mode
@@ -325,11 +341,10 @@ mod tests {
         let mut a = Adapter::new(ne2000(16, 1.0, 4300, 3)); // one slot, three buffers
         assert!(a.reserve() && a.reserve() && a.reserve());
         assert!(!a.reserve(), "TRANSMIT_BUFFERS exhausted");
-        assert_eq!(a.submit(frame(100)), TxAction::Copy(frame(100)));
-        assert_eq!(a.submit(frame(200)), TxAction::None); // waits for the slot
-        assert_eq!(a.copied_to_card(frame(100)), (Some(frame(100)), TxAction::None));
-        let (mac, copy) = a.transmit_complete();
-        assert_eq!((mac, copy), (None, TxAction::Copy(frame(200))));
+        assert_eq!(a.submit(frame(100)), step(None, Some(100)));
+        assert_eq!(a.submit(frame(200)), step(None, None)); // waits for the slot
+        assert_eq!(a.copied_to_card(frame(100)), step(Some(100), None));
+        assert_eq!(a.transmit_complete(), step(None, Some(200)));
         assert!(a.can_accept());
     }
 
@@ -339,18 +354,12 @@ mod tests {
         for b in [100, 200, 300] {
             assert!(a.reserve());
             let act = a.submit(frame(b));
-            assert_eq!(act == TxAction::None, b != 100, "only the first copy starts");
+            assert_eq!(act.copy.is_none(), b != 100, "only the first copy starts");
         }
-        assert_eq!(
-            a.copied_to_card(frame(100)),
-            (Some(frame(100)), TxAction::Copy(frame(200)))
-        );
+        assert_eq!(a.copied_to_card(frame(100)), step(Some(100), Some(200)));
         // the transmit-complete interrupt must not start a copy while one runs
-        assert_eq!(a.transmit_complete(), (None, TxAction::None));
-        assert_eq!(
-            a.copied_to_card(frame(200)),
-            (Some(frame(200)), TxAction::Copy(frame(300)))
-        );
+        assert_eq!(a.transmit_complete(), step(None, None));
+        assert_eq!(a.copied_to_card(frame(200)), step(Some(200), Some(300)));
     }
 
     #[test]

@@ -18,9 +18,10 @@
 //!   or in the ring); the same for acknowledgements. A data packet lost between two nodes
 //!   means its sender has retransmitted (`packets_retransmitted > 0`) or still holds it
 //!   unacknowledged.
-//! - **Bytes, per workstation.** The block in progress: bytes not yet handed to the
-//!   application = bytes not yet asked + bytes asked by outstanding requests; bytes handed
-//!   over = whole blocks + the part of the current one; file data the session accepted
+//! - **Bytes, per workstation.** The read in progress: bytes not yet handed to the
+//!   application = bytes not yet asked + bytes asked by outstanding requests; bytes the
+//!   redirector handed over = the reads the application counts as complete + the part of
+//!   the current one; file data the session accepted
 //!   (`payload_received`) = handed over + waiting for the redirector + a partly received
 //!   response.
 //! - **Server.** Busy network tasks (`<= network_tasks`) = requests being served + responses
@@ -35,10 +36,11 @@
 use serde::Serialize;
 
 use super::node::Role;
-use super::{Job, Lan};
+use super::{Application, Job, Lan};
 use crate::ether::consts::{INTERFRAME_GAP_BITS, PREAMBLE_SFD_BITS};
 use crate::ether::Frame;
 use crate::nos::packet::{Packet, PacketKind};
+use crate::nos::redirector::Redirector;
 use crate::time::SimTime;
 
 /// Packets lost or delivered to NetBIOS, counted by the LAN as it runs (for the audit).
@@ -86,6 +88,15 @@ impl Ledger {
     }
 }
 
+/// The invariants an audit found violated, at one instant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("audit at {at_ns} ns failed:\n  {}", violations.join("\n  "))]
+pub struct AuditError {
+    pub at_ns: u64,
+    /// One line per violated invariant, naming it and the two sides that differ.
+    pub violations: Vec<String>,
+}
+
 /// The totals an audit found consistent (all counts since time zero).
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct AuditReport {
@@ -108,7 +119,7 @@ pub struct AuditReport {
     pub acks_arrived: u64,
     pub acks_lost: u64,
     pub acks_in_transit: u64,
-    /// Bytes of the blocks the applications started.
+    /// Bytes of the reads the applications started.
     pub bytes_asked: u64,
     pub bytes_to_app: u64,
     /// File data accepted in order by the workstations' sessions.
@@ -134,7 +145,7 @@ impl Checks {
             self.0.push(format!("{}: {a} > {b}", what()));
         }
     }
-    fn ok(&mut self, what: impl FnOnce() -> String, r: Result<(), String>) {
+    fn ok<E: std::fmt::Display>(&mut self, what: impl FnOnce() -> String, r: Result<(), E>) {
         if let Err(e) = r {
             self.0.push(format!("{}: {e}", what()));
         }
@@ -155,7 +166,7 @@ struct JobCounts {
     acks_in_transit: u64,
 }
 
-impl Lan {
+impl<A: Application> Lan<A> {
     /// File data rate of one station sending its largest data packets back to back (the
     /// server's responses, the only data that counts as throughput), bytes/s: payload per
     /// (preamble + frame + interframe gap) on the wire.
@@ -179,7 +190,7 @@ impl Lan {
 
     /// Checks every conservation invariant (see the module documentation) at `now`, which
     /// must be the engine's time between events. Returns the totals, or every violation.
-    pub fn audit(&self, now: SimTime) -> Result<AuditReport, String> {
+    pub fn audit(&self, now: SimTime) -> Result<AuditReport, AuditError> {
         let mut c = Checks(Vec::new());
         let mut r = AuditReport {
             at_ns: now.as_nanos(),
@@ -354,7 +365,7 @@ impl Lan {
                         );
                     }
                 }
-                Role::Workstation(ws) => self.audit_workstation(i, ws, &j, &mut c, &mut r),
+                Role::Workstation { redir, app } => self.audit_workstation(i, redir, app, &j, &mut c, &mut r),
             }
         }
         r.data_packets_in_transit += in_mac_data + wire_data;
@@ -401,11 +412,10 @@ impl Lan {
         if c.0.is_empty() {
             Ok(r)
         } else {
-            Err(format!(
-                "audit at {} ns failed:\n  {}",
-                now.as_nanos(),
-                c.0.join("\n  ")
-            ))
+            Err(AuditError {
+                at_ns: now.as_nanos(),
+                violations: c.0,
+            })
         }
     }
 
@@ -437,7 +447,7 @@ impl Lan {
                 }
                 Job::ServerRead { .. } => j.server_read += 1,
                 Job::RedirDone { bytes } => j.redir_bytes += *bytes as u64,
-                Job::AppBlock => {}
+                Job::App => {}
             }
         }
         j
@@ -446,30 +456,31 @@ impl Lan {
     fn audit_workstation(
         &self,
         i: usize,
-        ws: &super::node::WsState,
+        redir: &Redirector,
+        app: &A,
         j: &JobCounts,
         c: &mut Checks,
         r: &mut AuditReport,
     ) {
-        let block = ws.block() as u64;
-        let remaining = ws.remaining() as u64;
-        let asked: u64 = ws.in_flight().map(u64::from).sum();
-        let requests = ws.in_flight().count() as u64;
+        let read = redir.read_size() as u64;
+        let remaining = redir.remaining() as u64;
+        let asked: u64 = redir.in_flight().map(u64::from).sum();
+        let requests = redir.in_flight().count() as u64;
         c.le(
             || format!("workstation {i}: outstanding requests <= redir buffers"),
             requests,
             self.cfg.profile.redir.buffers as u64,
         );
         c.eq(
-            || format!("workstation {i}: bytes left of the block = not yet asked + asked"),
+            || format!("workstation {i}: bytes left of the read = not yet asked + asked"),
             remaining,
-            ws.to_request() as u64 + asked,
+            redir.to_request() as u64 + asked,
         );
-        let in_block = if remaining > 0 { block - remaining } else { 0 };
+        let in_read = if remaining > 0 { read - remaining } else { 0 };
         c.eq(
-            || format!("workstation {i}: bytes to the application = whole blocks + part of this one"),
-            ws.bytes_to_app,
-            ws.blocks_done * block + in_block,
+            || format!("workstation {i}: bytes to the application = reads it completed + part of this one"),
+            redir.bytes_to_app,
+            app.bytes_read() + in_read,
         );
         let session = &self.nodes[i].sessions()[0];
         let partial = session.partial_in_bytes() as u64;
@@ -480,15 +491,15 @@ impl Lan {
                 )
             },
             session.stats.payload_received,
-            ws.bytes_to_app + j.redir_bytes + partial,
+            redir.bytes_to_app + j.redir_bytes + partial,
         );
         c.le(
             || format!("workstation {i}: data received but not handed over <= asked"),
             j.redir_bytes + partial,
             asked,
         );
-        r.bytes_asked += ws.blocks_done * block + if remaining > 0 { block } else { 0 };
-        r.bytes_to_app += ws.bytes_to_app;
+        r.bytes_asked += app.bytes_read() + if remaining > 0 { read } else { 0 };
+        r.bytes_to_app += redir.bytes_to_app;
         r.bytes_received += session.stats.payload_received;
         r.bytes_outstanding += remaining;
     }

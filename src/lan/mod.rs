@@ -1,34 +1,50 @@
-//! A LAN of hosts on one segment: node 0 is the file server, nodes 1..=n workstations.
+//! The composition layer: a LAN of hosts on one segment, node 0 the file server and nodes
+//! 1..=n workstations.
 //!
-//! Owns the composition of the layers for one run: every node's CPU, adapter and NOS
-//! sessions, the segment they share, and the redirector/server/application logic that
-//! turns a workstation's block read into requests, responses, packets, copies and frames.
-//! Every piece of work becomes a job on a CPU (see [`Job`]); every frame goes through the
-//! adapter and the CSMA/CD segment. Nothing here computes a throughput from a formula:
-//! throughput is what the workstations' sessions receive per second of simulated time.
+//! Owns the wiring of the layers for one run, and nothing else: each node's CPU
+//! (`crate::host`), adapter (`crate::adapter`), NetBIOS sessions, redirector or file
+//! server (`crate::nos`) and application ([`Application`], implemented in
+//! `crate::workload`), and the segment they share (`crate::ether`). The state machines
+//! below decide *what* happens; this layer turns each step into a CPU job, a frame or a
+//! timer on the engine. Nothing here computes a throughput from a formula: throughput is
+//! what the workstations' sessions receive per second of simulated time.
 //!
-//! Event flow of one read (workstation W, server S):
-//! `AppBlock` (W) -> request message -> `NbSend` (W) -> `TxCopy` (W, PIO) -> wire ->
-//! `RxIsr` (S, PIO) -> `ServerRead` (S) -> response packets: `NbSend`/`TxCopy` (S) -> wire
-//! -> `RxIsr` (W) ... -> ack -> `RedirDone` (W) -> next request or next block.
+//! A frame's path, top to bottom (every arrow is an event or a CPU job finishing):
+//! 1. [`Lan::pump`]: a session has a packet and the driver a buffer: an `NbSend` job
+//!    (NetBIOS builds the packet; a response's file data is copied into it).
+//! 2. `NbSend` done: the driver takes the frame ([`Adapter::submit`](crate::adapter::Adapter::submit)); the resulting
+//!    [`TxStep`] is applied by [`Lan::apply_tx`], the one place that starts a copy to the
+//!    card (a `TxCopy` job at the priority of the code that started it) or hands a frame
+//!    to the MAC.
+//! 3. `TxCopy` done: `Adapter::copied_to_card`, applied by `apply_tx`.
+//! 4. The MAC sends it (CSMA/CD); `Indication::Sent` raises the transmit-complete
+//!    interrupt (`TxIsr` job); done: `Adapter::transmit_complete`, applied by `apply_tx`.
+//! 5. At the destination, `Indication::Received`: the frame lands in the receive ring and
+//!    the receive interrupt copies it out (`RxIsr` job); NetBIOS takes the packet.
+//!
+//! Event flow of one read (workstation W, server S): the application's `Read` -> request
+//! message (W) -> frame path -> `ServerRead` job (S) -> response packets -> frame path ->
+//! `RedirDone` job (W) copies the data to the application -> next request, or the read is
+//! complete and the application gives its next operation.
 
+mod app;
 mod audit;
 mod config;
 mod node;
 mod stats;
 
-pub use audit::AuditReport;
+pub use app::{AppOp, Application};
+pub use audit::{AuditError, AuditReport};
 pub use config::{LanConfig, LanProfile};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
-use rand::RngExt;
-
+use crate::adapter::TxStep;
 use crate::engine::{Engine, Model, SimRng, StreamKind};
-use crate::ether::{EtherEvent, Frame, Indication, Segment};
+use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
 use crate::nos::packet::{Packet, PacketKind};
-use crate::nos::session::{OutMsg, TimerRequest};
-use crate::time::SimDuration;
+use crate::nos::server::ReadRequest;
+use crate::nos::session::TimerRequest;
 use node::Node;
 
 /// Events of the LAN model.
@@ -52,7 +68,7 @@ pub enum LanEvent {
         peer: u32,
         gen: u32,
     },
-    /// A workstation starts the benchmark.
+    /// A workstation's application starts.
     Start {
         node: u32,
     },
@@ -71,7 +87,7 @@ pub enum Job {
     NbSend { peer: u32, packet: Packet, payload: u32 },
     /// Programmed-I/O copy of a frame into a card transmit slot, at the priority of the
     /// code that started it (the NetBIOS send or the transmit-complete interrupt).
-    TxCopy { frame: Frame, interrupt: bool },
+    TxCopy { frame: Frame, prio: Priority },
     /// Transmit-complete interrupt.
     TxIsr,
     /// Receive interrupt: copy the frame out of the ring, then NetBIOS receive.
@@ -80,31 +96,33 @@ pub enum Job {
     ServerRead { peer: u32, asked: u32 },
     /// The redirector hands a response's data to the application.
     RedirDone { bytes: u32 },
-    /// The application finishes a block and issues the next read.
-    AppBlock,
+    /// The application's computation ([`AppOp::Compute`]) is done.
+    App,
 }
 
-/// The model of one LAN run.
-pub struct Lan {
+/// The model of one LAN run, its workstations running applications of type `A`.
+pub struct Lan<A> {
     cfg: LanConfig,
     segment: Segment,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<A>>,
     inds: Vec<Indication>,
-    /// One stream per node for the variation of its application's work.
+    /// One host stream per node, for its application's randomness.
     rngs: Vec<SimRng>,
     /// Packets lost and delivered, for [`Lan::audit`] (never read by the model).
     ledger: audit::Ledger,
 }
 
-impl Lan {
-    /// Builds the LAN; workstations start reading blocks of `block` bytes at time zero.
-    pub fn new(cfg: LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> Self {
+impl<A: Application> Lan<A> {
+    /// Builds the LAN with one application per workstation (`apps[i]` runs on node
+    /// `i + 1`); each starts after its own [`Application::start_delay`].
+    pub fn new(cfg: LanConfig, apps: Vec<A>, engine: &mut Engine<LanEvent>) -> Self {
+        assert_eq!(apps.len(), cfg.workstations, "one application per workstation");
         let segment = Segment::new(&cfg.segment, engine.rng_streams());
         let n = cfg.workstations;
         let mut nodes = Vec::with_capacity(n + 1);
         nodes.push(Node::server(&cfg));
-        for w in 1..=n {
-            nodes.push(Node::workstation(&cfg, w, block));
+        for app in apps {
+            nodes.push(Node::workstation(&cfg, app));
         }
         let rngs: Vec<SimRng> = (0..=n)
             .map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64))
@@ -118,17 +136,9 @@ impl Lan {
             ledger: audit::Ledger::new(n + 1),
         };
         for w in 1..=n {
-            // PERFORM3's stations start together, to within the start-up skew
-            let skew = lan.cfg.profile.costs.start_skew.as_nanos();
-            let offset = if skew > 0 {
-                lan.rngs[w].random_range(0..skew)
-            } else {
-                0
-            };
-            engine.schedule_in(
-                SimDuration::from_nanos(offset),
-                LanEvent::Start { node: w as u32 },
-            );
+            let (_, app) = lan.nodes[w].workstation_mut();
+            let delay = app.start_delay(&mut lan.rngs[w]);
+            engine.schedule_in(delay, LanEvent::Start { node: w as u32 });
         }
         lan
     }
@@ -137,27 +147,38 @@ impl Lan {
         &self.cfg
     }
 
+    /// The application of node `node`, if it is a workstation.
+    pub fn app(&self, node: usize) -> Option<&A> {
+        self.nodes.get(node)?.app()
+    }
+
     /// A snapshot of every counter, for differencing over a measurement window.
     pub fn snapshot(&self, engine: &Engine<LanEvent>) -> LanSnapshot {
         LanSnapshot::take(&self.nodes, &self.segment, engine.now())
     }
 
-    /// The application's work for one block: `app_block_kinstr`, varied uniformly by
-    /// +-`app_jitter` (DOS, timer ticks and the benchmark's own bookkeeping do not take the
-    /// same time every block; the variation also keeps the stations from phase-locking).
-    fn app_cost(&mut self, w: usize) -> Cost {
-        let j = self.cfg.profile.costs.app_jitter;
-        let f = if j > 0.0 {
-            1.0 + j * (2.0 * self.rngs[w].random::<f64>() - 1.0)
-        } else {
-            1.0
-        };
-        Cost {
-            work: self.nodes[w]
-                .host
-                .instructions(self.cfg.profile.costs.app_block_kinstr * f),
-            ..Cost::default()
+    /// Runs an application's operation on workstation `n`.
+    fn start_op(&mut self, n: usize, op: AppOp, engine: &mut Engine<LanEvent>) {
+        match op {
+            AppOp::Compute { kinstr } => {
+                let cost = Cost {
+                    work: self.nodes[n].host.instructions(kinstr),
+                    ..Cost::default()
+                };
+                self.start_job(n, Priority::Task, cost, Job::App, engine);
+            }
+            AppOp::Read { bytes } => {
+                self.nodes[n].workstation_mut().0.start_read(bytes);
+                self.issue_requests(n, engine);
+            }
         }
+    }
+
+    /// The application of workstation `n` finished an operation: start its next one.
+    fn next_op(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let (_, app) = self.nodes[n].workstation_mut();
+        let op = app.next_op(engine.now(), &mut self.rngs[n]);
+        self.start_op(n, op, engine);
     }
 
     fn start_job(&mut self, n: usize, prio: Priority, cost: Cost, job: Job, engine: &mut Engine<LanEvent>) {
@@ -213,7 +234,7 @@ impl Lan {
                 .expect("ready session has a packet");
             node.track_stall(peer, now);
             let reserved = node.adapter.reserve();
-            debug_assert!(reserved);
+            assert!(reserved, "the driver refused a buffer it said it had");
             // File data is copied from the server's network buffer into each packet as the
             // packet is built (a response's payload; requests and acks carry none).
             let data = if packet.kind == PacketKind::Response {
@@ -260,35 +281,19 @@ impl Lan {
                 let frame = Frame {
                     src: n,
                     dst: peer as usize,
-                    bytes: 14 + header + payload + 4,
+                    bytes: frame_bytes(header + payload),
                     tag: packet.encode(),
                 };
-                if let crate::adapter::TxAction::Copy(f) = self.nodes[n].adapter.submit(frame) {
-                    self.copy_to_card(n, f, Priority::Task, engine);
-                }
+                let step = self.nodes[n].adapter.submit(frame);
+                self.apply_tx(n, step, Priority::Task, engine);
             }
-            Job::TxCopy { frame, interrupt } => {
-                let (mac, copy) = self.nodes[n].adapter.copied_to_card(frame);
-                if let Some(f) = mac {
-                    self.segment.enqueue(f, engine);
-                }
-                if let crate::adapter::TxAction::Copy(f) = copy {
-                    let prio = if interrupt {
-                        Priority::Interrupt
-                    } else {
-                        Priority::Task
-                    };
-                    self.copy_to_card(n, f, prio, engine);
-                }
+            Job::TxCopy { frame, prio } => {
+                let step = self.nodes[n].adapter.copied_to_card(frame);
+                self.apply_tx(n, step, prio, engine);
             }
             Job::TxIsr => {
-                let (mac, copy) = self.nodes[n].adapter.transmit_complete();
-                if let Some(f) = mac {
-                    self.segment.enqueue(f, engine);
-                }
-                if let crate::adapter::TxAction::Copy(f) = copy {
-                    self.copy_to_card(n, f, Priority::Interrupt, engine);
-                }
+                let step = self.nodes[n].adapter.transmit_complete();
+                self.apply_tx(n, step, Priority::Interrupt, engine);
                 self.pump(n, engine);
             }
             Job::RxIsr { frame } => {
@@ -297,57 +302,51 @@ impl Lan {
                 self.receive_packet(n, frame.src, Packet::decode(frame.tag), engine);
             }
             Job::ServerRead { peer, asked } => {
-                let reply = asked.min(self.cfg.profile.server.network_buffer);
                 let p = peer as usize;
-                self.nodes[n].send(
-                    p,
-                    OutMsg {
-                        kind: PacketKind::Response,
-                        bytes: reply,
-                        value: reply,
-                    },
-                );
-                self.nodes[n].track_stall(p, engine.now());
+                let node = &mut self.nodes[n];
+                let response = node.server_mut().response(asked);
+                node.send(p, response);
+                node.track_stall(p, engine.now());
                 self.pump(n, engine);
             }
             Job::RedirDone { bytes } => {
-                let more = self.nodes[n].ws_mut().response_done(bytes);
-                if more {
+                let (redir, _) = self.nodes[n].workstation_mut();
+                if redir.response_done(bytes) {
                     self.issue_requests(n, engine);
                 } else {
-                    self.nodes[n].ws_mut().block_done(engine.now());
-                    let cost = self.app_cost(n);
-                    self.start_job(n, Priority::Task, cost, Job::AppBlock, engine);
+                    self.next_op(n, engine);
                 }
             }
-            Job::AppBlock => {
-                self.nodes[n].ws_mut().start_block();
-                self.issue_requests(n, engine);
-            }
+            Job::App => self.next_op(n, engine),
         }
     }
 
-    fn copy_to_card(&mut self, n: usize, frame: Frame, prio: Priority, engine: &mut Engine<LanEvent>) {
-        let cost = Cost {
-            copy: self.nodes[n].adapter.profile.copy_time(frame.bytes),
-            ..Cost::default()
-        };
-        let interrupt = prio == Priority::Interrupt;
-        self.start_job(n, prio, cost, Job::TxCopy { frame, interrupt }, engine);
+    /// Does what a transmit-side step of node `n`'s driver asks, in order: the frame for
+    /// the MAC goes to the segment, then the next copy into the card starts as a CPU job
+    /// at `prio` (the priority of the code that took the step).
+    fn apply_tx(&mut self, n: usize, step: TxStep, prio: Priority, engine: &mut Engine<LanEvent>) {
+        if let Some(f) = step.to_mac {
+            self.segment.enqueue(f, engine);
+        }
+        if let Some(frame) = step.copy {
+            let cost = Cost {
+                copy: self.nodes[n].adapter.profile.copy_time(frame.bytes),
+                ..Cost::default()
+            };
+            self.start_job(n, prio, cost, Job::TxCopy { frame, prio }, engine);
+        }
     }
 
     /// The redirector sends read requests while it has buffers and bytes to ask for.
     fn issue_requests(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
-        let size = self.cfg.profile.redir.size;
-        let buffers = self.cfg.profile.redir.buffers;
         let request_bytes = self.cfg.profile.costs.request_bytes;
-        while let Some(asked) = self.nodes[n].ws_mut().next_request(size, buffers) {
-            let msg = OutMsg {
-                kind: PacketKind::Request,
-                bytes: request_bytes,
-                value: asked,
-            };
-            self.nodes[n].send(0, msg);
+        let node = &mut self.nodes[n];
+        while let Some(msg) = node
+            .workstation_mut()
+            .0
+            .next_request_message(&self.cfg.profile.redir, request_bytes)
+        {
+            node.send(0, msg);
         }
         self.pump(n, engine);
     }
@@ -359,15 +358,16 @@ impl Lan {
         self.arm(n, from, r.timer, engine);
         if r.send_complete == Some(PacketKind::Response) {
             // a response was acknowledged: its server task is free for the next request
-            if let Some((peer, asked)) = self.nodes[n].server_mut().task_done() {
-                self.start_server_read(n, peer, asked, engine);
+            if let Some(req) = self.nodes[n].server_mut().task_done() {
+                self.start_server_read(n, req, engine);
             }
         }
         match r.message {
             None => {}
             Some(m) if m.kind == PacketKind::Request => {
-                if let Some((peer, asked)) = self.nodes[n].server_mut().request(from, m.value) {
-                    self.start_server_read(n, peer, asked, engine);
+                let req = ReadRequest { from, asked: m.value };
+                if let Some(req) = self.nodes[n].server_mut().request(req) {
+                    self.start_server_read(n, req, engine);
                 }
             }
             Some(m) => {
@@ -383,7 +383,7 @@ impl Lan {
         self.pump(n, engine);
     }
 
-    fn start_server_read(&mut self, n: usize, peer: usize, asked: u32, engine: &mut Engine<LanEvent>) {
+    fn start_server_read(&mut self, n: usize, req: ReadRequest, engine: &mut Engine<LanEvent>) {
         let cost = Cost {
             work: self.nodes[n]
                 .host
@@ -395,8 +395,8 @@ impl Lan {
             Priority::Task,
             cost,
             Job::ServerRead {
-                peer: peer as u32,
-                asked,
+                peer: req.from as u32,
+                asked: req.asked,
             },
             engine,
         );
@@ -439,7 +439,7 @@ impl Lan {
     }
 }
 
-impl Model for Lan {
+impl<A: Application> Model for Lan<A> {
     type Event = LanEvent;
 
     fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
@@ -480,11 +480,7 @@ impl Model for Lan {
                 self.nodes[n].session_mut(p).ack_expired(gen);
                 self.pump(n, engine);
             }
-            LanEvent::Start { node } => {
-                let n = node as usize;
-                let cost = self.app_cost(n);
-                self.start_job(n, Priority::Task, cost, Job::AppBlock, engine);
-            }
+            LanEvent::Start { node } => self.next_op(node as usize, engine),
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::node::{Node, Role};
+use super::node::Node;
 use crate::ether::medium::MediumTime;
 use crate::ether::Segment;
 use crate::host::CpuStats;
@@ -18,7 +18,6 @@ pub struct NodeSnapshot {
     pub cpu: CpuStats,
     pub cpu_busy_ns: u64,
     pub payload_received: u64,
-    pub blocks_done: u64,
     pub packets_sent: u64,
     pub packets_retransmitted: u64,
     pub retry_timeouts: u64,
@@ -50,7 +49,7 @@ pub struct CpuShare {
 }
 
 impl LanSnapshot {
-    pub(super) fn take(nodes: &[Node], segment: &Segment, at: SimTime) -> Self {
+    pub(super) fn take<A>(nodes: &[Node<A>], segment: &Segment, at: SimTime) -> Self {
         let nodes = nodes
             .iter()
             .map(|n| {
@@ -62,10 +61,6 @@ impl LanSnapshot {
                     cpu: n.cpu.stats().clone(),
                     cpu_busy_ns: n.cpu.busy_until(at),
                     payload_received: sum(|s| s.payload_received),
-                    blocks_done: match &n.role {
-                        Role::Workstation(w) => w.blocks_done,
-                        Role::Server(_) => 0,
-                    },
                     packets_sent: sum(|s| s.packets_sent),
                     packets_retransmitted: sum(|s| s.packets_retransmitted),
                     retry_timeouts: sum(|s| s.retry_timeouts),

@@ -2,11 +2,16 @@
 //!
 //! - [`packet`]: NetBIOS session packets, carried in the frame tag.
 //! - [`session`]: the reliable session (splitting, window, acknowledgements, retries).
+//! - [`redirector`]: REDIR on a workstation: an application's read as read requests.
+//! - [`server`]: the file server's network tasks and their responses.
 //! - [`config`]: the LANtastic settings that bear on this traffic and their meaning.
 //!
-//! The redirector and the file server are driven by the LAN model (`crate::lan`), which
-//! owns the CPU jobs their work becomes.
+//! Everything here is a pure state machine: it never touches the engine, a CPU or an
+//! adapter. The LAN (`crate::lan`) turns the work these machines ask for into CPU jobs
+//! and frames.
 
 pub mod config;
 pub mod packet;
+pub mod redirector;
+pub mod server;
 pub mod session;

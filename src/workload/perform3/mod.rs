@@ -10,13 +10,23 @@
 //! Counting received data rather than completed blocks keeps the result free of the
 //! quantisation of a few large blocks per window; over the window the two differ by at
 //! most one block in progress per workstation.
+//!
+//! - [`app`]: the program each workstation runs (per-block work, then a read).
+//! - this module: the measurement harness (warm-up, window, figures, bottleneck).
+
+pub mod app;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::engine::{run_until, Engine};
-use crate::lan::{AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
+pub use app::{Perform3App, Perform3Params};
+
+use crate::engine::{run_until, seed, Engine};
+use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
+
+/// The LAN PERFORM3 runs on.
+pub type Perform3Lan = Lan<Perform3App>;
 
 /// A validated PERFORM3 run.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,7 +136,7 @@ pub fn run_block_audited(
     cfg: &Perform3Config,
     block: u32,
     seed: u64,
-) -> (Perform3Point, Result<AuditReport, String>) {
+) -> (Perform3Point, Result<AuditReport, AuditError>) {
     run_block_with(cfg, block, seed, |lan, engine| lan.audit(engine.now()))
 }
 
@@ -135,35 +145,57 @@ pub fn run_block_with<T>(
     cfg: &Perform3Config,
     block: u32,
     seed: u64,
-    end: impl FnOnce(&Lan, &Engine<LanEvent>) -> T,
+    end: impl FnOnce(&Perform3Lan, &Engine<LanEvent>) -> T,
 ) -> (Perform3Point, T) {
     let mut engine: Engine<LanEvent> = Engine::new(seed);
-    let mut lan = Lan::new(cfg.lan.clone(), block, &mut engine);
+    let mut lan = build_lan(&cfg.lan, block, &mut engine);
     let t0 = SimTime::ZERO + cfg.warmup;
     run_until(&mut lan, &mut engine, t0);
     let a = lan.snapshot(&engine);
+    let blocks_a = blocks_done(&lan);
     run_until(&mut lan, &mut engine, t0 + cfg.measure);
     let b = lan.snapshot(&engine);
-    let p = point(block, &a, &b, engine.events_dispatched());
+    let blocks = blocks_done(&lan) - blocks_a;
+    let p = point(block, blocks, &a, &b, engine.events_dispatched());
     let t = end(&lan, &engine);
     (p, t)
 }
 
 /// The seed of block size `block`'s run within a PERFORM3 run seeded `seed`.
 pub fn block_seed(seed: u64, block: u32) -> u64 {
-    seed ^ (block as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    seed::point(seed, block as u64)
 }
 
-fn point(block: u32, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3Point {
+/// The LAN of `cfg` with PERFORM3 reading blocks of `block` bytes on every workstation.
+pub fn build_lan(cfg: &LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> Perform3Lan {
+    let costs = &cfg.profile.costs;
+    let params = Perform3Params {
+        block,
+        block_kinstr: costs.app_block_kinstr,
+        jitter: costs.app_jitter,
+        start_skew: costs.start_skew,
+    };
+    let apps = (0..cfg.workstations)
+        .map(|_| Perform3App::new(params.clone()))
+        .collect();
+    Lan::new(cfg.clone(), apps, engine)
+}
+
+/// Blocks read so far by all workstations.
+fn blocks_done(lan: &Perform3Lan) -> u64 {
+    (1..=lan.config().workstations)
+        .filter_map(|i| lan.app(i))
+        .map(Perform3App::blocks_done)
+        .sum()
+}
+
+fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3Point {
     let w_ns = b.window_ns(a) as f64;
     let secs = w_ns * 1e-9;
     let n = b.nodes.len();
     let per_station_kbps: Vec<f64> = (1..n)
         .map(|i| (b.nodes[i].payload_received - a.nodes[i].payload_received) as f64 / secs / 1000.0)
         .collect();
-    let blocks: u64 = (1..n)
-        .map(|i| b.nodes[i].blocks_done - a.nodes[i].blocks_done)
-        .sum();
     let server_cpu = b.cpu_share(a, 0);
     let ws: Vec<CpuShare> = (1..n).map(|i| b.cpu_share(a, i)).collect();
     let k = ws.len().max(1) as f64;
@@ -242,7 +274,10 @@ pub fn run(cfg: &Perform3Config, seed: u64) -> Perform3Report {
 
 /// As [`run`], and audits each block size's LAN at the end of its window ([`Lan::audit`]);
 /// the audits are in the order of the block sizes.
-pub fn run_audited(cfg: &Perform3Config, seed: u64) -> (Perform3Report, Vec<Result<AuditReport, String>>) {
+pub fn run_audited(
+    cfg: &Perform3Config,
+    seed: u64,
+) -> (Perform3Report, Vec<Result<AuditReport, AuditError>>) {
     let (points, audits) = cfg
         .block_sizes
         .par_iter()

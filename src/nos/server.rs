@@ -1,0 +1,134 @@
+//! The LANtastic file server's handling of read requests.
+//!
+//! The server has a fixed number of network tasks. A read request takes a free task, or
+//! waits in arrival order for one. A task reads the file data (held in LANCACHE, so no
+//! disk is involved here) and answers with at most its network buffer of data; it stays
+//! busy until its response is acknowledged, then takes the next waiting request.
+//!
+//! Invariants: `busy <= tasks`; a request waits only while every task is busy.
+
+use std::collections::VecDeque;
+
+use super::config::ServerConfig;
+use super::packet::PacketKind;
+use super::session::OutMsg;
+
+/// A read request: which workstation asked, and for how many bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadRequest {
+    pub from: usize,
+    pub asked: u32,
+}
+
+/// The file server of one node.
+#[derive(Debug)]
+pub struct FileServer {
+    tasks: u32,
+    network_buffer: u32,
+    busy: u32,
+    pending: VecDeque<ReadRequest>,
+    /// Read requests received.
+    pub requests: u64,
+}
+
+impl FileServer {
+    pub fn new(cfg: &ServerConfig) -> Self {
+        FileServer {
+            tasks: cfg.network_tasks,
+            network_buffer: cfg.network_buffer,
+            busy: 0,
+            pending: VecDeque::new(),
+            requests: 0,
+        }
+    }
+
+    /// A read request arrived: returns it if a network task is free to take it now, else
+    /// queues it.
+    pub fn request(&mut self, r: ReadRequest) -> Option<ReadRequest> {
+        self.requests += 1;
+        if self.busy < self.tasks {
+            self.busy += 1;
+            Some(r)
+        } else {
+            self.pending.push_back(r);
+            None
+        }
+    }
+
+    /// The response to a request that asked for `asked` bytes: at most a network buffer.
+    pub fn response(&self, asked: u32) -> OutMsg {
+        let reply = asked.min(self.network_buffer);
+        OutMsg {
+            kind: PacketKind::Response,
+            bytes: reply,
+            value: reply,
+        }
+    }
+
+    /// A task's response was acknowledged: the task takes the next waiting request.
+    pub fn task_done(&mut self) -> Option<ReadRequest> {
+        debug_assert!(self.busy > 0);
+        match self.pending.pop_front() {
+            Some(r) => Some(r),
+            None => {
+                self.busy -= 1;
+                None
+            }
+        }
+    }
+
+    /// Network tasks working on a request (serving it or waiting for its response's ack).
+    pub fn busy(&self) -> u32 {
+        self.busy
+    }
+
+    /// The configured network tasks.
+    pub fn tasks(&self) -> u32 {
+        self.tasks
+    }
+
+    /// Requests waiting for a free task.
+    pub fn waiting(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(tasks: u32, network_buffer: u32) -> FileServer {
+        FileServer::new(&ServerConfig {
+            network_tasks: tasks,
+            network_buffer,
+        })
+    }
+
+    fn req(from: usize, asked: u32) -> ReadRequest {
+        ReadRequest { from, asked }
+    }
+
+    #[test]
+    fn test_busy_request_waits_for_a_task() {
+        let mut s = server(2, 4096);
+        assert_eq!(s.request(req(1, 100)), Some(req(1, 100)));
+        assert_eq!(s.request(req(2, 200)), Some(req(2, 200)));
+        assert_eq!(s.request(req(3, 300)), None, "both tasks busy");
+        assert_eq!(
+            s.task_done(),
+            Some(req(3, 300)),
+            "the freed task takes the waiting request"
+        );
+        assert_eq!(s.task_done(), None);
+        assert_eq!(s.busy(), 1);
+        assert_eq!(s.requests, 3);
+    }
+
+    #[test]
+    fn test_response_is_at_most_a_network_buffer() {
+        let s = server(1, 4096);
+        assert_eq!(s.response(1000).bytes, 1000);
+        let r = s.response(32_768);
+        assert_eq!((r.kind, r.bytes, r.value), (PacketKind::Response, 4096, 4096));
+    }
+}
