@@ -56,7 +56,7 @@ pub(super) struct Ledger {
 }
 
 fn is_ack(f: &Frame) -> bool {
-    Packet::decode(f.tag).kind == PacketKind::Ack
+    Packet::decode(f.tag).kind.is_ack()
 }
 
 impl Ledger {
@@ -331,7 +331,10 @@ impl<A: Application> Lan<A> {
             r.data_packets_in_transit += j.data_in_transit + driver_data;
             r.acks_in_transit += j.acks_in_transit + driver + card - driver_data;
             for s in node.sessions() {
-                c.ok(|| format!("node {i}: session"), s.check());
+                c.ok(
+                    || format!("node {i}: session"),
+                    s.check().map_err(|e| e.to_string()),
+                );
                 r.data_packets_sent += s.stats.packets_sent;
                 r.acks_sent += s.stats.acks_sent;
                 r.packets_retransmitted += s.stats.packets_retransmitted;
@@ -433,7 +436,7 @@ impl<A: Application> Lan<A> {
             match job {
                 Job::NbSend { packet, .. } => {
                     j.nb_send += 1;
-                    in_transit(&mut j, packet.kind == PacketKind::Ack);
+                    in_transit(&mut j, packet.kind.is_ack());
                 }
                 Job::TxCopy { frame, .. } => {
                     j.tx_copy += 1;

@@ -250,7 +250,7 @@ impl<A: Application> Lan<A> {
             self.arm(n, peer, timer, engine);
             // AI-LANBIOS answers with an acknowledgement from its receive path (interrupt
             // level); data packets are built by the sending task.
-            let prio = if packet.kind == PacketKind::Ack {
+            let prio = if packet.kind.is_ack() {
                 Priority::Interrupt
             } else {
                 Priority::Task
@@ -470,8 +470,7 @@ impl<A: Application> Model for Lan<A> {
             }
             LanEvent::Retry { node, peer, gen } => {
                 let (n, p) = (node as usize, peer as usize);
-                let t = self.nodes[n].session_mut(p).retry_expired(gen);
-                self.arm(n, p, t, engine);
+                self.nodes[n].session_mut(p).retry_expired(gen);
                 self.nodes[n].track_stall(p, engine.now());
                 self.pump(n, engine);
             }

@@ -2,11 +2,12 @@
 //!
 //! A packet is encoded into the 64-bit opaque tag of [`crate::ether::Frame`] (the medium
 //! never looks at it): bits 0..32 value, 32..48 message id, 48..60 sequence number,
-//! bit 60 last-packet flag, bits 61..63 kind, bit 63 piggybacked acknowledgement. For data
-//! packets `value` is the payload size (bytes) or, for a read request, the number of bytes
-//! asked for; for acks it is the count of packets of message `msg` received in order. A
-//! data packet with `acks` set also acknowledges, in full, the message its receiver is
-//! sending to its sender.
+//! bit 60 last-packet flag, bits 61..63 kind (all four values are used), bit 63 piggybacked
+//! acknowledgement. For data packets `value` is the payload size (bytes) or, for a read
+//! request, the number of bytes asked for. For an ACK it is the count of packets of
+//! message `msg` received in order; for a NAK the same count, which is also the packet to
+//! resend from. ACKs and NAKs carry `seq` 0 and `last` set. A data packet with `acks` set
+//! also acknowledges, in full, the message its receiver is sending to its sender.
 
 /// What a packet is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +18,16 @@ pub enum PacketKind {
     Response = 1,
     /// Cumulative acknowledgement; `value` = packets of `msg` received in order.
     Ack = 2,
+    /// Negative acknowledgement: packets of `msg` after the first `value` were lost or
+    /// arrived out of order; resend from packet `value`. Also acknowledges `value` packets.
+    Nak = 3,
+}
+
+impl PacketKind {
+    /// An acknowledgement, positive or negative (a control packet: no data, no sequence).
+    pub fn is_ack(self) -> bool {
+        matches!(self, PacketKind::Ack | PacketKind::Nak)
+    }
 }
 
 /// One NetBIOS session packet.
@@ -51,7 +62,9 @@ impl Packet {
         let kind = match (tag >> 61) & 3 {
             0 => PacketKind::Request,
             1 => PacketKind::Response,
-            _ => PacketKind::Ack,
+            2 => PacketKind::Ack,
+            3 => PacketKind::Nak,
+            _ => unreachable!("the kind is two bits"),
         };
         Packet {
             kind,
@@ -95,8 +108,32 @@ mod tests {
                 value: u32::MAX,
                 acks: false,
             },
+            Packet {
+                kind: PacketKind::Nak,
+                msg: 65_535,
+                seq: 0,
+                last: true,
+                value: 3,
+                acks: false,
+            },
         ] {
             assert_eq!(Packet::decode(p.encode()), p);
         }
+    }
+
+    #[test]
+    fn test_decode_every_kind() {
+        let kinds: Vec<PacketKind> = (0..4u64).map(|k| Packet::decode(k << 61).kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                PacketKind::Request,
+                PacketKind::Response,
+                PacketKind::Ack,
+                PacketKind::Nak
+            ]
+        );
+        assert!(PacketKind::Ack.is_ack() && PacketKind::Nak.is_ack());
+        assert!(!PacketKind::Request.is_ack() && !PacketKind::Response.is_ack());
     }
 }
