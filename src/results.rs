@@ -5,7 +5,7 @@
 //! workload point, a headline figure, and the workload's full typed report
 //! ([`RunDetail`]). A sweep's runs are [`SweepRun`]s; Figure 1 is a [`Figure1Data`].
 //!
-//! The runners (`crate::run`, `crate::bulletin`) build these; `crate::report` only reads
+//! The runners (the `run` and `bulletin` modules) build these; the `report` module only reads
 //! them. Nothing here computes a figure: values are copied from the workloads' reports.
 
 use serde::Serialize;

@@ -5,7 +5,7 @@
 //! per workload point, a headline figure and the workload's full typed report.
 //!
 //! The runner produces results ([`crate::results`]); it never formats them (that is
-//! `crate::report`'s job).
+//! the `report` module's job).
 //!
 //! A sweep ([`plan_sweep`], [`run_sweep`]) is the cross product of parameter values, each
 //! combination validated up front (nothing runs if one is invalid), times `replications`

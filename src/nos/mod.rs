@@ -7,7 +7,7 @@
 //! - [`config`]: the LANtastic settings that bear on this traffic and their meaning.
 //!
 //! Everything here is a pure state machine: it never touches the engine, a CPU or an
-//! adapter. The LAN (`crate::lan`) turns the work these machines ask for into CPU jobs
+//! adapter. The LAN model (the `lan` module, above this one) turns the work these machines ask for into CPU jobs
 //! and frames.
 
 pub mod config;
