@@ -2,18 +2,36 @@
 //!
 //! A discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 //!
-//! The layers, bottom to top (each only calls the ones below it):
+//! The layers, bottom to top. A module uses only modules listed before it (the binary's
+//! `cli` and `commands` use them all); each behaviour has one home:
 //!
-//! - [`time`]: simulated time as integer nanoseconds.
-//! - [`engine`]: the event queue ordered by (time, sequence), the clock and the seeded
-//!   random streams. Models never read a clock or the environment.
-//! - [`ether`]: the cable and CSMA/CD MACs (bus, mac, backoff).
+//! - [`time`]: simulated time as integer nanoseconds (`SimTime`, `SimDuration`).
+//! - [`engine`]: the event queue ordered by (time, sequence), the clock, and randomness:
+//!   every seed the simulator derives ([`engine::seed`]) and the per-component streams.
+//!   Models never read a clock or the environment.
 //! - [`stats`]: histograms and fairness shared by the components.
-//! - [`workload`]: traffic generators that drive the layers below
-//!   (`saturate`: the MAC alone).
+//! - [`ether`]: the cable and CSMA/CD: medium (propagation, carrier sense), MAC, backoff,
+//!   the segment's transitions and its statistics; frame sizes ([`ether::frame_bytes`]).
+//! - [`adapter`]: the network card and its driver: copy engine, transmit slots, receive
+//!   ring; each transmit-side step returns an [`adapter::TxStep`].
+//! - [`host`]: a host's CPU (interrupt and task queues, preemption) and its speed.
+//! - [`nos`]: the network operating system's state machines: NetBIOS packets and
+//!   sessions, the redirector, the file server, and the LANtastic settings.
+//! - [`lan`]: the one composition layer. It wires each node (CPU, adapter, sessions,
+//!   redirector or server, application) to the segment, turning each state machine's step
+//!   into CPU jobs, frames and timers; it runs any [`lan::Application`]. It also audits
+//!   the conservation of frames, packets and bytes ([`lan::Lan::audit`]).
+//! - [`workload`]: the applications and their measurement harnesses: `saturate` (the MAC
+//!   alone) and `perform3` (PERFORM3's per-block program, and the warm-up/window
+//!   harness that turns counters into throughput and a bottleneck).
 //! - [`scenario`]: the TOML scenario files, parsed in two tiers (raw serde structs, then a
 //!   validated model whose errors name file, line and key).
-//! - `cli` (in the binary): argument parsing and output; the only place that does I/O.
+//! - [`results`]: what a run produces, in shapes the exporters understand.
+//! - [`run`], [`bulletin`]: the runners: one scenario, a sweep, and the bulletin's four
+//!   configurations against Table 1 (which lives with that runner).
+//! - [`report`]: formatting only: exporters (table, CSV, JSON), the explanation, sweep
+//!   tables, charts, Figure 1, and atomic file writes.
+//! - `cli`, `commands` (in the binary): argument parsing, and the only I/O.
 
 pub mod adapter;
 pub mod bulletin;
