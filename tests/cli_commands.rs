@@ -268,3 +268,68 @@ fn figure1_writes_its_outputs() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("MAPE"));
 }
 
+/// A small sweep into `out`; returns the finished command's assertion.
+fn small_sweep(out: &Path, stations: &str) -> assert_cmd::assert::Assert {
+    ethersim()
+        .arg("sweep")
+        .arg(scenario())
+        .args(["--set", "workload.duration_s=0.05"])
+        .args(["--param", "workload.stations", "--values", stations])
+        .args(["--jobs", "2", "--out"])
+        .arg(out)
+        .assert()
+}
+
+fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = e.path().is_file().then(|| std::fs::read(e.path()).unwrap());
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_sweep_that_cannot_replace_one_file_leaves_every_old_file() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    small_sweep(&out, "1,2").success();
+    // a directory where the last output goes: the first three are replaced, then put back
+    std::fs::remove_file(out.join("sweep.png")).unwrap();
+    std::fs::create_dir(out.join("sweep.png")).unwrap();
+    let before = snapshot(&out);
+    assert_eq!(before.len(), 4);
+    let a = small_sweep(&out, "3,4").code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("sweep.png"), "{err}");
+    assert_eq!(snapshot(&out), before, "old files changed or temporaries left");
+}
+
+#[test]
+fn a_second_writer_to_the_same_directory_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    small_sweep(&out, "1,2").success();
+    // as if another ethersim (this test process, which is alive) held the directory
+    let lock = out.join(".ethersim.lock");
+    std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    let before = snapshot(&out);
+    let a = small_sweep(&out, "3,4").code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains(&format!(
+            "another ethersim (process {}) is writing",
+            std::process::id()
+        )),
+        "{err}"
+    );
+    assert!(err.contains(".ethersim.lock"), "{err}");
+    assert_eq!(snapshot(&out), before);
+    std::fs::remove_file(&lock).unwrap();
+    small_sweep(&out, "3,4").success();
+    assert_ne!(snapshot(&out), before);
+}
