@@ -225,3 +225,39 @@ fn missing_and_special_files_are_clean_errors() {
         fails("validate", Path::new("/dev/zero"), &[], &["not a regular file"]);
     }
 }
+
+/// A cable whose round trip exceeds the slot time would run and report nonsense (1000 Mb/s
+/// on 185 m used to report 877 Mb/s without a word): it is refused, naming the keys, the
+/// round trip and the slot time.
+#[test]
+fn round_trip_beyond_a_slot_is_refused() {
+    let f = corpus().join("round_trip_over_slot.toml");
+    for sub in ["validate", "run"] {
+        fails(
+            sub,
+            &f,
+            &[],
+            &[
+                "round_trip_over_slot.toml:",
+                "`medium.length_m`",
+                "round-trip propagation of 1898 ns",
+                "slot time of 512 ns",
+                "medium.bit_rate_mbps = 1000",
+                "medium.velocity_factor = 0.65",
+                "at most 49.8 m",
+            ],
+        );
+    }
+    let saturate = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/saturate.toml");
+    fails(
+        "run",
+        &saturate,
+        &[
+            "--set",
+            "medium.bit_rate_mbps=100",
+            "--set",
+            "medium.length_m=2000",
+        ],
+        &["`medium.length_m`", "slot time of 5120 ns", "from --set"],
+    );
+}

@@ -251,25 +251,85 @@ fn sweep_with_an_invalid_combination_runs_and_writes_nothing() {
 }
 
 #[test]
-fn figure1_writes_its_outputs_or_says_the_model_is_missing() {
+fn figure1_writes_its_outputs() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("fig");
     let a = ethersim()
         .args(["figure1", "--jobs", "2", "--out"])
         .arg(&out)
         .timeout(Duration::from_secs(300))
-        .assert();
+        .assert()
+        .success();
     let o = a.get_output();
-    if o.status.success() {
-        let csv = std::fs::read_to_string(out.join("figure1.csv")).unwrap();
-        assert!(csv.starts_with("config,block_size,measured_kbps,simulated_kbps\n"));
-        assert_eq!(csv.lines().count(), 1 + 64);
-        assert!(out.join("figure1.svg").is_file() && out.join("figure1.png").is_file());
-        assert!(String::from_utf8_lossy(&o.stdout).contains("MAPE"));
-    } else {
-        // until the bulletin model is wired in (see src/commands.rs, figure1_data)
-        assert_eq!(o.status.code(), Some(1));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("not available yet"));
-        assert!(!out.exists());
-    }
+    let csv = std::fs::read_to_string(out.join("figure1.csv")).unwrap();
+    assert!(csv.starts_with("config,block_size,measured_kbps,simulated_kbps\n"));
+    assert_eq!(csv.lines().count(), 1 + 64);
+    assert!(out.join("figure1.svg").is_file() && out.join("figure1.png").is_file());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("MAPE"));
+}
+
+/// A small sweep into `out`; returns the finished command's assertion.
+fn small_sweep(out: &Path, stations: &str) -> assert_cmd::assert::Assert {
+    ethersim()
+        .arg("sweep")
+        .arg(scenario())
+        .args(["--set", "workload.duration_s=0.05"])
+        .args(["--param", "workload.stations", "--values", stations])
+        .args(["--jobs", "2", "--out"])
+        .arg(out)
+        .assert()
+}
+
+fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = e.path().is_file().then(|| std::fs::read(e.path()).unwrap());
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_sweep_that_cannot_replace_one_file_leaves_every_old_file() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    small_sweep(&out, "1,2").success();
+    // a directory where the last output goes: the first three are replaced, then put back
+    std::fs::remove_file(out.join("sweep.png")).unwrap();
+    std::fs::create_dir(out.join("sweep.png")).unwrap();
+    let before = snapshot(&out);
+    assert_eq!(before.len(), 4);
+    let a = small_sweep(&out, "3,4").code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("sweep.png"), "{err}");
+    assert_eq!(snapshot(&out), before, "old files changed or temporaries left");
+}
+
+#[test]
+fn a_second_writer_to_the_same_directory_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    small_sweep(&out, "1,2").success();
+    // as if another ethersim (this test process, which is alive) held the directory
+    let lock = out.join(".ethersim.lock");
+    std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    let before = snapshot(&out);
+    let a = small_sweep(&out, "3,4").code(1);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains(&format!(
+            "another ethersim (process {}) is writing",
+            std::process::id()
+        )),
+        "{err}"
+    );
+    assert!(err.contains(".ethersim.lock"), "{err}");
+    assert_eq!(snapshot(&out), before);
+    std::fs::remove_file(&lock).unwrap();
+    small_sweep(&out, "3,4").success();
+    assert_ne!(snapshot(&out), before);
 }

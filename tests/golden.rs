@@ -7,7 +7,7 @@
 //! review the new figures, then regenerate with
 //!
 //! ```text
-//! INSTA_UPDATE=always CARGO_TARGET_DIR=/work/target-rel cargo test --release --test golden
+//! INSTA_UPDATE=always cargo test --test golden
 //! ```
 //!
 //! and commit `tests/snapshots/golden__*.snap` with the change that caused it.

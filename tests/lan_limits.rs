@@ -8,8 +8,6 @@
 //! the configuration, and those over 11..20 s within those over 2..11 s plus a margin. The heap bytes the run holds are measured
 //! by a counting allocator at 2 s, 10 s and 20 s, and the audit holds at each.
 
-use std::time::Instant;
-
 use ethersim::bulletin::CONFIGS;
 use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
@@ -42,7 +40,9 @@ fn load(config: usize, list: &[&str]) -> Result<Perform3Config, ScenarioError> {
 
 #[test]
 fn an_unreasonably_long_lan_run_is_refused_up_front() {
-    let started = Instant::now();
+    // Loading only validates: it has no engine and cannot run a simulation, so these
+    // refusals are up front by construction (a wall-clock bound here would only measure
+    // how loaded the machine is).
     // 1023 workstations x 1 h x 16 block sizes: about 6e7 workstation-seconds
     let e = load(0, &["workload.workstations=1023", "workload.measure_s=3600"]).expect_err("must be refused");
     let msg = e.to_string();
@@ -76,10 +76,6 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
         ]
     )
     .is_ok());
-    assert!(
-        started.elapsed().as_secs_f64() < 1.0,
-        "refused without running anything"
-    );
 }
 
 fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {

@@ -78,12 +78,17 @@ struct BusyPeriods {
     txs: u32,
     clean: bool,
     time: MediumTime,
+    /// Time between busy periods (before the first included), measured gap by gap
+    /// rather than as the remainder of the elapsed time.
+    idle_ns: u64,
 }
 
 impl BusyPeriods {
     fn account(&mut self, start: SimTime, end: SimTime, collided: bool) {
         if self.txs == 0 || start >= self.end {
             self.close();
+            // `end` is that of the previous period (zero before the first)
+            self.idle_ns += (start - self.end).as_nanos();
             self.start = start;
             self.end = end;
             self.txs = 1;
@@ -312,14 +317,27 @@ impl Medium {
         }
     }
 
-    /// Busy-period totals up to `horizon` (records still held are counted up to it).
-    pub fn time_split(&self, horizon: SimTime) -> MediumTime {
+    /// Busy periods up to `horizon` (records still held are counted up to it).
+    fn periods_until(&self, horizon: SimTime) -> BusyPeriods {
         let mut busy = self.busy.clone();
         for x in self.txs.iter().take_while(|x| x.start < horizon) {
             busy.account(x.start, x.end.min(horizon), x.collided);
         }
         busy.close();
-        busy.time
+        busy
+    }
+
+    /// Busy-period totals up to `horizon`.
+    pub fn time_split(&self, horizon: SimTime) -> MediumTime {
+        self.periods_until(horizon).time
+    }
+
+    /// Idle time up to `horizon`, ns: the gaps between busy periods, measured one by one
+    /// (not the remainder of the elapsed time), so that success, collision and idle time
+    /// sum to the elapsed time only if the busy periods tile the timeline without overlap.
+    pub fn idle_ns(&self, horizon: SimTime) -> u64 {
+        let p = self.periods_until(horizon);
+        p.idle_ns + (horizon - p.end).as_nanos()
     }
 
     /// Number of transmission records held (bounded: memory does not grow with time).

@@ -150,7 +150,6 @@ impl EtherReport {
             .map(|s| s.bytes_delivered as f64)
             .collect();
         let split = medium.time_split(now);
-        let busy = split.success_ns + split.collision_ns;
         EtherReport {
             elapsed_s: secs,
             frames_offered: sum(|s| s.frames_offered),
@@ -173,7 +172,7 @@ impl EtherReport {
             },
             time_success_s: split.success_ns as f64 * 1e-9,
             time_collision_s: split.collision_ns as f64 * 1e-9,
-            time_idle_s: now.as_nanos().saturating_sub(busy) as f64 * 1e-9,
+            time_idle_s: medium.idle_ns(now) as f64 * 1e-9,
             fairness_jain: jain_index(&senders),
             capture_mean_run: capture.mean_run(),
             capture_longest_run: capture.longest_run(),

@@ -2,12 +2,18 @@
 //!
 //! Every key has a default (a 185 m thin-coax 10 Mb/s segment), so scenarios that do not
 //! care about the wire can leave the section out. Units: Mb/s, metres, fractions of c.
+//!
+//! Invariant of a validated medium: the round-trip propagation over the whole segment
+//! (`2 x length_m / (velocity_factor x c)`) is at most one slot time (512 bit times,
+//! 802.3 4.4.2), the condition under which a transmitter hears every collision before its
+//! frame's first slot is over. A faster bit rate or a longer or slower cable is refused.
 
 use serde::Deserialize;
 
 use super::error::{show, FieldError};
 use crate::ether::consts::{
-    MAX_FRAME_BYTES, MAX_OVERSIZE_FRAME_BYTES, MIN_FRAME_BYTES, VELOCITY_FACTOR_THIN,
+    MAX_FRAME_BYTES, MAX_OVERSIZE_FRAME_BYTES, MIN_FRAME_BYTES, SLOT_TIME_BITS, SPEED_OF_LIGHT_M_PER_S,
+    VELOCITY_FACTOR_THIN,
 };
 use crate::ether::SegmentConfig;
 
@@ -107,6 +113,7 @@ impl RawMedium {
             }
             m.positions_m = Some(pos);
         }
+        m.check_round_trip()?;
         m.allow_oversize = self.allow_oversize.unwrap_or(false);
         if let Some(c) = self.corrupt_fraction {
             if !(0.0..=1.0).contains(&c) {
@@ -119,6 +126,41 @@ impl RawMedium {
 }
 
 impl Medium {
+    /// Propagation time from one end of the segment to the other, ns, rounded as
+    /// `ether::Medium` rounds station positions.
+    pub fn end_to_end_ns(&self) -> u64 {
+        (self.length_m / (SPEED_OF_LIGHT_M_PER_S * self.velocity_factor) * 1e9).round() as u64
+    }
+
+    /// One slot time (512 bit times), ns.
+    pub fn slot_ns(&self) -> u64 {
+        SLOT_TIME_BITS * self.bit_ns
+    }
+
+    /// Refuses a segment whose round trip exceeds the slot time: collision detection (and
+    /// the backoff that assumes it) would not work, and the results would be wrong
+    /// without a word.
+    fn check_round_trip(&self) -> Result<(), FieldError> {
+        let round_trip_ns = 2 * self.end_to_end_ns();
+        if round_trip_ns <= self.slot_ns() {
+            return Ok(());
+        }
+        let rate_mbps = 1000.0 / self.bit_ns as f64;
+        let max_m = self.slot_ns() as f64 * 1e-9 / 2.0 * SPEED_OF_LIGHT_M_PER_S * self.velocity_factor;
+        Err(FieldError::invalid(
+            "medium.length_m",
+            format!(
+                "the round-trip propagation of {round_trip_ns} ns (2 x medium.length_m = {} m at medium.velocity_factor = {} x c) exceeds the slot time of {} ns allowed at medium.bit_rate_mbps = {} (512 bit times of {} ns, 802.3 4.4.2); at this bit rate and velocity factor the segment may be at most {:.1} m long",
+                show(self.length_m),
+                show(self.velocity_factor),
+                self.slot_ns(),
+                show(rate_mbps),
+                self.bit_ns,
+                (max_m * 10.0).floor() / 10.0
+            ),
+        ))
+    }
+
     /// Largest frame (header to FCS) a workload may send on this medium.
     pub fn max_frame_bytes(&self) -> u32 {
         if self.allow_oversize {
@@ -234,6 +276,40 @@ mod tests {
         ] {
             assert_eq!(raw(text).validate().unwrap_err().path, path, "{text}");
         }
+    }
+
+    #[test]
+    fn test_round_trip_must_fit_in_a_slot() {
+        // 185 m of thin coax: 949 ns end to end, a round trip of 1898 ns
+        assert_eq!(Medium::default().end_to_end_ns(), 949);
+        assert!(raw("bit_rate_mbps = 100").validate().is_ok()); // slot 5120 ns
+        assert!(raw("length_m = 2500.0").validate().is_ok()); // 25.65 us of 51.2 us
+        let e = raw("bit_rate_mbps = 1000").validate().unwrap_err(); // slot 512 ns
+        assert_eq!(e.path, "medium.length_m");
+        let msg = e.problem.to_string();
+        for part in [
+            "1898 ns",
+            "512 ns",
+            "medium.bit_rate_mbps = 1000",
+            "medium.length_m = 185 m",
+            "medium.velocity_factor = 0.65",
+            "at most 49.8 m",
+        ] {
+            assert!(msg.contains(part), "{part:?} missing from: {msg}");
+        }
+        assert!(raw("bit_rate_mbps = 1000\nlength_m = 49.0").validate().is_ok());
+        assert!(
+            raw("bit_rate_mbps = 1000\nlength_m = 49.0\nvelocity_factor = 0.5")
+                .validate()
+                .is_err()
+        );
+        // a segment of exactly one slot's round trip is allowed (100 Mb/s, 5120 ns)
+        let at_limit = 2560e-9 * SPEED_OF_LIGHT_M_PER_S;
+        assert!(raw(&format!(
+            "bit_rate_mbps = 100\nvelocity_factor = 1.0\nlength_m = {at_limit}"
+        ))
+        .validate()
+        .is_ok());
     }
 
     #[test]
