@@ -24,7 +24,7 @@ pub struct Headline {
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum RunDetail {
-    Saturate(SaturateReport),
+    Saturate(Box<SaturateReport>),
     Perform3(Perform3Report),
 }
 

@@ -69,7 +69,7 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                     name: "throughput_mbps".into(),
                     value: throughput_mbps,
                 },
-                detail: RunDetail::Saturate(r),
+                detail: RunDetail::Saturate(Box::new(r)),
             }
         }
         Workload::Perform3(w) => {
