@@ -26,6 +26,19 @@ Examples:
 KEY is a dotted path into the scenario file (workload.stations, medium.length_m, ...).
 VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a string.";
 
+const CALIBRATE_EXAMPLES: &str = "\
+Examples:
+  ethersim calibrate calibrations/bulletin.toml
+  ethersim calibrate calibrations/bulletin.toml --cross-validate --jobs 2
+  ethersim calibrate my-lan.toml --in-place
+
+FILE names the scenarios, the measured CSV, the constants to fit (keys of the shared
+hardware file, with bounds or choices) and the seeds; see calibrations/bulletin.toml.
+Writes DIR/<hardware file> (a copy with the fitted values, every comment kept, each fitted
+value marked), DIR/calibration.csv (measured, before, fitted), DIR/calibration.svg + .png,
+and with --cross-validate DIR/cross_validation.csv. Ctrl-C stops the search and writes the
+best values found so far. --in-place also replaces the hardware file itself.";
+
 const SWEEP_EXAMPLES: &str = "\
 Examples:
   ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16,32
@@ -75,6 +88,10 @@ pub enum Command {
     /// Regenerate Figure 1 of the Artisoft bulletin (simulated against measured).
     #[command(after_help = FIGURE1_EXAMPLES)]
     Figure1(Figure1Args),
+    /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
+    /// scenario from a fit to the others).
+    #[command(after_help = CALIBRATE_EXAMPLES)]
+    Calibrate(CalibrateArgs),
 }
 
 /// Output formats of `run`.
@@ -151,6 +168,25 @@ pub struct Figure1Args {
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
     /// Threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Calibration file (TOML).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Output directory (default: output/calibrate-NAME).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Also overwrite the hardware file with the fitted values.
+    #[arg(long)]
+    pub in_place: bool,
+    /// Then fit on all scenarios but one and predict the one held out, for each.
+    #[arg(long)]
+    pub cross_validate: bool,
+    /// Threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
 }

@@ -32,11 +32,15 @@ pub fn run() -> Result<()> {
         }
         Command::Validate(a) => validate_cmd(a),
         Command::Figure1(a) => figure1_cmd(a),
+        Command::Calibrate(a) => {
+            let j = jobs(a.jobs);
+            crate::calibrate_cmd::run(a, j)
+        }
     }
 }
 
 /// Writes to stdout; a closed pipe (`ethersim ... | head`) is not an error.
-fn print(text: &str) -> Result<()> {
+pub(crate) fn print(text: &str) -> Result<()> {
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r.context("writing to stdout"),
@@ -63,14 +67,14 @@ fn load(args: &ScenarioArgs) -> Result<Scenario> {
     Ok(s)
 }
 
-fn jobs(j: Option<u32>) -> usize {
+pub(crate) fn jobs(j: Option<u32>) -> usize {
     j.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     )
 }
 
-fn wrote(files: &[std::path::PathBuf]) {
+pub(crate) fn wrote(files: &[std::path::PathBuf]) {
     for f in files {
         eprintln!("wrote {}", f.display());
     }

@@ -29,12 +29,15 @@
 //! - [`results`]: what a run produces, in shapes the exporters understand.
 //! - [`run`], [`bulletin`]: the runners: one scenario, a sweep, and the bulletin's four
 //!   configurations against Table 1 (which lives with that runner).
+//! - [`calibrate`]: refits constants of a hardware file to measurements (a runner over
+//!   [`run`]), with sensitivities, seed noise and cross-validation.
 //! - [`report`]: formatting only: exporters (table, CSV, JSON), the explanation, sweep
 //!   tables, charts, Figure 1, and atomic file writes.
 //! - `cli`, `commands` (in the binary): argument parsing, and the only I/O.
 
 pub mod adapter;
 pub mod bulletin;
+pub mod calibrate;
 pub mod engine;
 pub mod ether;
 pub mod host;

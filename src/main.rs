@@ -1,5 +1,6 @@
 //! The `ethersim` binary: parse the command line, run the subcommand, print any error chain.
 
+mod calibrate_cmd;
 mod cli;
 mod commands;
 

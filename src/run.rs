@@ -120,6 +120,74 @@ pub fn run(scenario: &Scenario) -> RunOutput {
     }
 }
 
+/// The figures of each point of a saturate run, in column order.
+pub const SATURATE_COLUMNS: [&str; 18] = [
+    "throughput_bps",
+    "throughput_mbps",
+    "frames_per_s",
+    "frames_offered",
+    "frames_delivered",
+    "frames_dropped",
+    "frames_corrupted",
+    "frames_queued",
+    "collisions",
+    "deferrals",
+    "utilization",
+    "time_collision_s",
+    "fairness_jain",
+    "capture_mean_run",
+    "capture_longest_run",
+    "access_delay_mean_us",
+    "access_delay_p99_us",
+    "events",
+];
+
+/// The figures of each point (block size) of a PERFORM3 run, in column order.
+pub const PERFORM3_COLUMNS: [&str; 18] = [
+    "block_size",
+    "throughput_kbps",
+    "blocks_completed",
+    "ms_per_block",
+    "wire_success",
+    "wire_collision",
+    "wire_idle",
+    "collisions_per_block",
+    "server_cpu",
+    "server_copy",
+    "server_protocol",
+    "server_work",
+    "workstation_cpu",
+    "workstation_copy",
+    "server_waiting_for_ack",
+    "packets_retransmitted",
+    "rx_ring_drops",
+    "events",
+];
+
+/// The columns of each point of `scenario`'s run, known before running it.
+pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
+    match &scenario.workload {
+        Workload::Saturate(_) => &SATURATE_COLUMNS,
+        Workload::Perform3(_) => &PERFORM3_COLUMNS,
+    }
+}
+
+/// The value of `column` at each point of `scenario`'s run, for a column known before
+/// running (a PERFORM3 run's `block_size`); an error names the columns that are.
+pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String> {
+    match (&scenario.workload, column) {
+        (Workload::Perform3(w), "block_size") => Ok(w.config.block_sizes.iter().map(|&b| b as f64).collect()),
+        (w, _) => Err(format!(
+            "{column:?} is not known before a {} run (known: {})",
+            w.kind(),
+            match w {
+                Workload::Perform3(_) => "block_size",
+                Workload::Saturate(_) => "none: a saturate run has one point",
+            }
+        )),
+    }
+}
+
 /// The seed of replication `r` of a run seeded `seed` (see [`seed::replication`]).
 pub fn replication_seed(seed: u64, r: u32) -> u64 {
     seed::replication(seed, r)
@@ -365,6 +433,43 @@ mod tests {
             "0..9223372036854775807",
         ] {
             assert!(parse_range(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn test_point_columns_are_what_a_run_produces() {
+        let set = |v: &[&str]| v.iter().map(|o| Override::parse(o).unwrap()).collect::<Vec<_>>();
+        let hw = (
+            "artisoft-1992.toml",
+            include_str!("../scenarios/artisoft-1992.toml"),
+        );
+        let saturate = scenario::load_embedded(
+            "saturate.toml",
+            include_str!("../scenarios/saturate.toml"),
+            None,
+            &set(&["workload.duration_s=0.01"]),
+        )
+        .unwrap();
+        let perform3 = scenario::load_embedded(
+            "16bit-defaults.toml",
+            include_str!("../scenarios/16bit-defaults.toml"),
+            Some(hw),
+            &set(&[
+                "workload.warmup_s=0.05",
+                "workload.measure_s=0.05",
+                "workload.block_sizes=[3072,7168]",
+            ]),
+        )
+        .unwrap();
+        for s in [saturate, perform3] {
+            let out = run(&s);
+            assert_eq!(out.columns, point_columns(&s));
+            if let Ok(keys) = point_keys(&s, "block_size") {
+                assert_eq!(out.points.iter().map(|p| p[0]).collect::<Vec<_>>(), keys);
+                assert_eq!(keys, vec![3072.0, 7168.0]);
+            } else {
+                assert_eq!(out.points.len(), 1);
+            }
         }
     }
 

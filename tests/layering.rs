@@ -6,7 +6,7 @@
 use std::path::Path;
 
 /// Bottom to top; `run` and `bulletin` are peers (runners).
-const LAYERS: [&[&str]; 13] = [
+const LAYERS: [&[&str]; 14] = [
     &["time"],
     &["engine"],
     &["stats"],
@@ -19,6 +19,7 @@ const LAYERS: [&[&str]; 13] = [
     &["scenario"],
     &["results"],
     &["run", "bulletin"],
+    &["calibrate"],
     &["report"],
 ];
 

@@ -9,6 +9,7 @@
 //!   so an error or interruption never leaves a partial result.
 
 pub mod atomic;
+pub mod calibration;
 pub mod csv;
 pub mod explain;
 pub mod figure1;

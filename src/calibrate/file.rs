@@ -1,0 +1,575 @@
+//! The calibration file: which scenarios, which measurements, which constants, which
+//! seeds. Parsed in two tiers like a scenario: a raw serde struct that rejects unknown
+//! keys, then validation whose errors name the file, line and key.
+//!
+//! Paths in the file are relative to the file. Every check that can be made without
+//! running the model is made here, before any run: the scenarios load and include the
+//! calibrated hardware file; each parameter is a key of that file that at least one
+//! scenario does not set itself; bounds are finite and non-empty, choices non-empty; the
+//! measured CSV has the named columns and exactly the scenarios' points.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::scenario::de::from_value;
+use crate::scenario::error::{FieldError, Location, Problem};
+use crate::scenario::source::parse_path;
+use crate::scenario::{self, Scenario, ScenarioError, Source};
+
+use super::CalibrationError;
+
+/// Most seeds, parameters, choices per parameter and evaluations a file may ask for.
+pub const MAX_SEEDS: usize = 64;
+pub const MAX_PARAMETERS: usize = 32;
+pub const MAX_CHOICES: usize = 64;
+pub const MAX_EVALUATIONS: u32 = 20_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: Option<String>,
+    hardware: String,
+    scenarios: Vec<String>,
+    figure: String,
+    objective: Option<String>,
+    seeds: Vec<i64>,
+    report_seeds: Option<Vec<i64>>,
+    max_evaluations: Option<i64>,
+    measured: RawMeasured,
+    #[serde(default)]
+    parameter: Vec<RawParameter>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMeasured {
+    file: String,
+    scenario_column: String,
+    key_column: String,
+    value_column: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawParameter {
+    key: String,
+    min: Option<f64>,
+    max: Option<f64>,
+    start: Option<toml::Value>,
+    choices: Option<Vec<toml::Value>>,
+}
+
+/// What the fit minimises over the measured points, each error in percent of the measured
+/// value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Sum of squared percentage errors (the default).
+    SquaredPercentageError,
+    /// Sum of absolute percentage errors (less pulled by one bad point).
+    AbsolutePercentageError,
+}
+
+impl Objective {
+    pub const NAMES: [&'static str; 2] = ["squared_percentage_error", "absolute_percentage_error"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::SquaredPercentageError => Self::NAMES[0],
+            Objective::AbsolutePercentageError => Self::NAMES[1],
+        }
+    }
+
+    /// The contribution of one point with error `pct` percent.
+    pub fn term(self, pct: f64) -> f64 {
+        match self {
+            Objective::SquaredPercentageError => pct * pct,
+            Objective::AbsolutePercentageError => pct.abs(),
+        }
+    }
+}
+
+/// The values a parameter may take.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// A real number in `[min, max]`; written as an integer if `integer`.
+    Continuous { min: f64, max: f64, integer: bool },
+    /// One of a list of TOML values.
+    Discrete { choices: Vec<toml::Value> },
+}
+
+/// One constant to fit: a key of the hardware file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameter {
+    pub key: String,
+    pub domain: Domain,
+    /// Where the search starts: the stated `start`, else the middle of the bounds (the
+    /// middle choice), never the hardware file's current value.
+    pub start: toml::Value,
+    /// The hardware file's current value (the "before" of the report).
+    pub current: toml::Value,
+}
+
+/// One measured point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// Index into [`Calibration::scenarios`].
+    pub scenario: usize,
+    pub key: f64,
+    pub value: f64,
+}
+
+/// One scenario of the calibration, with its text (re-loaded with each trial hardware).
+#[derive(Clone, Debug)]
+pub struct CalScenario {
+    pub name: String,
+    pub source: Source,
+    /// The point keys it produces, in its output order.
+    pub keys: Vec<f64>,
+}
+
+/// A validated calibration file.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    pub name: String,
+    pub path: PathBuf,
+    pub hardware: Source,
+    pub scenarios: Vec<CalScenario>,
+    pub figure: String,
+    pub key_column: String,
+    pub objective: Objective,
+    pub seeds: Vec<u64>,
+    pub report_seeds: Vec<u64>,
+    pub max_evaluations: u32,
+    pub parameters: Vec<Parameter>,
+    pub measured: Vec<Measured>,
+}
+
+fn located(src: &Source, e: FieldError) -> CalibrationError {
+    let steps = parse_path(&e.path);
+    let at = match src.find(&steps) {
+        Some((depth, offset)) if depth > 0 => src.location(offset),
+        _ => Location::FileOnly {
+            path: src.path.clone(),
+        },
+    };
+    CalibrationError::File(ScenarioError::Field {
+        at,
+        key: e.path,
+        problem: Box::new(e.problem),
+    })
+}
+
+fn relative(base: &Path, p: &str) -> PathBuf {
+    base.parent().unwrap_or(Path::new(".")).join(p)
+}
+
+fn seeds(v: &[i64], key: &str) -> Result<Vec<u64>, FieldError> {
+    if v.is_empty() || v.len() > MAX_SEEDS {
+        return Err(FieldError::invalid(
+            key,
+            format!("needs 1..={MAX_SEEDS} seeds, has {}", v.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(v.len());
+    for (i, &s) in v.iter().enumerate() {
+        if s < 0 {
+            return Err(FieldError::range(
+                format!("{key}[{i}]"),
+                s,
+                "0..=9223372036854775807",
+            ));
+        }
+        if out.contains(&(s as u64)) {
+            return Err(FieldError::invalid(
+                format!("{key}[{i}]"),
+                format!("seed {s} is listed twice"),
+            ));
+        }
+        out.push(s as u64);
+    }
+    Ok(out)
+}
+
+/// The value at dotted `key` in `table`, if present.
+pub fn lookup<'a>(table: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
+    let mut parts = key.split('.');
+    let mut v = table.get(parts.next()?)?;
+    for p in parts {
+        v = v.as_table()?.get(p)?;
+    }
+    Some(v)
+}
+
+fn number(v: &toml::Value) -> Option<f64> {
+    match v {
+        toml::Value::Integer(i) => Some(*i as f64),
+        toml::Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+impl Calibration {
+    /// Reads and validates the calibration file at `path` (and the files it names).
+    pub fn load(path: &Path) -> Result<Calibration, CalibrationError> {
+        let src = Source::read(path)?;
+        let doc = src.parse()?;
+        let raw: RawFile = from_value(toml::Value::Table(doc), "").map_err(|e| located(&src, e))?;
+        let err = |e: FieldError| located(&src, e);
+
+        let objective = match raw.objective.as_deref() {
+            None | Some("squared_percentage_error") => Objective::SquaredPercentageError,
+            Some("absolute_percentage_error") => Objective::AbsolutePercentageError,
+            Some(other) => {
+                return Err(err(FieldError::new(
+                    "objective",
+                    Problem::UnknownVariant {
+                        value: other.to_string(),
+                        suggestions: vec![],
+                        valid: Objective::NAMES.iter().map(|s| s.to_string()).collect(),
+                    },
+                )))
+            }
+        };
+        let fit_seeds = seeds(&raw.seeds, "seeds").map_err(err)?;
+        let report_seeds = match &raw.report_seeds {
+            Some(v) => seeds(v, "report_seeds").map_err(err)?,
+            None => fit_seeds.clone(),
+        };
+        let max_evaluations = raw.max_evaluations.unwrap_or(600);
+        if !(1..=MAX_EVALUATIONS as i64).contains(&max_evaluations) {
+            return Err(err(FieldError::range(
+                "max_evaluations",
+                max_evaluations,
+                format!("1..={MAX_EVALUATIONS}"),
+            )));
+        }
+
+        // the hardware file whose keys are fitted
+        let hw_path = relative(path, &raw.hardware);
+        let hardware = Source::read(&hw_path).map_err(|e| match e {
+            ScenarioError::Read { err: io, .. } => err(FieldError::invalid(
+                "hardware",
+                format!("cannot read {}: {io}", hw_path.display()),
+            )),
+            other => CalibrationError::File(other),
+        })?;
+        let hw_doc = hardware.parse()?;
+        let hw_canon = std::fs::canonicalize(&hw_path).unwrap_or(hw_path.clone());
+
+        // the scenarios
+        if raw.scenarios.is_empty() {
+            return Err(err(FieldError::invalid(
+                "scenarios",
+                "needs at least one scenario",
+            )));
+        }
+        let mut scenarios = Vec::new();
+        let mut docs = Vec::new();
+        for (i, s) in raw.scenarios.iter().enumerate() {
+            let p = relative(path, s);
+            let source = Source::read(&p).map_err(|e| match e {
+                ScenarioError::Read { err: io, .. } => err(FieldError::invalid(
+                    format!("scenarios[{i}]"),
+                    format!("cannot read {}: {io}", p.display()),
+                )),
+                other => CalibrationError::File(other),
+            })?;
+            let loaded: Scenario = scenario::load_source(&source, &[])?;
+            let includes = loaded
+                .hardware
+                .as_ref()
+                .map(|h| std::fs::canonicalize(h).unwrap_or(h.clone()));
+            if includes.as_ref() != Some(&hw_canon) {
+                return Err(err(FieldError::invalid(
+                    format!("scenarios[{i}]"),
+                    format!(
+                        "{} does not include the calibrated hardware file {} (its `hardware` key must name it)",
+                        p.display(),
+                        hw_path.display()
+                    ),
+                )));
+            }
+            if scenarios.iter().any(|c: &CalScenario| c.name == loaded.name) {
+                return Err(err(FieldError::invalid(
+                    format!("scenarios[{i}]"),
+                    format!("two scenarios are named {:?}", loaded.name),
+                )));
+            }
+            let keys = crate::run::point_keys(&loaded, &raw.measured.key_column)
+                .map_err(|m| err(FieldError::invalid("measured.key_column", m)))?;
+            if !crate::run::point_columns(&loaded).contains(&raw.figure.as_str()) {
+                return Err(err(FieldError::new(
+                    "figure",
+                    Problem::UnknownVariant {
+                        value: raw.figure.clone(),
+                        suggestions: vec![],
+                        valid: crate::run::point_columns(&loaded)
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect(),
+                    },
+                )));
+            }
+            docs.push(source.parse()?);
+            scenarios.push(CalScenario {
+                name: loaded.name.clone(),
+                source,
+                keys,
+            });
+        }
+
+        // the parameters
+        if raw.parameter.is_empty() || raw.parameter.len() > MAX_PARAMETERS {
+            return Err(err(FieldError::invalid(
+                "parameter",
+                format!(
+                    "needs 1..={MAX_PARAMETERS} [[parameter]] tables, has {}",
+                    raw.parameter.len()
+                ),
+            )));
+        }
+        let mut parameters: Vec<Parameter> = Vec::new();
+        for (i, p) in raw.parameter.iter().enumerate() {
+            let at = |k: &str| format!("parameter[{i}].{k}");
+            let Some(current) = lookup(&hw_doc, &p.key).cloned() else {
+                return Err(err(FieldError::invalid(
+                    at("key"),
+                    format!(
+                        "`{}` is not a key of the hardware file {}",
+                        clip(&p.key),
+                        hw_path.display()
+                    ),
+                )));
+            };
+            if parameters.iter().any(|q| q.key == p.key) {
+                return Err(err(FieldError::invalid(
+                    at("key"),
+                    format!("`{}` is fitted twice", clip(&p.key)),
+                )));
+            }
+            if docs.iter().all(|d| lookup(d, &p.key).is_some()) {
+                return Err(err(FieldError::invalid(
+                    at("key"),
+                    format!(
+                        "every scenario sets `{}` itself, so no scenario uses the hardware file's value",
+                        clip(&p.key)
+                    ),
+                )));
+            }
+            let (domain, start) =
+                match (&p.choices, p.min, p.max) {
+                    (Some(choices), None, None) => {
+                        if choices.is_empty() || choices.len() > MAX_CHOICES {
+                            return Err(err(FieldError::invalid(
+                                at("choices"),
+                                format!("needs 1..={MAX_CHOICES} choices, has {}", choices.len()),
+                            )));
+                        }
+                        for (j, c) in choices.iter().enumerate() {
+                            if c.type_str() != current.type_str() {
+                                return Err(err(FieldError::invalid(
+                                    format!("parameter[{i}].choices[{j}]"),
+                                    format!(
+                                        "a {} where the hardware file has a {}",
+                                        c.type_str(),
+                                        current.type_str()
+                                    ),
+                                )));
+                            }
+                        }
+                        let start = match &p.start {
+                            Some(s) if choices.contains(s) => s.clone(),
+                            Some(s) => {
+                                return Err(err(FieldError::invalid(
+                                    at("start"),
+                                    format!("{s} is not one of the choices"),
+                                )))
+                            }
+                            None => choices[(choices.len() - 1) / 2].clone(),
+                        };
+                        (
+                            Domain::Discrete {
+                                choices: choices.clone(),
+                            },
+                            start,
+                        )
+                    }
+                    (None, Some(min), Some(max)) => {
+                        let integer = matches!(current, toml::Value::Integer(_));
+                        if number(&current).is_none() {
+                            return Err(err(FieldError::invalid(
+                                at("key"),
+                                format!(
+                                    "the hardware file's `{}` is not a number: give `choices`",
+                                    clip(&p.key)
+                                ),
+                            )));
+                        }
+                        if !(min.is_finite() && max.is_finite() && min < max) {
+                            return Err(err(FieldError::range(
+                                at("max"),
+                                format!("[{min}, {max}]"),
+                                "finite bounds with min < max",
+                            )));
+                        }
+                        let start = match &p.start {
+                            None => (min + max) / 2.0,
+                            Some(v) => match number(v) {
+                                Some(s) if (min..=max).contains(&s) => s,
+                                _ => {
+                                    return Err(err(FieldError::range(
+                                        at("start"),
+                                        v,
+                                        format!("a number in [{min}, {max}]"),
+                                    )));
+                                }
+                            },
+                        };
+                        let domain = Domain::Continuous { min, max, integer };
+                        let start = super::trial::written(&domain, start);
+                        (domain, start)
+                    }
+                    _ => return Err(err(FieldError::invalid(
+                        format!("parameter[{i}]"),
+                        "give either `min` and `max` (a continuous constant) or `choices` (a discrete one)",
+                    ))),
+                };
+            parameters.push(Parameter {
+                key: p.key.clone(),
+                domain,
+                start,
+                current,
+            });
+        }
+
+        // the measurements
+        let m_path = relative(path, &raw.measured.file);
+        let measured = read_measured(&m_path, &raw.measured, &scenarios).map_err(|m| {
+            err(FieldError::invalid(
+                "measured.file",
+                format!("{}: {m}", m_path.display()),
+            ))
+        })?;
+
+        Ok(Calibration {
+            name: raw.name.unwrap_or_else(|| {
+                path.file_stem()
+                    .map_or("calibration".into(), |s| s.to_string_lossy().into_owned())
+            }),
+            path: path.to_path_buf(),
+            hardware,
+            scenarios,
+            figure: raw.figure,
+            key_column: raw.measured.key_column,
+            objective,
+            seeds: fit_seeds,
+            report_seeds,
+            max_evaluations: max_evaluations as u32,
+            parameters,
+            measured,
+        })
+    }
+
+    /// The calibration restricted to the scenarios in `keep` (indices), for a fold of
+    /// cross-validation.
+    pub fn subset(&self, keep: &[usize]) -> Calibration {
+        let mut c = self.clone();
+        c.scenarios = keep.iter().map(|&i| self.scenarios[i].clone()).collect();
+        c.measured = self
+            .measured
+            .iter()
+            .filter_map(|m| {
+                let pos = keep.iter().position(|&k| k == m.scenario)?;
+                Some(Measured {
+                    scenario: pos,
+                    ..m.clone()
+                })
+            })
+            .collect();
+        c
+    }
+}
+
+fn clip(s: &str) -> String {
+    crate::scenario::error::clip(&s.escape_debug().to_string(), 80)
+}
+
+/// Reads the measured CSV: one row per point, matched to the scenarios' points.
+fn read_measured(
+    path: &Path,
+    cols: &RawMeasured,
+    scenarios: &[CalScenario],
+) -> Result<Vec<Measured>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut r = ::csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().map_err(|e| e.to_string())?.clone();
+    let col = |name: &str| {
+        header.iter().position(|h| h == name).ok_or_else(|| {
+            format!(
+                "has no column {name:?} (columns: {})",
+                header.iter().collect::<Vec<_>>().join(", ")
+            )
+        })
+    };
+    let (cs, ck, cv) = (
+        col(&cols.scenario_column)?,
+        col(&cols.key_column)?,
+        col(&cols.value_column)?,
+    );
+    let mut seen: BTreeMap<(usize, u64), usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (row, rec) in r.records().enumerate() {
+        let line = row + 2;
+        let rec = rec.map_err(|e| format!("line {line}: {e}"))?;
+        let name = rec.get(cs).unwrap_or("");
+        let Some(si) = scenarios.iter().position(|s| s.name == name) else {
+            return Err(format!(
+                "line {line}: {name:?} is not one of the scenarios ({})",
+                scenarios
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        let parse = |c: usize, what: &str| -> Result<f64, String> {
+            let cell = rec.get(c).unwrap_or("");
+            cell.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("line {line}: {what} {cell:?} is not a finite number"))
+        };
+        let key = parse(ck, &cols.key_column)?;
+        let value = parse(cv, &cols.value_column)?;
+        if value <= 0.0 {
+            return Err(format!(
+                "line {line}: measured {value} must be positive (errors are in percent of it)"
+            ));
+        }
+        if !scenarios[si].keys.contains(&key) {
+            return Err(format!(
+                "line {line}: scenario {name:?} has no point with {} = {key} (its points: {:?})",
+                cols.key_column, scenarios[si].keys
+            ));
+        }
+        if let Some(prev) = seen.insert((si, key.to_bits()), line) {
+            return Err(format!(
+                "line {line}: the point {name:?} {key} is measured twice (also line {prev})"
+            ));
+        }
+        out.push(Measured {
+            scenario: si,
+            key,
+            value,
+        });
+    }
+    for (i, s) in scenarios.iter().enumerate() {
+        if !out.iter().any(|m| m.scenario == i) {
+            return Err(format!("no measured point for scenario {:?}", s.name));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,44 @@
+//! `ethersim calibrate`: fit constants of a hardware file to measurements.
+//!
+//! - [`file`]: the calibration file (scenarios, measured CSV, parameters, seeds).
+//! - [`trial`]: one evaluation: the hardware file with trial values (written with
+//!   `toml_edit`, so every comment survives), every scenario run on every seed, the
+//!   objective over the measured points.
+//! - [`search`]: the fit: Nelder-Mead (argmin) over the continuous constants, in
+//!   coordinates scaled to their bounds, and an explicit search over the discrete ones;
+//!   then the sensitivity of the objective to each constant and the seed noise.
+//!
+//! The objective is deterministic: every evaluation runs the same seeds (common random
+//! numbers), and runs go in parallel on the current rayon pool but are combined in a fixed
+//! order, so the result is the same for any number of threads. The search starts from the
+//! middle of the bounds (or stated starting values), never from the hardware file's
+//! current values. Trial values are rounded to 6 significant digits (integers for integer
+//! keys) before they are evaluated, so the written file reproduces the fit exactly.
+
+pub mod file;
+pub mod search;
+pub mod trial;
+
+pub use file::{Calibration, Domain, Measured, Objective, Parameter};
+pub use search::{cross_validate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
+
+use crate::scenario::ScenarioError;
+
+/// Why a calibration cannot run or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CalibrationError {
+    /// The calibration file, or a file it names, is unreadable or invalid (located).
+    #[error(transparent)]
+    File(#[from] ScenarioError),
+    /// A trial value makes a scenario invalid (the bounds allow a value the model does not).
+    #[error("with {key} = {value}, scenario {scenario} is invalid: {err}")]
+    Trial {
+        key: String,
+        value: String,
+        scenario: String,
+        err: Box<ScenarioError>,
+    },
+    /// The fitted hardware text cannot be built.
+    #[error("cannot edit the hardware file: {0}")]
+    Edit(String),
+}

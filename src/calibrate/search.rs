@@ -1,0 +1,496 @@
+//! The fit: Nelder-Mead over the continuous constants and an explicit search over the
+//! discrete ones, then what the data says about each constant.
+//!
+//! Continuous constants are searched in coordinates scaled to their bounds (`u` in
+//! [0, 1]); a simplex vertex outside is evaluated at the nearest point inside, with a
+//! penalty growing with the distance, so the search stays within the bounds. The search:
+//! 1. Nelder-Mead from the start, the discrete constants at their starting choices;
+//! 2. for each discrete constant, each other choice, with a short Nelder-Mead polish of
+//!    the continuous ones; a better result is kept;
+//! 3. repeat 1-2 from the best point while a discrete change helped (at most 3 rounds),
+//!    within `max_evaluations`.
+//!
+//! **Sensitivity.** At the fitted point, each continuous constant is moved by +-10% of its
+//! value (within its bounds) and each discrete one to each other choice; the sensitivity
+//! is the smallest rise of the objective, relative to its fitted value. **Seed noise** is
+//! the spread of the objective over the seeds one at a time. A constant whose sensitivity
+//! is below twice the noise of the fit's objective (the per-seed standard deviation over
+//! the square root of the number of seeds), or below 1%, is flagged as not pinned down by
+//! the data.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use argmin::core::{CostFunction, Executor};
+use argmin::solver::neldermead::NelderMead;
+
+use super::file::{Calibration, Domain};
+use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
+use super::CalibrationError;
+
+/// How far the fit has got, for a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    pub evaluations: u32,
+    pub max_evaluations: u32,
+    pub best: f64,
+}
+
+/// One constant's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamFit {
+    pub key: String,
+    /// The hardware file's value before the fit.
+    pub before: toml::Value,
+    pub start: toml::Value,
+    pub fitted: toml::Value,
+    /// Smallest relative rise of the objective when the constant moves (see module doc).
+    pub sensitivity: f64,
+    /// The data does not pin the constant down.
+    pub flagged: bool,
+}
+
+/// Agreement with one scenario's measurements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioFit {
+    pub scenario: String,
+    pub mape: f64,
+    /// The point farthest off: its key and signed error, percent.
+    pub worst_key: f64,
+    pub worst_pct: f64,
+}
+
+/// One measured point, before and after.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointFit {
+    pub scenario: String,
+    pub key: f64,
+    pub measured: f64,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// The result of a fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    pub parameters: Vec<ParamFit>,
+    pub evaluations: u32,
+    /// Ctrl-C stopped the search: this is the best point found until then.
+    pub interrupted: bool,
+    /// The objective over the fit seeds, at the hardware file's values and fitted.
+    pub objective_before: f64,
+    pub objective_after: f64,
+    /// The objective at the fitted values for each report seed alone.
+    pub per_seed: Vec<(u64, f64)>,
+    /// Noise of the fit's objective: per-seed standard deviation / sqrt(fit seeds).
+    pub noise: f64,
+    /// Per scenario, over the mean of the report seeds.
+    pub before: Vec<ScenarioFit>,
+    pub after: Vec<ScenarioFit>,
+    pub points: Vec<PointFit>,
+    /// The fitted values, one per parameter.
+    pub values: Vec<toml::Value>,
+}
+
+/// One fold of cross-validation: fitted without `held_out`, then predicting it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fold {
+    pub held_out: String,
+    pub prediction: ScenarioFit,
+    /// Constants flagged as not pinned down when this scenario is left out.
+    pub flagged: Vec<String>,
+    pub evaluations: u32,
+}
+
+/// The best point so far: objective, continuous coordinates, discrete choice indices.
+type Best = (f64, Vec<f64>, Vec<usize>);
+
+/// Evaluations with a cache, a budget and a stop flag, remembering the best point.
+struct Evaluator<'a> {
+    cal: &'a Calibration,
+    cont: Vec<usize>,
+    disc: Vec<usize>,
+    stop: &'a AtomicBool,
+    budget: u32,
+    count: AtomicU32,
+    cache: Mutex<HashMap<Vec<String>, f64>>,
+    best: Mutex<Option<Best>>,
+    progress: &'a (dyn Fn(Progress) + Sync),
+    failure: Mutex<Option<CalibrationError>>,
+}
+
+/// Why an evaluation did not happen.
+#[derive(Debug)]
+enum Halt {
+    Budget,
+    Stopped,
+    Failed,
+}
+
+impl<'a> Evaluator<'a> {
+    fn values(&self, u: &[f64], d: &[usize]) -> Vec<toml::Value> {
+        let mut v = Vec::with_capacity(self.cal.parameters.len());
+        for (i, p) in self.cal.parameters.iter().enumerate() {
+            let x = match &p.domain {
+                Domain::Continuous { min, max, .. } => {
+                    let j = self.cont.iter().position(|&c| c == i).expect("continuous index");
+                    min + u[j].clamp(0.0, 1.0) * (max - min)
+                }
+                Domain::Discrete { .. } => {
+                    let j = self.disc.iter().position(|&c| c == i).expect("discrete index");
+                    d[j] as f64
+                }
+            };
+            v.push(written(&p.domain, x));
+        }
+        v
+    }
+
+    fn eval(&self, u: &[f64], d: &[usize]) -> Result<f64, Halt> {
+        let values = self.values(u, d);
+        let key: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        if let Some(f) = self.cache.lock().expect("cache").get(&key) {
+            return Ok(*f);
+        }
+        if self.stop.load(Ordering::SeqCst) {
+            return Err(Halt::Stopped);
+        }
+        if self.count.load(Ordering::SeqCst) >= self.budget {
+            return Err(Halt::Budget);
+        }
+        let n = self.count.fetch_add(1, Ordering::SeqCst) + 1;
+        let sims = simulate(self.cal, &values, &self.cal.seeds).map_err(|e| {
+            *self.failure.lock().expect("failure") = Some(e);
+            Halt::Failed
+        })?;
+        let f = objective(self.cal, &means(&sims));
+        self.cache.lock().expect("cache").insert(key, f);
+        let mut best = self.best.lock().expect("best");
+        if best.as_ref().is_none_or(|(b, _, _)| f < *b) {
+            *best = Some((f, u.iter().map(|x| x.clamp(0.0, 1.0)).collect(), d.to_vec()));
+        }
+        let b = best.as_ref().map_or(f, |(b, _, _)| *b);
+        drop(best);
+        (self.progress)(Progress {
+            evaluations: n,
+            max_evaluations: self.budget,
+            best: b,
+        });
+        Ok(f)
+    }
+
+    fn best(&self) -> Option<Best> {
+        self.best.lock().expect("best").clone()
+    }
+
+    /// Nelder-Mead over the continuous constants from `u0`, discrete ones fixed at `d`,
+    /// for at most `iters` iterations. Returns false if the budget or a stop ended it.
+    fn nelder_mead(&self, u0: &[f64], d: &[usize], iters: u64) -> bool {
+        if u0.is_empty() {
+            return self.eval(u0, d).is_ok();
+        }
+        let mut simplex = vec![u0.to_vec()];
+        for i in 0..u0.len() {
+            let mut v = u0.to_vec();
+            v[i] = if v[i] + 0.2 <= 1.0 { v[i] + 0.2 } else { v[i] - 0.2 };
+            simplex.push(v);
+        }
+        let Ok(solver) = NelderMead::new(simplex).with_sd_tolerance(1e-6) else {
+            return false;
+        };
+        let problem = Problem {
+            ev: self,
+            d: d.to_vec(),
+        };
+        Executor::new(problem, solver)
+            .configure(|s| s.max_iters(iters))
+            .ctrlc(false)
+            .run()
+            .is_ok()
+    }
+}
+
+struct Problem<'e, 'a> {
+    ev: &'e Evaluator<'a>,
+    d: Vec<usize>,
+}
+
+impl CostFunction for Problem<'_, '_> {
+    type Param = Vec<f64>;
+    type Output = f64;
+
+    fn cost(&self, u: &Vec<f64>) -> Result<f64, argmin::core::Error> {
+        let outside: f64 = u
+            .iter()
+            .map(|x| (x - x.clamp(0.0, 1.0)).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let f = self
+            .ev
+            .eval(u, &self.d)
+            .map_err(|h| argmin::core::Error::msg(format!("{h:?}")))?;
+        Ok(f * (1.0 + 10.0 * outside) + outside)
+    }
+}
+
+fn scenario_fits(cal: &Calibration, sims: &[f64]) -> Vec<ScenarioFit> {
+    cal.scenarios
+        .iter()
+        .enumerate()
+        .map(|(si, sc)| {
+            let errs: Vec<(f64, f64)> = cal
+                .measured
+                .iter()
+                .zip(sims)
+                .filter(|(m, _)| m.scenario == si)
+                .map(|(m, s)| (m.key, error_pct(*s, m.value)))
+                .collect();
+            let worst = errs.iter().copied().fold((f64::NAN, 0.0f64), |w, e| {
+                if e.1.abs() > w.1.abs() || w.0.is_nan() {
+                    e
+                } else {
+                    w
+                }
+            });
+            ScenarioFit {
+                scenario: sc.name.clone(),
+                mape: errs.iter().map(|e| e.1.abs()).sum::<f64>() / errs.len().max(1) as f64,
+                worst_key: worst.0,
+                worst_pct: worst.1,
+            }
+        })
+        .collect()
+}
+
+/// Fits the calibration's constants. `stop` ends the search early (Ctrl-C); the result is
+/// then the best point found so far, complete. `progress` is called after each evaluation.
+pub fn fit(
+    cal: &Calibration,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Fit, CalibrationError> {
+    check_bounds(cal)?;
+    let cont: Vec<usize> = (0..cal.parameters.len())
+        .filter(|&i| matches!(cal.parameters[i].domain, Domain::Continuous { .. }))
+        .collect();
+    let disc: Vec<usize> = (0..cal.parameters.len())
+        .filter(|&i| matches!(cal.parameters[i].domain, Domain::Discrete { .. }))
+        .collect();
+    let ev = Evaluator {
+        cal,
+        cont: cont.clone(),
+        disc: disc.clone(),
+        stop,
+        budget: cal.max_evaluations,
+        count: AtomicU32::new(0),
+        cache: Mutex::new(HashMap::new()),
+        best: Mutex::new(None),
+        progress,
+        failure: Mutex::new(None),
+    };
+    // the start, in search coordinates
+    let u0: Vec<f64> = cont
+        .iter()
+        .map(|&i| match (&cal.parameters[i].domain, &cal.parameters[i].start) {
+            (Domain::Continuous { min, max, .. }, s) => {
+                let s = s
+                    .as_float()
+                    .or_else(|| s.as_integer().map(|x| x as f64))
+                    .unwrap_or((min + max) / 2.0);
+                (s - min) / (max - min)
+            }
+            _ => 0.5,
+        })
+        .collect();
+    let d0: Vec<usize> = disc
+        .iter()
+        .map(|&i| match &cal.parameters[i].domain {
+            Domain::Discrete { choices } => choices
+                .iter()
+                .position(|c| *c == cal.parameters[i].start)
+                .unwrap_or(0),
+            _ => 0,
+        })
+        .collect();
+    let dims = cont.len().max(1) as u64;
+    let main_iters = (cal.max_evaluations as u64).max(10);
+    let polish_iters = 12 * dims;
+    let mut running = ev.eval(&u0, &d0).is_ok() && ev.nelder_mead(&u0, &d0, main_iters / 2);
+    let mut rounds = 0;
+    while running && !disc.is_empty() && rounds < 3 {
+        rounds += 1;
+        let mut improved = false;
+        for j in 0..disc.len() {
+            let Some((best_f, u, d)) = ev.best() else { break };
+            let Domain::Discrete { choices } = &cal.parameters[disc[j]].domain else {
+                continue;
+            };
+            for c in 0..choices.len() {
+                if c == d[j] || !running {
+                    continue;
+                }
+                let mut d2 = d.clone();
+                d2[j] = c;
+                running = ev.nelder_mead(&u, &d2, polish_iters);
+                if ev.best().is_some_and(|(f, _, _)| f < best_f) {
+                    improved = true;
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+        if let Some((_, u, d)) = ev.best() {
+            running = running && ev.nelder_mead(&u, &d, main_iters / 4);
+        }
+    }
+    if running {
+        if let Some((_, u, d)) = ev.best() {
+            // a final polish from the best point with a fresh simplex
+            ev.nelder_mead(&u, &d, main_iters);
+        }
+    }
+    if let Some(e) = ev.failure.lock().expect("failure").take() {
+        return Err(e);
+    }
+    let interrupted = stop.load(Ordering::SeqCst);
+    let Some((_, u, d)) = ev.best() else {
+        return Err(CalibrationError::Edit("no evaluation completed".into()));
+    };
+    let values = ev.values(&u, &d);
+    finish(cal, values, ev.count.load(Ordering::SeqCst), interrupted)
+}
+
+/// The report of a fit at `values`: sensitivities, seed noise, before and after.
+fn finish(
+    cal: &Calibration,
+    values: Vec<toml::Value>,
+    evaluations: u32,
+    interrupted: bool,
+) -> Result<Fit, CalibrationError> {
+    let before_values: Vec<toml::Value> = cal.parameters.iter().map(|p| p.current.clone()).collect();
+    let fit_obj = |v: &[toml::Value]| -> Result<f64, CalibrationError> {
+        Ok(objective(cal, &means(&simulate(cal, v, &cal.seeds)?)))
+    };
+    let f_after = fit_obj(&values)?;
+    let f_before = fit_obj(&before_values)?;
+
+    // seed noise at the fitted point, over the report seeds
+    let report_after = simulate(cal, &values, &cal.report_seeds)?;
+    let per_seed: Vec<(u64, f64)> = cal
+        .report_seeds
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| {
+            let one: Vec<f64> = report_after.iter().map(|p| p[k]).collect();
+            (s, objective(cal, &one))
+        })
+        .collect();
+    let n = per_seed.len() as f64;
+    let mean = per_seed.iter().map(|x| x.1).sum::<f64>() / n;
+    let sd = if per_seed.len() > 1 {
+        (per_seed.iter().map(|x| (x.1 - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let noise = sd / (cal.seeds.len() as f64).sqrt();
+
+    // sensitivity of each constant
+    let mut parameters = Vec::new();
+    for (i, p) in cal.parameters.iter().enumerate() {
+        let alternatives: Vec<toml::Value> = match &p.domain {
+            Domain::Continuous { min, max, .. } => {
+                let x = values[i]
+                    .as_float()
+                    .or_else(|| values[i].as_integer().map(|v| v as f64))
+                    .unwrap_or(0.0);
+                let step = (0.1 * x.abs()).max((max - min) * 1e-3);
+                [x - step, x + step]
+                    .into_iter()
+                    .map(|y| written(&p.domain, y))
+                    .filter(|v| *v != values[i])
+                    .collect()
+            }
+            Domain::Discrete { choices } => choices.iter().filter(|c| **c != values[i]).cloned().collect(),
+        };
+        let mut rise = f64::INFINITY;
+        for a in alternatives {
+            let mut v = values.clone();
+            v[i] = a;
+            rise = rise.min(fit_obj(&v)? - f_after);
+        }
+        let sensitivity = rise / f_after.max(f64::MIN_POSITIVE);
+        let flagged = !(rise > 2.0 * noise && sensitivity > 0.01);
+        parameters.push(ParamFit {
+            key: p.key.clone(),
+            before: p.current.clone(),
+            start: p.start.clone(),
+            fitted: values[i].clone(),
+            sensitivity,
+            flagged,
+        });
+    }
+
+    let report_before = simulate(cal, &before_values, &cal.report_seeds)?;
+    let (mb, ma) = (means(&report_before), means(&report_after));
+    let points = cal
+        .measured
+        .iter()
+        .zip(mb.iter().zip(&ma))
+        .map(|(m, (b, a))| PointFit {
+            scenario: cal.scenarios[m.scenario].name.clone(),
+            key: m.key,
+            measured: m.value,
+            before: *b,
+            after: *a,
+        })
+        .collect();
+    Ok(Fit {
+        parameters,
+        evaluations,
+        interrupted,
+        objective_before: f_before,
+        objective_after: f_after,
+        per_seed,
+        noise,
+        before: scenario_fits(cal, &mb),
+        after: scenario_fits(cal, &ma),
+        points,
+        values,
+    })
+}
+
+/// Leave-one-scenario-out: for each scenario, fit on the others and predict it (over the
+/// report seeds). `progress` gets the fold's evaluations.
+pub fn cross_validate(
+    cal: &Calibration,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, Progress) + Sync),
+) -> Result<Vec<Fold>, CalibrationError> {
+    let mut folds = Vec::new();
+    for held in 0..cal.scenarios.len() {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let keep: Vec<usize> = (0..cal.scenarios.len()).filter(|&i| i != held).collect();
+        let sub = cal.subset(&keep);
+        // a constant only the held-out scenario uses cannot be fitted without it
+        let f = fit(&sub, stop, &|p| progress(held, p))?;
+        let one = cal.subset(&[held]);
+        let sims = means(&trial::simulate(&one, &f.values, &cal.report_seeds)?);
+        let prediction = scenario_fits(&one, &sims).remove(0);
+        folds.push(Fold {
+            held_out: cal.scenarios[held].name.clone(),
+            prediction,
+            flagged: f
+                .parameters
+                .iter()
+                .filter(|p| p.flagged)
+                .map(|p| p.key.clone())
+                .collect(),
+            evaluations: f.evaluations,
+        });
+    }
+    Ok(folds)
+}

@@ -1,0 +1,218 @@
+//! One evaluation of the objective: trial values in the hardware file, every scenario on
+//! every seed, the simulated figure at each measured point.
+//!
+//! Units: the figure's own (e.g. KB/s); errors in percent of the measured value.
+
+use rayon::prelude::*;
+
+use super::file::{Calibration, Domain};
+use super::CalibrationError;
+use crate::scenario;
+
+/// Rounds a trial value as it will be written: an integer key to an integer, a real one to
+/// 6 significant digits.
+pub fn written(domain: &Domain, x: f64) -> toml::Value {
+    match domain {
+        Domain::Continuous { min, max, integer } => {
+            let x = x.clamp(*min, *max);
+            if *integer {
+                toml::Value::Integer(x.round() as i64)
+            } else {
+                toml::Value::Float(format!("{x:.5e}").parse().unwrap_or(x))
+            }
+        }
+        Domain::Discrete { choices } => choices[(x.max(0.0) as usize).min(choices.len() - 1)].clone(),
+    }
+}
+
+fn edit_value(v: &toml::Value) -> Option<toml_edit::Value> {
+    Some(match v {
+        toml::Value::Integer(i) => (*i).into(),
+        toml::Value::Float(f) => (*f).into(),
+        toml::Value::String(s) => s.as_str().into(),
+        toml::Value::Boolean(b) => (*b).into(),
+        _ => return None,
+    })
+}
+
+/// The hardware file's text with `values` (one per parameter) in place of its own; every
+/// comment is kept. With `marker`, each fitted value gets a trailing comment naming the
+/// calibration and the value it replaced.
+pub fn hardware_text(
+    cal: &Calibration,
+    values: &[toml::Value],
+    marker: Option<&str>,
+) -> Result<String, CalibrationError> {
+    let mut doc: toml_edit::DocumentMut = cal
+        .hardware
+        .text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| CalibrationError::Edit(e.to_string()))?;
+    for (p, v) in cal.parameters.iter().zip(values) {
+        let mut item = doc.as_item_mut();
+        for part in p.key.split('.') {
+            item = item.get_mut(part).ok_or_else(|| {
+                CalibrationError::Edit(format!("{} has no key {}", cal.hardware.path.display(), p.key))
+            })?;
+        }
+        let old = item
+            .as_value()
+            .ok_or_else(|| CalibrationError::Edit(format!("{} is not a value", p.key)))?;
+        let mut decor = old.decor().clone();
+        let mut new =
+            edit_value(v).ok_or_else(|| CalibrationError::Edit(format!("{} cannot hold {v}", p.key)))?;
+        if let Some(m) = marker {
+            decor.set_suffix(format!(" # {m} (was {old})", old = old.to_string().trim()));
+        }
+        *new.decor_mut() = decor;
+        *item = toml_edit::Item::Value(new);
+    }
+    Ok(doc.to_string())
+}
+
+/// The simulated figure at every measured point (in the order of `cal.measured`), for
+/// each of `seeds`: `result[point][seed]`.
+pub fn simulate(
+    cal: &Calibration,
+    values: &[toml::Value],
+    seeds: &[u64],
+) -> Result<Vec<Vec<f64>>, CalibrationError> {
+    let hw_text = hardware_text(cal, values, None)?;
+    let hw_name = cal.hardware.path.to_string_lossy().into_owned();
+    let tasks: Vec<(usize, u64)> = (0..cal.scenarios.len())
+        .flat_map(|s| seeds.iter().map(move |&k| (s, k)))
+        .collect();
+    let outputs: Vec<Result<Vec<(f64, f64)>, CalibrationError>> = tasks
+        .par_iter()
+        .map(|&(si, seed)| {
+            let sc = &cal.scenarios[si];
+            let mut s = scenario::load_embedded(
+                &sc.source.path.to_string_lossy(),
+                &sc.source.text,
+                Some((&hw_name, &hw_text)),
+                &[],
+            )
+            .map_err(|e| trial_error(cal, values, &sc.name, e))?;
+            s.seed = seed;
+            let out = crate::run::run(&s);
+            let k = out.columns.iter().position(|c| *c == cal.key_column);
+            let f = out.columns.iter().position(|c| *c == cal.figure);
+            let (Some(k), Some(f)) = (k, f) else {
+                return Ok(Vec::new());
+            };
+            Ok(out.points.iter().map(|p| (p[k], p[f])).collect())
+        })
+        .collect();
+    let mut by_task = Vec::with_capacity(outputs.len());
+    for o in outputs {
+        by_task.push(o?);
+    }
+    Ok(cal
+        .measured
+        .iter()
+        .map(|m| {
+            tasks
+                .iter()
+                .zip(&by_task)
+                .filter(|((si, _), _)| *si == m.scenario)
+                .map(|(_, pts)| {
+                    pts.iter()
+                        .find(|(k, _)| *k == m.key)
+                        .map_or(f64::NAN, |(_, v)| *v)
+                })
+                .collect()
+        })
+        .collect())
+}
+
+fn trial_error(
+    cal: &Calibration,
+    values: &[toml::Value],
+    scenario: &str,
+    e: scenario::ScenarioError,
+) -> CalibrationError {
+    let key = e.key().unwrap_or("").to_string();
+    let value = cal
+        .parameters
+        .iter()
+        .zip(values)
+        .find(|(p, _)| p.key == key || key.ends_with(&p.key))
+        .map_or_else(
+            || {
+                cal.parameters
+                    .iter()
+                    .zip(values)
+                    .map(|(p, v)| format!("{}={v}", p.key))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            |(_, v)| v.to_string(),
+        );
+    CalibrationError::Trial {
+        key: if key.is_empty() { "the trial".into() } else { key },
+        value,
+        scenario: scenario.to_string(),
+        err: Box::new(e),
+    }
+}
+
+/// Checks, without running anything, that every scenario loads with each parameter at each
+/// end of its range (the others at their starting values).
+pub fn check_bounds(cal: &Calibration) -> Result<(), CalibrationError> {
+    let start: Vec<toml::Value> = cal.parameters.iter().map(|p| p.start.clone()).collect();
+    for (i, p) in cal.parameters.iter().enumerate() {
+        let ends: Vec<toml::Value> = match &p.domain {
+            Domain::Continuous { min, max, .. } => vec![written(&p.domain, *min), written(&p.domain, *max)],
+            Domain::Discrete { choices } => choices.clone(),
+        };
+        for v in ends {
+            let mut values = start.clone();
+            values[i] = v.clone();
+            let hw_text = hardware_text(cal, &values, None)?;
+            for sc in &cal.scenarios {
+                scenario::load_embedded(
+                    &sc.source.path.to_string_lossy(),
+                    &sc.source.text,
+                    Some((&cal.hardware.path.to_string_lossy(), &hw_text)),
+                    &[],
+                )
+                .map_err(|e| CalibrationError::Trial {
+                    key: p.key.clone(),
+                    value: v.to_string(),
+                    scenario: sc.name.clone(),
+                    err: Box::new(e),
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Percentage error of `sim` against `measured`.
+pub fn error_pct(sim: f64, measured: f64) -> f64 {
+    (sim - measured) / measured * 100.0
+}
+
+/// The objective over the points, from each point's simulated value.
+pub fn objective(cal: &Calibration, sims: &[f64]) -> f64 {
+    cal.measured
+        .iter()
+        .zip(sims)
+        .map(|(m, s)| {
+            let e = error_pct(*s, m.value);
+            if e.is_finite() {
+                cal.objective.term(e)
+            } else {
+                // a point the run did not produce (or a zero): as bad as 1000% off
+                cal.objective.term(1000.0)
+            }
+        })
+        .sum()
+}
+
+/// The mean over seeds of each point's simulated values.
+pub fn means(sims: &[Vec<f64>]) -> Vec<f64> {
+    sims.iter()
+        .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64)
+        .collect()
+}

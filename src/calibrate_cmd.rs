@@ -1,0 +1,108 @@
+//! `ethersim calibrate`: load and check the calibration file, fit (and cross-validate) on
+//! a pool of `--jobs` threads with a progress bar, then print and write the results. Ctrl-C
+//! stops the search; the best values found so far are then written, complete.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::CalibrateArgs;
+use crate::commands::{print, wrote};
+use ethersim::calibrate::{self, trial, Calibration};
+use ethersim::report::atomic::Staged;
+use ethersim::report::calibration as out;
+
+/// Set by Ctrl-C.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn bar(len: u64) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let b = ProgressBar::with_draw_target(Some(len), target);
+    b.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} evaluations  best {msg}  {elapsed_precise}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    b
+}
+
+pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
+    let cal = Calibration::load(&a.file)?;
+    let dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output").join(format!("calibrate-{}", cal.name)));
+    // a second Ctrl-C handler cannot be installed (tests call this once per process)
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("thread pool")?;
+
+    let b = bar(cal.max_evaluations as u64);
+    let fit = pool.install(|| {
+        calibrate::fit(&cal, &STOP, &|p| {
+            b.set_position(p.evaluations as u64);
+            b.set_message(format!("{:.1}", p.best));
+        })
+    })?;
+    b.finish_and_clear();
+    let hw_name = cal
+        .hardware
+        .path
+        .file_name()
+        .map_or("hardware.toml".into(), |n| n.to_string_lossy().into_owned());
+    let file_name = a
+        .file
+        .file_name()
+        .map_or("calibration".into(), |n| n.to_string_lossy().into_owned());
+    let marker = format!("calibrated by {file_name}");
+    let text = trial::hardware_text(&cal, &fit.values, Some(&marker))?;
+
+    let mut report = out::summary(&cal.name, cal.objective.name(), &fit);
+    let mut staged = Staged::new(&dir);
+    out::write_outputs(
+        &mut staged,
+        &hw_name,
+        &text,
+        &fit,
+        &cal.name,
+        &cal.key_column,
+        &cal.figure,
+    )?;
+
+    if a.cross_validate && !fit.interrupted {
+        let b = bar(cal.max_evaluations as u64);
+        let folds = pool.install(|| {
+            calibrate::cross_validate(&cal, &STOP, &|fold, p| {
+                b.set_position(p.evaluations as u64);
+                b.set_message(format!("{:.1} (fold {})", p.best, fold + 1));
+            })
+        })?;
+        b.finish_and_clear();
+        report.push('\n');
+        report.push_str(&out::folds(&folds));
+        staged.write("cross_validation.csv", out::folds_csv(&folds)?.as_bytes())?;
+    }
+    staged.write("calibration.txt", report.as_bytes())?;
+    let mut files = staged.commit()?;
+    if a.in_place {
+        let hw_dir = cal
+            .hardware
+            .path
+            .parent()
+            .map_or(PathBuf::from("."), PathBuf::from);
+        let mut staged = Staged::new(&hw_dir);
+        staged.write(&hw_name, text.as_bytes())?;
+        files.extend(staged.commit()?);
+    }
+    print(&report)?;
+    wrote(&files);
+    Ok(())
+}

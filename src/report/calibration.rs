@@ -1,0 +1,225 @@
+//! A calibration's results as text, CSV and a chart: fitted constants with their
+//! sensitivity, per-scenario MAPE and worst point before and after, seed noise, and the
+//! cross-validation table. Formatting only: the numbers come from `calibrate::Fit`.
+
+use super::atomic::Staged;
+use super::csv::to_csv;
+use super::fmt_num;
+use super::plot::{write_chart, Chart, Mark, Series};
+use super::table::align;
+use super::ReportError;
+use crate::calibrate::{Fit, Fold};
+
+/// The printed summary of a fit.
+pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
+    let mut s = String::new();
+    if fit.interrupted {
+        s.push_str(&format!(
+            "INTERRUPTED after {} evaluations: these are the best values found so far.\n\n",
+            fit.evaluations
+        ));
+    }
+    s.push_str(&format!(
+        "Calibration {name}: {} evaluations; objective ({objective}, mean over the fit seeds) {:.1} with the hardware file's values, {:.1} fitted.\n\n",
+        fit.evaluations, fit.objective_before, fit.objective_after
+    ));
+    let mut rows = vec![[
+        "constant",
+        "before",
+        "start",
+        "fitted",
+        "sensitivity",
+        "pinned down",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for p in &fit.parameters {
+        rows.push(vec![
+            p.key.clone(),
+            p.before.to_string(),
+            p.start.to_string(),
+            p.fitted.to_string(),
+            if p.sensitivity.is_finite() {
+                format!("{:+.1}%", p.sensitivity * 100.0)
+            } else {
+                "-".into()
+            },
+            if p.flagged {
+                "NO: barely constrained".into()
+            } else {
+                "yes".into()
+            },
+        ]);
+    }
+    s.push_str(&align(&rows));
+    s.push_str(
+        "(sensitivity: the smallest rise of the objective when the constant moves by 10% of its value, or to another choice)\n\n",
+    );
+    let mut rows = vec![[
+        "scenario",
+        "MAPE before",
+        "worst before",
+        "MAPE after",
+        "worst after",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (b, a) in fit.before.iter().zip(&fit.after) {
+        rows.push(vec![
+            a.scenario.clone(),
+            format!("{:.2}%", b.mape),
+            format!("{:+.1}% at {}", b.worst_pct, fmt_num(b.worst_key)),
+            format!("{:.2}%", a.mape),
+            format!("{:+.1}% at {}", a.worst_pct, fmt_num(a.worst_key)),
+        ]);
+    }
+    s.push_str(&format!(
+        "Agreement, simulated as the mean over the {} report seeds:\n",
+        fit.per_seed.len()
+    ));
+    s.push_str(&align(&rows));
+    let objs: Vec<String> = fit.per_seed.iter().map(|(k, f)| format!("{k}: {f:.1}")).collect();
+    s.push_str(&format!(
+        "\nSeed noise: the fitted objective seed by seed is {}; noise of the fit's objective {:.2}.\n",
+        objs.join(", "),
+        fit.noise
+    ));
+    s
+}
+
+/// The printed cross-validation table.
+pub fn folds(folds: &[Fold]) -> String {
+    let mut rows = vec![[
+        "held out",
+        "held-out MAPE",
+        "worst point",
+        "not pinned down without it",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for f in folds {
+        rows.push(vec![
+            f.held_out.clone(),
+            format!("{:.2}%", f.prediction.mape),
+            format!(
+                "{:+.1}% at {}",
+                f.prediction.worst_pct,
+                fmt_num(f.prediction.worst_key)
+            ),
+            if f.flagged.is_empty() {
+                "-".into()
+            } else {
+                f.flagged.join(", ")
+            },
+        ]);
+    }
+    format!(
+        "Cross-validation: each scenario predicted by a fit to the others\n{}",
+        align(&rows)
+    )
+}
+
+/// `calibration.csv`: every measured point with the simulated value before and after.
+pub fn points_csv(fit: &Fit, key_column: &str, figure: &str) -> Result<String, ReportError> {
+    let header: Vec<String> = vec![
+        "scenario".into(),
+        key_column.into(),
+        format!("measured_{figure}"),
+        format!("before_{figure}"),
+        format!("fitted_{figure}"),
+        "fitted_error_pct".into(),
+    ];
+    let rows: Vec<Vec<String>> = fit
+        .points
+        .iter()
+        .map(|p| {
+            vec![
+                p.scenario.clone(),
+                fmt_num(p.key),
+                fmt_num(p.measured),
+                fmt_num(p.before),
+                fmt_num(p.after),
+                fmt_num((p.after - p.measured) / p.measured * 100.0),
+            ]
+        })
+        .collect();
+    to_csv(&header, &rows)
+}
+
+/// `cross_validation.csv`.
+pub fn folds_csv(folds: &[Fold]) -> Result<String, ReportError> {
+    let header: Vec<String> = [
+        "held_out",
+        "mape_pct",
+        "worst_key",
+        "worst_pct",
+        "not_pinned_down",
+        "evaluations",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = folds
+        .iter()
+        .map(|f| {
+            vec![
+                f.held_out.clone(),
+                fmt_num(f.prediction.mape),
+                fmt_num(f.prediction.worst_key),
+                fmt_num(f.prediction.worst_pct),
+                f.flagged.join(" "),
+                f.evaluations.to_string(),
+            ]
+        })
+        .collect::<Vec<_>>();
+    to_csv(&header, &rows)
+}
+
+/// The chart: per scenario, the fitted values as a line and the measured as markers.
+pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Chart {
+    let mut series = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    for p in &fit.points {
+        if !names.contains(&p.scenario.as_str()) {
+            names.push(&p.scenario);
+        }
+    }
+    for (i, n) in names.iter().enumerate() {
+        let mut sim = Series::line(&format!("{n} (fitted)"), i);
+        let mut meas = Series {
+            mark: Mark::Markers,
+            ..Series::line(&format!("{n} (measured)"), i)
+        };
+        let mut pts: Vec<_> = fit.points.iter().filter(|p| p.scenario == *n).collect();
+        pts.sort_by(|a, b| a.key.total_cmp(&b.key));
+        for p in pts {
+            sim.points.push((p.key, p.after, None));
+            meas.points.push((p.key, p.measured, None));
+        }
+        series.push(sim);
+        series.push(meas);
+    }
+    Chart {
+        title: format!("Calibration {name}: measured (points) and fitted (lines)"),
+        x_label: key_label.to_string(),
+        y_label: figure_label.to_string(),
+        x_categories: None,
+        series,
+        ceiling: None,
+        legend: Some(plotters::chart::SeriesLabelPosition::LowerRight),
+    }
+}
+
+/// Stages the fitted hardware file, the CSV and the chart.
+pub fn write_outputs(
+    out: &mut Staged,
+    hardware_name: &str,
+    hardware_text: &str,
+    fit: &Fit,
+    name: &str,
+    key_column: &str,
+    figure: &str,
+) -> Result<(), ReportError> {
+    out.write(hardware_name, hardware_text.as_bytes())?;
+    out.write("calibration.csv", points_csv(fit, key_column, figure)?.as_bytes())?;
+    write_chart(&chart(name, fit, key_column, figure), out, "calibration")
+}
