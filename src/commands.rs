@@ -13,9 +13,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::{Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
 use ethersim::report::atomic::Staged;
 use ethersim::report::figure1;
-use ethersim::report::sweep::{value_text, SweepReport};
+use ethersim::report::sweep::{value_text, SweepStream};
 use ethersim::report::table::{align, pretty};
-use ethersim::report::{self, plot, Format};
+use ethersim::report::{self, plot, Format, ReportError};
 use ethersim::results::{Figure1Data, SweepParam};
 use ethersim::run;
 use ethersim::scenario::{self, Override, Scenario, Source};
@@ -169,6 +169,8 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         }
     }
 
+    // sweep.csv is written as the runs finish, straight into its staged file
+    let mut staged = Staged::new(&a.out);
     let total = (combos.len() * a.replications as usize) as u64;
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -180,23 +182,23 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} (eta {eta})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let runs = run::run_sweep(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1))?;
-    bar.finish_and_clear();
-
     let values: Vec<Vec<toml::Value>> = combos.iter().map(|c| c.values.clone()).collect();
-    let rep = SweepReport {
-        params: &params,
-        combos: &values,
-        runs: &runs,
-    };
+    let csv_path = staged.path_for("sweep.csv")?;
+    let csv_file = std::fs::File::create(&csv_path).map_err(|err| ReportError::Io {
+        path: csv_path.clone(),
+        err,
+    })?;
+    let mut stream = SweepStream::new(&params, &values, csv_file);
+    run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
+        Ok(stream.push(&r)?)
+    })?;
+    bar.finish_and_clear();
+    let (rep, _csv_file) = stream.finish()?;
+
     let name = combos
         .first()
         .map_or("scenario".into(), |c| c.scenario.name.clone());
-    let headline = runs
-        .first()
-        .map_or("headline".into(), |r| r.output.headline.name.clone());
-    let mut staged = Staged::new(&a.out);
-    staged.write("sweep.csv", rep.runs_csv()?.as_bytes())?;
+    let headline = rep.headline.clone();
     staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
     plot::write_chart(
         &rep.chart(&format!("{name}: {headline} against {}", params[0].key)),
@@ -210,7 +212,7 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         .map(|p| p.key.clone())
         .chain(["runs".into(), format!("{headline} mean"), "95% CI ±".into()])
         .collect::<Vec<String>>()];
-    for s in rep.summaries() {
+    for s in &rep.summaries {
         let mut row: Vec<String> = s.values.iter().map(value_text).collect();
         row.extend([
             s.runs.to_string(),

@@ -10,8 +10,9 @@
 //! A sweep ([`plan_sweep`], [`run_sweep`]) is the cross product of parameter values, each
 //! combination validated up front (nothing runs if one is invalid), times `replications`
 //! seeds. Replication `r` uses [`replication_seed`]`(seed, r)`. Runs execute on a local
-//! rayon pool and are collected in plan order, so the result does not depend on the
-//! number of threads.
+//! rayon pool and are handed on one by one in plan order as they finish, so the result
+//! does not depend on the number of threads and a sweep's memory does not grow with its
+//! number of runs.
 
 use crate::engine::seed;
 use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
@@ -284,36 +285,71 @@ pub fn plan_sweep(
     Ok(combos)
 }
 
-/// Runs every combination `replications` times on a pool of `jobs` threads; `tick` is
-/// called after each run (from any thread). Results are in plan order: combination, then
-/// replication.
-pub fn run_sweep(
+/// Most runs of a sweep started and not yet handed on, per thread: the reorder buffer of
+/// [`run_sweep`] holds at most `jobs` times this many finished runs.
+pub const RUNS_IN_FLIGHT_PER_THREAD: usize = 4;
+
+/// Runs every combination `replications` times on a pool of `jobs` threads and hands each
+/// run to `sink` as it completes, in plan order (combination, then replication), so the
+/// result does not depend on the number of threads. `tick` is called after each run (from
+/// any thread).
+///
+/// Memory does not grow with the number of runs: at most `jobs` x
+/// [`RUNS_IN_FLIGHT_PER_THREAD`] runs are started and not yet handed on; those that finish
+/// ahead of an earlier one wait in a reorder buffer of that size. The first error of `sink`
+/// stops the sweep (the runs already started finish and are dropped) and is returned. A
+/// panicking run panics the caller.
+pub fn run_sweep<E: From<rayon::ThreadPoolBuildError>>(
     combos: &[Combination],
     replications: u32,
     jobs: usize,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<SweepRun>, rayon::ThreadPoolBuildError> {
-    use rayon::prelude::*;
-    let tasks: Vec<(usize, u32)> = (0..combos.len())
-        .flat_map(|c| (0..replications.max(1)).map(move |r| (c, r)))
-        .collect();
+    sink: &mut dyn FnMut(SweepRun) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::collections::BTreeMap;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    let reps = replications.max(1) as usize;
+    let total = combos.len() * reps;
+    let window = jobs.max(1) * RUNS_IN_FLIGHT_PER_THREAD;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build()?;
-    Ok(pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|&(c, r)| {
-                let mut s = combos[c].scenario.clone();
-                s.seed = replication_seed(s.seed, r);
-                let output = run(&s);
-                tick();
-                SweepRun {
-                    combination: c,
-                    replication: r,
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, std::thread::Result<RunOutput>)>();
+    // The calling thread plans and hands on; the runs (and any nested parallelism of a
+    // workload) execute on the pool, which never blocks.
+    pool.in_place_scope(|scope| {
+        let (mut started, mut next) = (0usize, 0usize);
+        let mut finished: BTreeMap<usize, RunOutput> = BTreeMap::new();
+        while next < total {
+            while started < total && started < next + window {
+                let (k, tx) = (started, tx.clone());
+                scope.spawn(move |_| {
+                    let output = catch_unwind(AssertUnwindSafe(|| {
+                        let mut s = combos[k / reps].scenario.clone();
+                        s.seed = replication_seed(s.seed, (k % reps) as u32);
+                        run(&s)
+                    }));
+                    tick();
+                    let _ = tx.send((k, output)); // the receiver is gone only after an error
+                });
+                started += 1;
+            }
+            // `tx` is alive here, so `recv` fails only if that invariant is broken.
+            let (k, output) = rx.recv().expect("the sweep's channel outlives its runs");
+            match output {
+                Ok(o) => finished.insert(k, o),
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            while let Some(output) = finished.remove(&next) {
+                sink(SweepRun {
+                    combination: next / reps,
+                    replication: (next % reps) as u32,
                     output,
-                }
-            })
-            .collect()
-    }))
+                })?;
+                next += 1;
+            }
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]
