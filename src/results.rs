@@ -23,6 +23,9 @@ pub struct Headline {
 /// The full report of the workload that ran. Serialised as the report itself (no tag).
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
+// One per run, never in bulk (a sweep drops it as each run is written), so the size of
+// the inline saturate report costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum RunDetail {
     Saturate(SaturateReport),
     Perform3(Perform3Report),
