@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::CalibrateArgs;
-use crate::commands::{print, wrote};
+use crate::commands::{check_out_dir, print, wrote};
 use ethersim::calibrate::{self, trial, Calibration};
 use ethersim::report::atomic::Staged;
 use ethersim::report::calibration as out;
@@ -38,6 +38,7 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("output").join(format!("calibrate-{}", cal.name)));
+    check_out_dir(&dir)?;
     // a second Ctrl-C handler cannot be installed (tests call this once per process)
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let pool = rayon::ThreadPoolBuilder::new()

@@ -48,7 +48,8 @@ Examples:
 
 Each --param is followed by its --values (comma-separated TOML values; brackets group
 arrays) or --range START..END[:STEP] (END included). Several --param sweep the cross
-product. Writes DIR/sweep.csv (every run), DIR/sweep_summary.csv (mean and 95% CI per
+product; each key may be given once (not to two --param, nor to a --param and a --set;
+--seed and --param seed contradict each other). Writes DIR/sweep.csv (every run), DIR/sweep_summary.csv (mean and 95% CI per
 combination) and DIR/sweep.svg + DIR/sweep.png (the headline figure against the first
 --param, one line per combination of the others).";
 

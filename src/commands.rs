@@ -1,10 +1,13 @@
 //! What each subcommand does, in three steps: validate every input, compute, then write.
 //!
-//! Nothing is written until every scenario (every sweep combination) has been validated
-//! and every run has finished; files are staged and renamed into place together
-//! ([`Staged`]), so an invalid scenario or a failure leaves the output directory as it was.
+//! The output directory is checked before anything runs, and no output file is replaced
+//! until every scenario (every sweep combination) has been validated and every run has
+//! finished: files are staged and renamed into place together ([`Staged`]; a sweep writes
+//! `sweep.csv` into its staged file as the runs finish), so an invalid scenario or a
+//! failure leaves the output directory as it was.
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
@@ -13,9 +16,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::{Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
 use ethersim::report::atomic::Staged;
 use ethersim::report::figure1;
-use ethersim::report::sweep::{value_text, SweepReport};
+use ethersim::report::sweep::{value_text, SweepStream};
 use ethersim::report::table::{align, pretty};
-use ethersim::report::{self, plot, Format};
+use ethersim::report::{self, plot, Format, ReportError};
 use ethersim::results::{Figure1Data, SweepParam};
 use ethersim::run;
 use ethersim::scenario::{self, Override, Scenario, Source};
@@ -47,19 +50,70 @@ pub(crate) fn print(text: &str) -> Result<()> {
     }
 }
 
+/// Writes a line to stderr (a warning, an error, a file written). A stderr that cannot be
+/// written (`2>/dev/full`, a closed descriptor) is not an error: the line is dropped.
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Checks an output directory before anything runs, so a bad `--out` fails at once and
+/// not after a long run: it is a directory, or can be created (its nearest existing
+/// ancestor is a directory), and a file can be created there (probed with a file that is
+/// created and removed at once; permission bits alone do not tell, e.g. for root or a
+/// read-only file system).
+pub(crate) fn check_out_dir(dir: &Path) -> Result<()> {
+    let bad = |why: String| anyhow::anyhow!("--out {dir:?}: {why}");
+    let mut existing = dir;
+    loop {
+        match std::fs::metadata(existing) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) if existing == dir => return Err(bad("exists and is not a directory".into())),
+            Ok(_) => return Err(bad(format!("cannot be created: {existing:?} is not a directory"))),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                existing = match existing.parent() {
+                    Some(p) if p.as_os_str().is_empty() => Path::new("."),
+                    Some(p) => p,
+                    None => return Err(bad("cannot be created".into())),
+                };
+            }
+            Err(e) => return Err(bad(format!("cannot use {existing:?}: {e}"))),
+        }
+    }
+    let probe = existing.join(format!(".ethersim-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) if existing == dir => Err(bad(format!("cannot write there: {e}"))),
+        Err(e) => Err(bad(format!("cannot be created in {existing:?}: {e}"))),
+    }
+}
+
 fn overrides(set: &[String]) -> Result<Vec<Override>> {
     Ok(set.iter().map(|s| Override::parse(s)).collect::<Result<_, _>>()?)
 }
 
 fn warn(s: &Scenario) {
     for w in &s.warnings {
-        eprintln!("warning: {w}");
+        note(&format!("warning: {w}"));
     }
 }
 
 /// Loads and validates the scenario of `args`, with its overrides and seed.
 fn load(args: &ScenarioArgs) -> Result<Scenario> {
-    let mut s = scenario::load(&args.scenario, &overrides(&args.set)?)?;
+    let set = overrides(&args.set)?;
+    run::check_conflicts(&set, &[], args.seed)?;
+    let mut s = scenario::load(&args.scenario, &set)?;
     if let Some(seed) = args.seed {
         s.seed = seed;
     }
@@ -76,12 +130,15 @@ pub(crate) fn jobs(j: Option<u32>) -> usize {
 
 pub(crate) fn wrote(files: &[std::path::PathBuf]) {
     for f in files {
-        eprintln!("wrote {}", f.display());
+        note(&format!("wrote {}", f.display()));
     }
 }
 
 fn run_cmd(a: RunArgs) -> Result<()> {
     let s = load(&a.scenario)?;
+    if let Some(dir) = &a.out {
+        check_out_dir(dir)?;
+    }
     let format = match a.format {
         FormatArg::Table => Format::Table,
         FormatArg::Csv => Format::Csv,
@@ -161,6 +218,7 @@ fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
 
 fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let params = sweep_params(&a, m)?;
+    check_out_dir(&a.out)?;
     let base = overrides(&a.scenario.set)?;
     let source = Source::read(&a.scenario.scenario)?;
     let combos = run::plan_sweep(&source, &base, &params, a.scenario.seed, a.replications)?;
@@ -168,11 +226,13 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     for c in &combos {
         for w in &c.scenario.warnings {
             if warned.insert(w.clone()) {
-                eprintln!("warning: {w}");
+                note(&format!("warning: {w}"));
             }
         }
     }
 
+    // sweep.csv is written as the runs finish, straight into its staged file
+    let mut staged = Staged::new(&a.out);
     let total = (combos.len() * a.replications as usize) as u64;
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -184,23 +244,23 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} (eta {eta})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let runs = run::run_sweep(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1))?;
-    bar.finish_and_clear();
-
     let values: Vec<Vec<toml::Value>> = combos.iter().map(|c| c.values.clone()).collect();
-    let rep = SweepReport {
-        params: &params,
-        combos: &values,
-        runs: &runs,
-    };
+    let csv_path = staged.path_for("sweep.csv")?;
+    let csv_file = std::fs::File::create(&csv_path).map_err(|err| ReportError::Io {
+        path: csv_path.clone(),
+        err,
+    })?;
+    let mut stream = SweepStream::new(&params, &values, csv_file);
+    run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
+        Ok(stream.push(&r)?)
+    })?;
+    bar.finish_and_clear();
+    let (rep, _csv_file) = stream.finish()?;
+
     let name = combos
         .first()
         .map_or("scenario".into(), |c| c.scenario.name.clone());
-    let headline = runs
-        .first()
-        .map_or("headline".into(), |r| r.output.headline.name.clone());
-    let mut staged = Staged::new(&a.out);
-    staged.write("sweep.csv", rep.runs_csv()?.as_bytes())?;
+    let headline = rep.headline.clone();
     staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
     plot::write_chart(
         &rep.chart(&format!("{name}: {headline} against {}", params[0].key)),
@@ -214,7 +274,7 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         .map(|p| p.key.clone())
         .chain(["runs".into(), format!("{headline} mean"), "95% CI ±".into()])
         .collect::<Vec<String>>()];
-    for s in rep.summaries() {
+    for s in &rep.summaries {
         let mut row: Vec<String> = s.values.iter().map(value_text).collect();
         row.extend([
             s.runs.to_string(),
@@ -238,6 +298,7 @@ fn figure1_data(jobs: usize) -> Result<Figure1Data> {
 }
 
 fn figure1_cmd(a: Figure1Args) -> Result<()> {
+    check_out_dir(&a.out)?;
     let data = figure1_data(jobs(a.jobs))?;
     let mut staged = Staged::new(&a.out);
     figure1::write_outputs(&data, &mut staged)?;

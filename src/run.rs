@@ -10,8 +10,9 @@
 //! A sweep ([`plan_sweep`], [`run_sweep`]) is the cross product of parameter values, each
 //! combination validated up front (nothing runs if one is invalid), times `replications`
 //! seeds. Replication `r` uses [`replication_seed`]`(seed, r)`. Runs execute on a local
-//! rayon pool and are collected in plan order, so the result does not depend on the
-//! number of threads.
+//! rayon pool and are handed on one by one in plan order as they finish, so the result
+//! does not depend on the number of threads and a sweep's memory does not grow with its
+//! number of runs.
 
 use crate::engine::seed;
 use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
@@ -203,7 +204,80 @@ pub enum SweepError {
         max: usize,
     },
     #[error(transparent)]
+    Conflict(#[from] ConflictError),
+    #[error(transparent)]
     Scenario(#[from] ScenarioError),
+}
+
+/// Two command-line settings of one scenario key (`--set`, `--param`, `--seed`) that
+/// contradict each other. Each key may be given once: a later setting would silently
+/// replace an earlier one, and a sweep would label its rows with values it did not run.
+/// A key inside a table set by another (`a.b` and `a.b.c`) counts as the same key.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConflictError {
+    #[error("{arg} is given twice; give each key once")]
+    Twice { arg: String },
+    #[error("{first} and {second} both set `{key}`; give it once")]
+    Both {
+        first: String,
+        second: String,
+        key: String,
+    },
+    #[error("{outer} and {inner} overlap: `{inner_key}` is inside `{outer_key}`; set the table or the key inside it, not both")]
+    Nested {
+        outer: String,
+        inner: String,
+        outer_key: String,
+        inner_key: String,
+    },
+}
+
+/// Refuses `--set` overrides, swept keys and a `--seed` that set the same key (or a key
+/// and a table around it), whatever their order.
+pub fn check_conflicts(
+    overrides: &[Override],
+    params: &[SweepParam],
+    seed: Option<u64>,
+) -> Result<(), ConflictError> {
+    let mut set: Vec<(&str, Vec<&str>)> = Vec::new();
+    set.extend(
+        overrides
+            .iter()
+            .map(|o| ("--set", o.keys.iter().map(String::as_str).collect())),
+    );
+    set.extend(params.iter().map(|p| ("--param", p.key.split('.').collect())));
+    if seed.is_some() {
+        set.push(("--seed", vec!["seed"]));
+    }
+    let name = |(flag, keys): &(&str, Vec<&str>)| match *flag {
+        "--seed" => "--seed".to_string(),
+        _ => format!("{flag} {}", keys.join(".")),
+    };
+    for (i, a) in set.iter().enumerate() {
+        for b in &set[i + 1..] {
+            let (outer, inner) = if a.1.len() <= b.1.len() { (a, b) } else { (b, a) };
+            if !inner.1.starts_with(&outer.1) {
+                continue;
+            }
+            return Err(if outer.1.len() < inner.1.len() {
+                ConflictError::Nested {
+                    outer: name(outer),
+                    inner: name(inner),
+                    outer_key: outer.1.join("."),
+                    inner_key: inner.1.join("."),
+                }
+            } else if a.0 == b.0 {
+                ConflictError::Twice { arg: name(a) }
+            } else {
+                ConflictError::Both {
+                    first: name(a),
+                    second: name(b),
+                    key: a.1.join("."),
+                }
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A `--range` that cannot be expanded.
@@ -309,8 +383,9 @@ pub struct Combination {
 }
 
 /// Validates every combination of `params` (the first parameter varies slowest) on top of
-/// the scenario `source` with `overrides`; `seed` replaces the scenario's seed if given,
-/// unless `seed` itself is swept.
+/// the scenario `source` with `overrides`; `seed` replaces the scenario's seed if given.
+/// Settings that contradict each other (see [`check_conflicts`]: a key swept twice, swept
+/// and `--set`, or `seed` swept with a `--seed`) are refused before anything is loaded.
 pub fn plan_sweep(
     source: &Source,
     overrides: &[Override],
@@ -318,6 +393,7 @@ pub fn plan_sweep(
     seed: Option<u64>,
     replications: u32,
 ) -> Result<Vec<Combination>, SweepError> {
+    check_conflicts(overrides, params, seed)?;
     let count = params
         .iter()
         .try_fold(1usize, |n, p| n.checked_mul(p.values.len()));
@@ -344,7 +420,7 @@ pub fn plan_sweep(
             all.push(o);
         }
         let mut scenario = scenario::load_source(source, &all)?;
-        if let Some(s) = seed.filter(|_| !params.iter().any(|p| p.key == "seed")) {
+        if let Some(s) = seed {
             scenario.seed = s;
         }
         combos.push(Combination { values, scenario });
@@ -352,36 +428,71 @@ pub fn plan_sweep(
     Ok(combos)
 }
 
-/// Runs every combination `replications` times on a pool of `jobs` threads; `tick` is
-/// called after each run (from any thread). Results are in plan order: combination, then
-/// replication.
-pub fn run_sweep(
+/// Most runs of a sweep started and not yet handed on, per thread: the reorder buffer of
+/// [`run_sweep`] holds at most `jobs` times this many finished runs.
+pub const RUNS_IN_FLIGHT_PER_THREAD: usize = 4;
+
+/// Runs every combination `replications` times on a pool of `jobs` threads and hands each
+/// run to `sink` as it completes, in plan order (combination, then replication), so the
+/// result does not depend on the number of threads. `tick` is called after each run (from
+/// any thread).
+///
+/// Memory does not grow with the number of runs: at most `jobs` x
+/// [`RUNS_IN_FLIGHT_PER_THREAD`] runs are started and not yet handed on; those that finish
+/// ahead of an earlier one wait in a reorder buffer of that size. The first error of `sink`
+/// stops the sweep (the runs already started finish and are dropped) and is returned. A
+/// panicking run panics the caller.
+pub fn run_sweep<E: From<rayon::ThreadPoolBuildError>>(
     combos: &[Combination],
     replications: u32,
     jobs: usize,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<SweepRun>, rayon::ThreadPoolBuildError> {
-    use rayon::prelude::*;
-    let tasks: Vec<(usize, u32)> = (0..combos.len())
-        .flat_map(|c| (0..replications.max(1)).map(move |r| (c, r)))
-        .collect();
+    sink: &mut dyn FnMut(SweepRun) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::collections::BTreeMap;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    let reps = replications.max(1) as usize;
+    let total = combos.len() * reps;
+    let window = jobs.max(1) * RUNS_IN_FLIGHT_PER_THREAD;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build()?;
-    Ok(pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|&(c, r)| {
-                let mut s = combos[c].scenario.clone();
-                s.seed = replication_seed(s.seed, r);
-                let output = run(&s);
-                tick();
-                SweepRun {
-                    combination: c,
-                    replication: r,
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, std::thread::Result<RunOutput>)>();
+    // The calling thread plans and hands on; the runs (and any nested parallelism of a
+    // workload) execute on the pool, which never blocks.
+    pool.in_place_scope(|scope| {
+        let (mut started, mut next) = (0usize, 0usize);
+        let mut finished: BTreeMap<usize, RunOutput> = BTreeMap::new();
+        while next < total {
+            while started < total && started < next + window {
+                let (k, tx) = (started, tx.clone());
+                scope.spawn(move |_| {
+                    let output = catch_unwind(AssertUnwindSafe(|| {
+                        let mut s = combos[k / reps].scenario.clone();
+                        s.seed = replication_seed(s.seed, (k % reps) as u32);
+                        run(&s)
+                    }));
+                    tick();
+                    let _ = tx.send((k, output)); // the receiver is gone only after an error
+                });
+                started += 1;
+            }
+            // `tx` is alive here, so `recv` fails only if that invariant is broken.
+            let (k, output) = rx.recv().expect("the sweep's channel outlives its runs");
+            match output {
+                Ok(o) => finished.insert(k, o),
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            while let Some(output) = finished.remove(&next) {
+                sink(SweepRun {
+                    combination: next / reps,
+                    replication: (next % reps) as u32,
                     output,
-                }
-            })
-            .collect()
-    }))
+                })?;
+                next += 1;
+            }
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -434,6 +545,86 @@ mod tests {
         ] {
             assert!(parse_range(bad).is_err(), "{bad}");
         }
+    }
+
+    fn set(arg: &str) -> Override {
+        Override::parse(arg).unwrap()
+    }
+
+    fn swept(key: &str) -> SweepParam {
+        SweepParam {
+            key: key.into(),
+            values: vec![Integer(1), Integer(24)],
+        }
+    }
+
+    #[test]
+    fn test_conflicts_same_key_twice() {
+        let e = check_conflicts(
+            &[],
+            &[swept("workload.stations"), swept("workload.stations")],
+            None,
+        );
+        assert_eq!(
+            e,
+            Err(ConflictError::Twice {
+                arg: "--param workload.stations".into()
+            })
+        );
+        let e = check_conflicts(&[set("medium.length_m=10"), set("medium.length_m=20")], &[], None);
+        assert!(matches!(e, Err(ConflictError::Twice { .. })), "{e:?}");
+    }
+
+    #[test]
+    fn test_conflicts_param_and_set_and_seed() {
+        let e = check_conflicts(&[set("workload.stations=3")], &[swept("workload.stations")], None);
+        assert!(
+            matches!(e, Err(ConflictError::Both { ref key, .. }) if key == "workload.stations"),
+            "{e:?}"
+        );
+        let e = check_conflicts(&[], &[swept("seed")], Some(7)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--param seed and --seed both set `seed`; give it once"
+        );
+        let e = check_conflicts(&[set("seed=3")], &[], Some(7));
+        assert!(matches!(e, Err(ConflictError::Both { .. })), "{e:?}");
+    }
+
+    #[test]
+    fn test_conflicts_table_and_key_inside() {
+        let e = check_conflicts(
+            &[set("medium={length_m=10.0}")],
+            &[swept("medium.length_m")],
+            None,
+        );
+        assert_eq!(
+            e,
+            Err(ConflictError::Nested {
+                outer: "--set medium".into(),
+                inner: "--param medium.length_m".into(),
+                outer_key: "medium".into(),
+                inner_key: "medium.length_m".into(),
+            })
+        );
+        // siblings and keys that only share a prefix of characters do not conflict
+        let ok = check_conflicts(
+            &[set("medium.length_m=10"), set("medium.length=1")],
+            &[swept("workload.stations"), swept("workload.stations_x")],
+            Some(1),
+        );
+        assert_eq!(ok, Ok(()));
+    }
+
+    #[test]
+    fn test_plan_refuses_a_key_swept_twice() {
+        let text = include_str!("../scenarios/saturate.toml");
+        let source = Source::from_bytes(std::path::Path::new("saturate.toml"), text.into()).unwrap();
+        let params = [swept("workload.stations"), swept("workload.stations")];
+        assert!(matches!(
+            plan_sweep(&source, &[], &params, None, 1),
+            Err(SweepError::Conflict(ConflictError::Twice { .. }))
+        ));
     }
 
     #[test]

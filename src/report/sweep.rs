@@ -9,6 +9,9 @@
 //!   (Student's t; empty with one replication).
 //! - The chart: the headline against the first swept key, one line per combination of the
 //!   other keys, with the confidence intervals as error bars.
+//!
+//! [`SweepStream`] writes `sweep.csv` as the runs arrive and keeps only each combination's
+//! summary, so a sweep's memory does not grow with its number of runs.
 
 use super::csv::to_csv;
 use super::fmt_num;
@@ -68,72 +71,127 @@ pub struct Summary {
     pub ci95: Option<f64>,
 }
 
-/// A finished sweep, ready to export.
-pub struct SweepReport<'a> {
-    pub params: &'a [SweepParam],
+/// Writes `sweep.csv` as a sweep's runs arrive, in plan order, and keeps only what the
+/// summary and the chart need: the headline of each replication of the combination being
+/// received, and one [`Summary`] per finished combination. Nothing of a run outlives its
+/// [`push`](SweepStream::push), so memory does not grow with the number of replications.
+pub struct SweepStream<'a, W: std::io::Write> {
+    params: &'a [SweepParam],
     /// The values of the swept keys of each combination, in plan order.
-    pub combos: &'a [Vec<toml::Value>],
-    pub runs: &'a [SweepRun],
+    combos: &'a [Vec<toml::Value>],
+    csv: ::csv::Writer<W>,
+    /// The headline's name, known from the first run.
+    headline: Option<String>,
+    /// Headlines of combination `summaries.len()`, the one being received.
+    current: Vec<f64>,
+    summaries: Vec<Summary>,
 }
 
-impl SweepReport<'_> {
-    fn headline_name(&self) -> String {
-        self.runs
-            .first()
-            .map_or("headline".into(), |r| r.output.headline.name.clone())
+fn encode(e: ::csv::Error) -> ReportError {
+    ReportError::Encode(e.to_string())
+}
+
+impl<'a, W: std::io::Write> SweepStream<'a, W> {
+    /// A sweep over `combos` of `params` whose `sweep.csv` is written to `out`.
+    pub fn new(params: &'a [SweepParam], combos: &'a [Vec<toml::Value>], out: W) -> Self {
+        SweepStream {
+            params,
+            combos,
+            csv: ::csv::Writer::from_writer(out),
+            headline: None,
+            current: Vec::new(),
+            summaries: Vec::with_capacity(combos.len()),
+        }
     }
 
-    /// The text of `sweep.csv`.
-    pub fn runs_csv(&self) -> Result<String, ReportError> {
-        let columns = self.runs.first().map_or(&[][..], |r| &r.output.columns[..]);
+    fn write_header(&mut self, headline: &str, columns: &[String]) -> Result<(), ReportError> {
         let mut header: Vec<String> = self.params.iter().map(|p| p.key.clone()).collect();
         header.extend(["replication", "seed", "point"].map(String::from));
-        header.push(format!("headline_{}", self.headline_name()));
+        header.push(format!("headline_{headline}"));
         header.extend(columns.iter().cloned());
-        let mut rows = Vec::new();
-        for run in self.runs {
-            let combo = &self.combos[run.combination];
-            for (i, point) in run.output.points.iter().enumerate() {
-                let mut row: Vec<String> = combo.iter().map(value_text).collect();
-                row.push(run.replication.to_string());
-                row.push(run.output.seed.to_string());
-                row.push(i.to_string());
-                row.push(fmt_num(run.output.headline.value));
-                row.extend(point.iter().map(|v| fmt_num(*v)));
-                rows.push(row);
-            }
-        }
-        to_csv(&header, &rows)
+        self.headline = Some(headline.to_string());
+        self.csv.write_record(&header).map_err(encode)
     }
 
-    /// Mean and confidence interval of the headline per combination, in plan order.
-    pub fn summaries(&self) -> Vec<Summary> {
-        let mut by_combo: Vec<Vec<f64>> = vec![Vec::new(); self.combos.len()];
-        for run in self.runs {
-            by_combo[run.combination].push(run.output.headline.value);
+    /// Closes combinations until `combination` is the one being received.
+    fn close_until(&mut self, combination: usize) {
+        while self.summaries.len() < combination.min(self.combos.len()) {
+            let xs = std::mem::take(&mut self.current);
+            let (mean, ci95) = mean_ci95(&xs);
+            self.summaries.push(Summary {
+                values: self.combos[self.summaries.len()].clone(),
+                runs: xs.len(),
+                mean,
+                ci95,
+            });
         }
-        self.combos
-            .iter()
-            .zip(by_combo)
-            .map(|(c, xs)| {
-                let (mean, ci95) = mean_ci95(&xs);
-                Summary {
-                    values: c.clone(),
-                    runs: xs.len(),
-                    mean,
-                    ci95,
-                }
-            })
-            .collect()
     }
 
+    /// Writes the rows of the next run in plan order (runs of one combination together,
+    /// combinations in order; a run out of that order is a bug and panics).
+    pub fn push(&mut self, run: &SweepRun) -> Result<(), ReportError> {
+        assert!(
+            run.combination >= self.summaries.len() && run.combination < self.combos.len(),
+            "sweep run of combination {} out of plan order",
+            run.combination
+        );
+        if self.headline.is_none() {
+            self.write_header(&run.output.headline.name, &run.output.columns)?;
+        }
+        self.close_until(run.combination);
+        let combo = &self.combos[run.combination];
+        for (i, point) in run.output.points.iter().enumerate() {
+            let mut row: Vec<String> = combo.iter().map(value_text).collect();
+            row.push(run.replication.to_string());
+            row.push(run.output.seed.to_string());
+            row.push(i.to_string());
+            row.push(fmt_num(run.output.headline.value));
+            row.extend(point.iter().map(|v| fmt_num(*v)));
+            self.csv.write_record(&row).map_err(encode)?;
+        }
+        self.current.push(run.output.headline.value);
+        Ok(())
+    }
+
+    /// Finishes `sweep.csv` (flushed, returned with the writer) and summarises the sweep.
+    pub fn finish(mut self) -> Result<(SweepSummary<'a>, W), ReportError> {
+        if self.headline.is_none() {
+            self.write_header("headline", &[])?;
+        }
+        self.close_until(self.combos.len());
+        let headline = self.headline.take().unwrap_or_default();
+        let out = self
+            .csv
+            .into_inner()
+            .map_err(|e| ReportError::Encode(e.to_string()))?;
+        Ok((
+            SweepSummary {
+                params: self.params,
+                summaries: self.summaries,
+                headline,
+            },
+            out,
+        ))
+    }
+}
+
+/// A finished sweep's per-combination summary, ready to export.
+pub struct SweepSummary<'a> {
+    pub params: &'a [SweepParam],
+    /// One per combination, in plan order.
+    pub summaries: Vec<Summary>,
+    /// The name of the headline figure.
+    pub headline: String,
+}
+
+impl SweepSummary<'_> {
     /// The text of `sweep_summary.csv`.
     pub fn summary_csv(&self) -> Result<String, ReportError> {
         let mut header: Vec<String> = self.params.iter().map(|p| p.key.clone()).collect();
-        let h = self.headline_name();
+        let h = &self.headline;
         header.extend(["runs".to_string(), format!("{h}_mean"), format!("{h}_ci95")]);
         let rows: Vec<Vec<String>> = self
-            .summaries()
+            .summaries
             .iter()
             .map(|s| {
                 let mut row: Vec<String> = s.values.iter().map(value_text).collect();
@@ -148,7 +206,6 @@ impl SweepReport<'_> {
 
     /// The chart of the headline against the first swept key.
     pub fn chart(&self, title: &str) -> Chart {
-        let summaries = self.summaries();
         let first = &self.params[0];
         let numeric = first.values.iter().all(|v| as_f64(v).is_some());
         let x_of = |v: &toml::Value| -> f64 {
@@ -159,7 +216,7 @@ impl SweepReport<'_> {
             }
         };
         let mut series: Vec<Series> = Vec::new();
-        for s in &summaries {
+        for s in &self.summaries {
             let label = self.params[1..]
                 .iter()
                 .zip(&s.values[1..])
@@ -176,12 +233,12 @@ impl SweepReport<'_> {
             series[idx].points.push((x_of(&s.values[0]), s.mean, s.ci95));
         }
         if series.len() == 1 && series[0].label.is_empty() {
-            series[0].label = self.headline_name();
+            series[0].label = self.headline.clone();
         }
         Chart {
             title: title.to_string(),
             x_label: first.key.clone(),
-            y_label: self.headline_name(),
+            y_label: self.headline.clone(),
             x_categories: (!numeric).then(|| first.values.iter().map(value_text).collect()),
             series,
             ceiling: None,
