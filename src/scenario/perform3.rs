@@ -108,6 +108,7 @@ impl RawPerform3 {
         budget::admit(
             "workload.measure_s",
             events,
+            n + 1,
             &format!(
                 "{n} workstations x {} s x {} block sizes",
                 show(window_s),

@@ -78,6 +78,7 @@ impl RawSaturate {
         budget::admit(
             "workload.duration_s",
             events,
+            senders + 1,
             &format!(
                 "{senders} stations for {} s of {frame_bytes}-byte frames",
                 show(duration_s)
