@@ -12,7 +12,7 @@ use ethersim::bulletin::CONFIGS;
 use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
 
-use ethersim::scenario::perform3::MAX_WORK;
+use ethersim::scenario::budget::{cpu_s, MAX_CPU_S};
 use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::perform3::{self, Perform3Config};
@@ -41,10 +41,24 @@ fn load(config: usize, list: &[&str]) -> Result<Perform3Config, ScenarioError> {
 #[test]
 fn an_unreasonably_long_lan_run_is_refused_up_front() {
     // Loading only validates: it has no engine and cannot run a simulation, so these
-    // refusals are up front by construction (a wall-clock bound here would only measure
-    // how loaded the machine is).
-    // 1023 workstations x 1 h x 16 block sizes: about 6e7 workstation-seconds
-    let e = load(0, &["workload.workstations=1023", "workload.measure_s=3600"]).expect_err("must be refused");
+    // refusals are up front by construction.
+    // 1023 workstations x 1 h x 16 block sizes on a 100 Mb/s wire with fast hosts: some
+    // 1e10 events
+    let e = load(
+        0,
+        &[
+            "workload.workstations=1023",
+            "medium.bit_rate_mbps=100",
+            "hosts.server.mips=200",
+            "hosts.workstation.mips=200",
+            "hosts.server.memcpy_ns_per_byte=0",
+            "adapter.io_access_ns_16bit=10",
+            "workload.warmup_s=3600",
+            "workload.measure_s=3600",
+        ],
+    )
+    .map(|c| c.block_sizes.len())
+    .expect_err("must be refused");
     let msg = e.to_string();
     eprintln!("{msg}");
     assert!(msg.contains("workload.measure_s"), "names the key: {msg}");
@@ -53,29 +67,42 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
     // 10,000 stations: beyond the segment's station limit
     let e = load(0, &["workload.workstations=10000"]).expect_err("must be refused");
     assert!(e.to_string().contains("workload.workstations"), "{e}");
-    // just over the limit with one block size, and just under it
-    let over = format!("workload.measure_s={}", MAX_WORK / 100.0);
-    assert!(load(
-        0,
-        &[
-            "workload.workstations=100",
-            "workload.warmup_s=1",
-            "workload.block_sizes=[3072]",
-            &over
-        ]
-    )
-    .is_err());
-    let under = format!("workload.measure_s={}", MAX_WORK / 100.0 - 1.0);
-    assert!(load(
-        0,
-        &[
-            "workload.workstations=100",
-            "workload.warmup_s=1",
-            "workload.block_sizes=[3072]",
-            &under
-        ]
-    )
-    .is_ok());
+    // the estimate decides: a window just under the limit is admitted, twice it is not
+    let base = [
+        "workload.workstations=100",
+        "workload.warmup_s=0",
+        "workload.block_sizes=[3072]",
+    ];
+    let one_s = {
+        let mut l = base.to_vec();
+        l.push("workload.measure_s=1");
+        let s = load_embedded(SCENARIOS[0].0, SCENARIOS[0].1, Some(HARDWARE), &sets(&l)).unwrap();
+        match s.workload {
+            Workload::Perform3(w) => ethersim::scenario::budget::perform3_events(
+                &s.medium,
+                &w.config.lan.profile,
+                100,
+                &w.config.block_sizes,
+                1.0,
+            ),
+            _ => unreachable!(),
+        }
+    };
+    let limit_s = MAX_CPU_S / cpu_s(one_s, 101);
+    eprintln!(
+        "100 workstations, 3072-byte blocks: {one_s:.0} events per simulated second, limit {limit_s:.0} s"
+    );
+    let window = |s: f64| {
+        let mut l: Vec<String> = base.iter().map(|x| x.to_string()).collect();
+        l.push(format!("workload.measure_s={s}"));
+        l
+    };
+    let refs = |l: &[String]| l.to_vec();
+    let run = |l: Vec<String>| load(0, &l.iter().map(String::as_str).collect::<Vec<_>>());
+    if limit_s * 2.0 <= 3600.0 {
+        assert!(run(refs(&window(limit_s * 2.0))).is_err());
+    }
+    assert!(run(refs(&window((limit_s * 0.9).min(3600.0)))).is_ok());
 }
 
 fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::error::{show, FieldError};
 use super::medium::Medium;
+use super::units;
 use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
@@ -132,6 +133,27 @@ pub fn ticks(n: u32) -> SimDuration {
     SimDuration::from_nanos_f64(n as f64 * 65_536.0 / 1_193_182.0 * 1e9)
 }
 
+/// Slowest host accepted, MIPS: an 8088 PC at 4.77 MHz runs about 0.33 MIPS; 0.1 leaves room
+/// for slower machines.
+pub const MIN_MIPS: f64 = 0.1;
+/// Fastest host accepted, MIPS: a Pentium of the mid-1990s runs some 100-200 MIPS.
+pub const MAX_MIPS: f64 = 200.0;
+/// Slowest memory copy accepted, ns/byte: REP MOVSB on an 8088 takes about 17 clocks per
+/// byte at 4.77 MHz (3.6 us); 10 us covers slower paths (XMS moves with mode switches).
+pub const MAX_MEMCPY_NS_PER_BYTE: f64 = 10_000.0;
+/// Range of one data-port access of the adapter, ns: an ISA I/O cycle is at least 125 ns
+/// at 8 MHz with no wait state (REFERENCE.md: about 375 ns per 16-bit and 750 ns per 8-bit
+/// access at the bus alone); 100 us is far slower than any card.
+pub const IO_ACCESS_NS: (f64, f64) = (10.0, 100_000.0);
+/// Largest per-frame set-up of a transfer, ns (1 ms: a thousand ISA register writes).
+pub const MAX_SETUP_NS: f64 = 1_000_000.0;
+/// Largest CPU cost of one NOS or application step, kinstr: 10 million instructions, some
+/// seconds on the slowest host.
+pub const MAX_KINSTR: f64 = 10_000.0;
+/// Range of the AI-LANBIOS base retry timeout, ms: NetBIOS timers count PC timer ticks, so
+/// at least one tick (54.9 ms); at most a minute.
+pub const RETRY_BASE_MS: (f64, f64) = (units::PC_TICK_MS, 60_000.0);
+
 fn int_in(path: &str, v: i64, lo: i64, hi: i64, note: &str) -> Result<u32, FieldError> {
     if (lo..=hi).contains(&v) {
         Ok(v as u32)
@@ -159,12 +181,12 @@ impl RawHost {
     fn validate(self, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
         Ok(HostProfile {
             name: self.name.unwrap_or_else(|| default_name.to_string()),
-            mips: real_in(&format!("{at}.mips"), self.mips, 0.0, 100_000.0, true)?,
+            mips: real_in(&format!("{at}.mips"), self.mips, MIN_MIPS, MAX_MIPS, false)?,
             memcpy_ns_per_byte: real_in(
                 &format!("{at}.memcpy_ns_per_byte"),
                 self.memcpy_ns_per_byte,
                 0.0,
-                1e6,
+                MAX_MEMCPY_NS_PER_BYTE,
                 false,
             )?,
         })
@@ -233,11 +255,11 @@ pub fn validate(
         _ => adapter.io_access_ns_32bit,
     }
     .ok_or_else(|| FieldError::invalid(&key, format!("missing: needed for adapter.bus_width = {width}")))?;
-    let access_ns = real_in(&key, access, 0.0, 1e6, true)?;
+    let access_ns = real_in(&key, access, IO_ACCESS_NS.0, IO_ACCESS_NS.1, false)?;
     let copy = match adapter.copy.as_deref().unwrap_or("programmed_io") {
         "programmed_io" => CopyEngine::ProgrammedIo {
             access_ns,
-            setup_ns: real_in("adapter.setup_ns", adapter.setup_ns, 0.0, 1e7, false)?,
+            setup_ns: real_in("adapter.setup_ns", adapter.setup_ns, 0.0, MAX_SETUP_NS, false)?,
         },
         other => {
             return Err(FieldError::invalid(
@@ -325,17 +347,14 @@ pub fn validate(
     let proto = &nos.protocol;
     let header_bytes = int_in("nos.protocol.header_bytes", proto.header_bytes, 0, 512, "")?;
     let request_bytes = int_in("nos.protocol.request_bytes", proto.request_bytes, 1, 1500, "")?;
-    let retry_base = SimDuration::from_nanos_f64(
-        real_in(
-            "nos.protocol.retry_base_ms",
-            proto.retry_base_ms,
-            0.0,
-            60_000.0,
-            true,
-        )? * 1e6,
-    );
+    let retry_base = units::millis(
+        "nos.protocol.retry_base_ms",
+        proto.retry_base_ms,
+        RETRY_BASE_MS,
+        false,
+    )?;
     let c = &nos.costs;
-    let cost = |k: &str, v: f64| real_in(&format!("nos.costs.{k}"), v, 0.0, 1e6, false);
+    let cost = |k: &str, v: f64| real_in(&format!("nos.costs.{k}"), v, 0.0, MAX_KINSTR, false);
     let costs = NosCosts {
         interrupt_kinstr: cost("interrupt_kinstr", c.interrupt_kinstr)?,
         packet_kinstr: cost("packet_kinstr", c.packet_kinstr)?,

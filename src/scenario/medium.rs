@@ -20,8 +20,16 @@ use crate::ether::SegmentConfig;
 /// Longest segment accepted, metres: the 802.3 10 Mb/s collision domain (five segments
 /// and four repeaters) is 2500 m; beyond it collision detection within a slot fails.
 pub const MAX_LENGTH_M: f64 = 2500.0;
-/// Longest bit time accepted, ns (1 kb/s); the shortest is 1 ns (1000 Mb/s).
-pub const MAX_BIT_NS: u64 = 1_000_000;
+/// Longest bit time accepted, ns: 1 Mb/s, the slowest CSMA/CD LAN of 802.3 (1BASE5,
+/// StarLAN, clause 12); the shortest is 1 ns (1000 Mb/s, clause 34).
+pub const MAX_BIT_NS: u64 = 1_000;
+/// Slowest signal accepted, as a fraction of c. Real cables run from about 0.4 (some
+/// twisted pair and solid-polyethylene coax lie at 0.6-0.66; REFERENCE.md: thin coax
+/// 0.65 c, thick coax 0.77 c) to about 0.99 (air-dielectric line). Below this range the
+/// medium would hold transmission records for seconds and carrier sense would scan them all.
+pub const MIN_VELOCITY_FACTOR: f64 = 0.4;
+/// Fastest signal accepted, as a fraction of c (see [`MIN_VELOCITY_FACTOR`]).
+pub const MAX_VELOCITY_FACTOR: f64 = 0.99;
 
 /// `[medium]` as written.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -40,7 +48,7 @@ pub struct RawMedium {
 pub struct Medium {
     /// One bit time, ns (100 at 10 Mb/s).
     pub bit_ns: u64,
-    /// Signal speed as a fraction of c, in (0, 1].
+    /// Signal speed as a fraction of c, in [`MIN_VELOCITY_FACTOR`]..=[`MAX_VELOCITY_FACTOR`].
     pub velocity_factor: f64,
     /// Segment length, metres, in (0, [`MAX_LENGTH_M`]].
     pub length_m: f64,
@@ -78,15 +86,20 @@ impl RawMedium {
                 return Err(FieldError::range(
                     "medium.bit_rate_mbps",
                     show(rate),
-                    "0.001..=1000 such that 1000/bit_rate_mbps is a whole number of ns (e.g. 1, 10, 100)",
-                ));
+                    "1..=1000 such that 1000/bit_rate_mbps is a whole number of ns (e.g. 1, 10, 100)",
+                )
+                .with_note("1 Mb/s (1BASE5) to 1000 Mb/s, the CSMA/CD rates of 802.3"));
             }
             m.bit_ns = whole as u64;
         }
         if let Some(v) = self.velocity_factor {
-            if !(v > 0.0 && v <= 1.0) {
-                return Err(FieldError::range("medium.velocity_factor", show(v), "(0, 1]")
-                    .with_note("0.65 for thin coax, 0.77 for thick"));
+            if !(MIN_VELOCITY_FACTOR..=MAX_VELOCITY_FACTOR).contains(&v) {
+                return Err(FieldError::range(
+                    "medium.velocity_factor",
+                    show(v),
+                    format!("{MIN_VELOCITY_FACTOR}..={MAX_VELOCITY_FACTOR}"),
+                )
+                .with_note("real cables: 0.65 for thin coax, 0.77 for thick"));
             }
             m.velocity_factor = v;
         }
@@ -257,7 +270,7 @@ mod tests {
     fn test_bit_rate_must_give_whole_ns() {
         assert_eq!(raw("bit_rate_mbps = 100").validate().unwrap().bit_ns, 10);
         assert_eq!(raw("bit_rate_mbps = 1").validate().unwrap().bit_ns, 1000);
-        for bad in ["3", "0", "-10", "2000", "nan", "inf"] {
+        for bad in ["3", "0", "-10", "2000", "nan", "inf", "0.5", "0.001"] {
             let e = raw(&format!("bit_rate_mbps = {bad}")).validate().unwrap_err();
             assert_eq!(e.path, "medium.bit_rate_mbps");
             assert!(matches!(e.problem, Problem::OutOfRange { .. }));
@@ -269,6 +282,9 @@ mod tests {
         for (text, path) in [
             ("velocity_factor = 0.0", "medium.velocity_factor"),
             ("velocity_factor = 1.5", "medium.velocity_factor"),
+            ("velocity_factor = 1e-9", "medium.velocity_factor"),
+            ("velocity_factor = 1e-300", "medium.velocity_factor"),
+            ("velocity_factor = 1.0", "medium.velocity_factor"),
             ("length_m = -1.0", "medium.length_m"),
             ("length_m = 1e9", "medium.length_m"),
             ("corrupt_fraction = 1.01", "medium.corrupt_fraction"),

@@ -20,6 +20,7 @@
 //! own file), validated in [`RawScenario::validate`] and made available to the workloads
 //! through [`Sections`]; a new workload kind is one file and one arm in [`workload`].
 
+pub mod budget;
 pub mod de;
 pub mod error;
 pub mod lan;
@@ -28,6 +29,7 @@ pub mod merge;
 pub mod perform3;
 pub mod saturate;
 pub mod source;
+pub mod units;
 pub mod workload;
 
 use std::path::{Path, PathBuf};

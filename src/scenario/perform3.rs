@@ -12,6 +12,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::Sections;
+use super::{budget, units};
 use crate::lan::LanConfig;
 use crate::time::SimDuration;
 use crate::workload::perform3::Perform3Config;
@@ -24,9 +25,6 @@ pub const MAX_BLOCK_BYTES: i64 = 65_535;
 pub const MAX_BLOCK_SIZES: usize = 256;
 /// Longest warm-up or measurement per block size, seconds.
 pub const MAX_WINDOW_S: f64 = 3600.0;
-/// Upper bound of `workstations x (warmup_s + measure_s) x block sizes`: about a few
-/// thousand events per workstation-second, so this is some minutes of CPU at most.
-pub const MAX_WORK: f64 = 2e5;
 
 /// `[workload]` of kind `perform3`, as written (`kind` already removed).
 #[derive(Clone, Debug, Deserialize)]
@@ -47,16 +45,7 @@ pub struct Perform3Workload {
 }
 
 fn seconds(path: &str, v: f64, allow_zero: bool) -> Result<SimDuration, FieldError> {
-    let ok = v.is_finite() && (v > 0.0 || (allow_zero && v == 0.0)) && v <= MAX_WINDOW_S;
-    if !ok {
-        let lo = if allow_zero { "[0" } else { "(0" };
-        return Err(FieldError::range(
-            path,
-            show(v),
-            format!("{lo}, {MAX_WINDOW_S}] seconds"),
-        ));
-    }
-    Ok(SimDuration::from_nanos_f64(v * 1e9))
+    units::seconds(path, v, (0.0, MAX_WINDOW_S), allow_zero)
 }
 
 impl RawPerform3 {
@@ -99,18 +88,6 @@ impl RawPerform3 {
         let measure_s = self.measure_s.unwrap_or(5.0);
         let warmup = seconds("workload.warmup_s", warmup_s, true)?;
         let measure = seconds("workload.measure_s", measure_s, false)?;
-        let work = n as f64 * (warmup_s + measure_s) * block_sizes.len() as f64;
-        if work > MAX_WORK {
-            return Err(FieldError::invalid(
-                "workload.measure_s",
-                format!(
-                    "{n} workstations x {} s x {} block sizes is refused as too long a run (limit {MAX_WORK:e} \
-                     workstation-seconds); shorten warmup_s/measure_s or use fewer block sizes",
-                    show(warmup_s + measure_s),
-                    block_sizes.len()
-                ),
-            ));
-        }
         let app_jitter = self.app_jitter.unwrap_or(0.5);
         if !(0.0..=1.0).contains(&app_jitter) {
             return Err(FieldError::range(
@@ -120,18 +97,25 @@ impl RawPerform3 {
             ));
         }
         let skew_ms = self.start_skew_ms.unwrap_or(10.0);
-        if !(skew_ms.is_finite() && (0.0..=60_000.0).contains(&skew_ms)) {
-            return Err(FieldError::range(
-                "workload.start_skew_ms",
-                show(skew_ms),
-                "0..=60000 ms",
-            ));
-        }
+        let start_skew = units::millis("workload.start_skew_ms", skew_ms, (0.0, 60_000.0), true)?;
         let medium = s.medium;
         let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
         let mut profile = lan.clone();
         profile.costs.app_jitter = app_jitter;
-        profile.costs.start_skew = SimDuration::from_nanos_f64(skew_ms * 1e6);
+        profile.costs.start_skew = start_skew;
+        let window_s = (warmup + measure).as_secs_f64();
+        let events = budget::perform3_events(medium, &profile, n, &block_sizes, window_s);
+        budget::admit(
+            "workload.measure_s",
+            events,
+            n + 1,
+            &format!(
+                "{n} workstations x {} s x {} block sizes",
+                show(window_s),
+                block_sizes.len()
+            ),
+            "shorten warmup_s/measure_s, use fewer block sizes or fewer workstations",
+        )?;
         let lan_cfg = LanConfig {
             workstations: n,
             segment: medium.segment(positions),

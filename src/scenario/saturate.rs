@@ -9,21 +9,14 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::Sections;
+use super::{budget, units};
 use crate::ether::SegmentConfig;
-use crate::time::SimDuration;
 use crate::workload::saturate::{Destination, SaturateConfig};
 
 /// Most stations on one segment (802.3 allows 1024 per collision domain).
 pub const MAX_STATIONS: i64 = 1024;
 /// Longest simulated duration, seconds.
 pub const MAX_DURATION_S: f64 = 3600.0;
-/// Upper bound of the work of a run, `duration_s x frames/s of the medium x stations x
-/// (stations + 40)`: each frame on the wire costs a fixed part plus a part per pair of
-/// stations (every deferring station is woken). Measured at about 6 ns per unit on one
-/// core, so the limit is some ten minutes of CPU; larger runs are refused up front.
-pub const MAX_WORK: f64 = 1e11;
-/// Measured CPU seconds per unit of work (release build, one core), for messages.
-const SECONDS_PER_WORK: f64 = 6e-9;
 
 /// `[workload]` of kind `saturate`, as written (`kind` already removed).
 #[derive(Clone, Debug, Deserialize)]
@@ -80,36 +73,18 @@ impl RawSaturate {
             ));
         }
         let duration_s = self.duration_s.unwrap_or(10.0);
-        if !(duration_s > 0.0 && duration_s <= MAX_DURATION_S) {
-            return Err(FieldError::range(
-                "workload.duration_s",
-                show(duration_s),
-                format!("(0, {MAX_DURATION_S}] seconds"),
-            ));
-        }
-        let duration = SimDuration::from_nanos_f64(duration_s * 1e9);
-        if duration.as_nanos() == 0 {
-            return Err(FieldError::range(
-                "workload.duration_s",
-                show(duration_s),
-                "at least 1e-9 seconds",
-            ));
-        }
-        let n = senders as f64;
-        let work = duration_s * medium.max_frames_per_s(frame_bytes) * n * (n + 40.0);
-        if work > MAX_WORK {
-            return Err(FieldError::invalid(
-                "workload.duration_s",
-                format!(
-                    "{senders} stations for {} s of {frame_bytes}-byte frames is refused: it would \
-                     take about {:.0} minutes of CPU (limit about {:.0}); shorten duration_s or use fewer \
-                     stations",
-                    show(duration_s),
-                    work * SECONDS_PER_WORK / 60.0,
-                    MAX_WORK * SECONDS_PER_WORK / 60.0
-                ),
-            ));
-        }
+        let duration = units::seconds("workload.duration_s", duration_s, (0.0, MAX_DURATION_S), false)?;
+        let events = budget::saturate_events(medium, senders, frame_bytes, duration.as_secs_f64());
+        budget::admit(
+            "workload.duration_s",
+            events,
+            senders + 1,
+            &format!(
+                "{senders} stations for {} s of {frame_bytes}-byte frames",
+                show(duration_s)
+            ),
+            "shorten duration_s or use fewer stations",
+        )?;
         let positions = match destination {
             Destination::Sink => match &medium.positions_m {
                 Some(_) => {

@@ -1,0 +1,172 @@
+//! The admission rule: a scenario is refused up front when the number of events its run
+//! would dispatch is estimated to be over [`MAX_EVENTS`].
+//!
+//! The estimate counts every dimension that drives events:
+//! - **saturate**: the medium carries at most `F = duration x frames/s` frames (frames/s
+//!   from the bit rate and frame size, [`Medium::max_frames_per_s`]), a few events each;
+//!   every sending station adds events at a rate set by the slot time (deferrals,
+//!   collisions, backoff ends: proportional to the bit rate), and the start, where all
+//!   stations collide at once, adds some per station:
+//!   `3 F + duration x stations x 500/s x (bit rate / 10 Mb/s) + 10 stations^1.5`.
+//! - **perform3**, per block size: blocks per second are the least of what the wire and
+//!   the server can do and of what the closed loop allows (each workstation reads one
+//!   block at a time and a server task is held until its reply is acknowledged, so at most
+//!   `min(workstations, network_tasks) / (workstation + server + wire time per block)`
+//!   blocks per second), from the bit rate, MIPS, copy ns/byte, port access ns,
+//!   per-request and per-block kinstr and the block size; each block costs events per frame it
+//!   puts on the wire; and every session's timers can fire at most once per tick
+//!   (timers are at least one PC timer tick); many workstations contend for the wire:
+//!   `(warmup + measure) x (blocks/s x events per block + timer events/s) + 2.5
+//!   workstations^1.5`, summed over the block sizes.
+//!
+//! Propagation does not appear: the loader's ranges (velocity factor at least 0.4, at most
+//! 2500 m) keep the transmission records carrier sense scans to a handful, so the cost of
+//! an event does not grow with them.
+//!
+//! The estimate is checked against the events the engine dispatches
+//! (`tests/admission_props.rs`): within a factor of 2 over a spread of shapes, and never
+//! below the measured count by more than that. The CPU time is the estimate times
+//! [`EVENT_NS`] + [`EVENT_NS_PER_STATION`] x stations (measured, release build, one core);
+//! over [`MAX_CPU_S`] (ten minutes) the run is refused.
+
+use super::error::FieldError;
+use super::lan::LanProfile;
+use super::medium::Medium;
+use crate::adapter::CopyEngine;
+use crate::ether::consts::MIN_FRAME_BYTES;
+
+/// CPU time of one event, ns, fixed part (release build, one core).
+pub const EVENT_NS: f64 = 300.0;
+/// CPU time of one event, ns, per station on the segment: carrier changes loop over the
+/// stations. Measured: 2 s of saturate at 24, 300 and 1024 stations dispatch 3.3, 1.3 and
+/// 1.1 million events per second of CPU.
+pub const EVENT_NS_PER_STATION: f64 = 0.7;
+/// Events dispatched per second of CPU on a small segment (a few stations).
+pub const EVENTS_PER_S: f64 = 1e9 / EVENT_NS;
+/// Longest run admitted, seconds of CPU (ten minutes).
+pub const MAX_CPU_S: f64 = 600.0;
+/// Most events a run on a small segment may be estimated to dispatch.
+pub const MAX_EVENTS: f64 = EVENTS_PER_S * MAX_CPU_S;
+
+/// Estimated CPU seconds of `events` on a segment of `stations`.
+pub fn cpu_s(events: f64, stations: usize) -> f64 {
+    events * (EVENT_NS + EVENT_NS_PER_STATION * stations as f64) * 1e-9
+}
+
+/// Events per frame the saturate medium can carry (transmission end, reception, next frame).
+const SAT_PER_FRAME: f64 = 3.0;
+/// Events per second of each sending station at 10 Mb/s (deferrals, collisions, backoff
+/// ends), measured at 360..580 over 24..300 stations; it scales with the bit rate.
+const SAT_PER_STATION_S: f64 = 500.0;
+/// Events of the start, when every station sends at time zero and all collide: about
+/// this many times `sqrt(stations)` per station.
+const SAT_START: f64 = 10.0;
+
+/// Events per frame of a PERFORM3 block (the frame's wire events, interrupts and CPU
+/// jobs at both ends).
+const P3_PER_FRAME: f64 = 9.0;
+/// Events per PERFORM3 block besides its frames (application and redirector jobs).
+const P3_PER_BLOCK: f64 = 4.0;
+/// Events of the workstations' contention for the wire (their requests collide, they
+/// defer and back off): about this many times `workstations^1.5` per block size, measured
+/// at 300 and 1023 workstations.
+const P3_CONTENTION: f64 = 2.5;
+
+/// Estimated events of a saturate run.
+pub fn saturate_events(medium: &Medium, senders: usize, frame_bytes: u32, duration_s: f64) -> f64 {
+    let n = senders as f64;
+    let frames = duration_s * medium.max_frames_per_s(frame_bytes);
+    let per_station_s = SAT_PER_STATION_S * 100.0 / medium.bit_ns as f64;
+    frames * SAT_PER_FRAME + duration_s * n * per_station_s + n * SAT_START * n.sqrt()
+}
+
+/// Seconds of the wire for one frame carrying `bytes` of data (plus preamble and gap).
+fn wire_s(medium: &Medium, frame_bytes: u32) -> f64 {
+    1.0 / medium.max_frames_per_s(frame_bytes)
+}
+
+/// Nanoseconds per byte moved through an adapter's data port (0 for other engines).
+fn port_ns_per_byte(p: &crate::adapter::AdapterProfile) -> (f64, f64) {
+    match p.copy {
+        CopyEngine::ProgrammedIo { access_ns, setup_ns } => {
+            (access_ns / (p.bus_width_bits as f64 / 8.0), setup_ns)
+        }
+    }
+}
+
+/// Estimated events of a PERFORM3 run of `workstations` over `block_sizes`, each run for
+/// `window_s` (warm-up plus measurement) of simulated time.
+pub fn perform3_events(
+    medium: &Medium,
+    lan: &LanProfile,
+    workstations: usize,
+    block_sizes: &[u32],
+    window_s: f64,
+) -> f64 {
+    let n = workstations as f64;
+    let sa = &lan.server_adapter;
+    let header = lan.server_session.header_bytes;
+    let payload = sa.packet_size.saturating_sub(header).max(1) as f64;
+    let request_unit = lan.redir.size.min(lan.server.network_buffer).max(1) as f64;
+    let (srv_port, srv_setup) = port_ns_per_byte(sa);
+    let (ws_port, ws_setup) = port_ns_per_byte(&lan.workstation_adapter);
+    let c = &lan.costs;
+    let srv_us_per_kinstr = 1e3 / lan.server_host.mips;
+    let ws_us_per_kinstr = 1e3 / lan.workstation_host.mips;
+    let per_pkt_kinstr = c.interrupt_kinstr + c.packet_kinstr;
+    // timers: each session (one per workstation, at both ends) can fire its retry and ack
+    // timers at most once per their period; both are at least one tick
+    let min_timer_s = |s: &crate::nos::config::SessionConfig| {
+        let r = s.retry_period.as_secs_f64();
+        let a = s.ack_timeout.as_secs_f64();
+        (1.0 / r.max(1e-3)) + if a > 0.0 { 1.0 / a } else { 0.0 }
+    };
+    // a server task stays busy until its reply is acknowledged, which a workstation
+    // piggybacks on its next request: at most `network_tasks` blocks are in progress
+    let concurrent = n.min(lan.server.network_tasks as f64);
+    let timers_per_s = n * (min_timer_s(&lan.server_session) + min_timer_s(&lan.workstation_session));
+    block_sizes
+        .iter()
+        .map(|&b| {
+            let b = b as f64;
+            let requests = (b / request_unit).ceil();
+            let data_frames = requests * (request_unit.min(b) / payload).ceil();
+            // a request and an acknowledgement per request, besides the data
+            let frames = data_frames + 2.0 * requests;
+            let data_frame_bytes = (payload as u32 + header + 18).max(MIN_FRAME_BYTES);
+            let wire = data_frames * wire_s(medium, data_frame_bytes)
+                + 2.0 * requests * wire_s(medium, MIN_FRAME_BYTES);
+            let server = 1e-9 * (b * (lan.server_host.memcpy_ns_per_byte + srv_port) + frames * srv_setup)
+                + 1e-6 * srv_us_per_kinstr * (requests * c.server_request_kinstr + frames * per_pkt_kinstr);
+            let workstation = 1e-9
+                * (b * (lan.workstation_host.memcpy_ns_per_byte + ws_port) + frames * ws_setup)
+                + 1e-6
+                    * ws_us_per_kinstr
+                    * (c.app_block_kinstr + requests * c.redir_request_kinstr + frames * per_pkt_kinstr);
+            let bottleneck = wire.max(server).max(1e-9);
+            let cycle = workstation + server + wire;
+            let blocks_per_s = (1.0 / bottleneck).min(concurrent / cycle.max(1e-9));
+            window_s * (blocks_per_s * (P3_PER_BLOCK + P3_PER_FRAME * frames) + timers_per_s)
+                + P3_CONTENTION * n * n.sqrt()
+        })
+        .sum()
+}
+
+/// Refuses a run estimated at `events` on a segment of `stations` when its CPU time
+/// ([`cpu_s`]) is over [`MAX_CPU_S`], naming the key `path` to change and how.
+pub fn admit(path: &str, events: f64, stations: usize, what: &str, advice: &str) -> Result<(), FieldError> {
+    let cpu = cpu_s(events, stations);
+    if cpu.is_finite() && cpu <= MAX_CPU_S {
+        return Ok(());
+    }
+    Err(FieldError::invalid(
+        path,
+        format!(
+            "{what} is refused as too long a run: about {events:.2e} events, some {:.0} minutes of CPU \
+             at {:.0} ns per event (limit {:.0} minutes); {advice}",
+            cpu / 60.0,
+            EVENT_NS + EVENT_NS_PER_STATION * stations as f64,
+            MAX_CPU_S / 60.0,
+        ),
+    ))
+}
