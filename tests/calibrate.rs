@@ -1,0 +1,315 @@
+//! `ethersim calibrate` end to end on small problems built in a temporary directory from
+//! the bulletin's files: recovery of known constants from synthetic measurements, the
+//! flag on a constant the data cannot pin down, bad calibration files refused before any
+//! run, and byte-identical outputs whatever the number of threads.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use assert_cmd::Command;
+use ethersim::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::calibrate::{self, Calibration};
+
+const TRUE_IO16: f64 = 1200.0;
+const TRUE_IO8: f64 = 2000.0;
+const BLOCKS: [u32; 3] = [3072, 15360, 64512];
+
+/// The bulletin hardware with a short workload (3 block sizes, 0.5 s + 1.5 s) and the two
+/// data-port constants set to `io16`, `io8`.
+fn hardware(io16: f64, io8: f64) -> String {
+    let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
+    doc["adapter"]["io_access_ns_16bit"] = toml_edit::value(io16);
+    doc["adapter"]["io_access_ns_8bit"] = toml_edit::value(io8);
+    let mut blocks = toml_edit::Array::new();
+    for b in BLOCKS {
+        blocks.push(b as i64);
+    }
+    doc["workload"]["block_sizes"] = toml_edit::value(blocks);
+    doc["workload"]["warmup_s"] = toml_edit::value(0.5);
+    doc["workload"]["measure_s"] = toml_edit::value(1.5);
+    doc.to_string()
+}
+
+const PARAMS: &str = r#"
+[[parameter]]
+key = "adapter.io_access_ns_16bit"
+min = 600.0
+max = 2400.0
+
+[[parameter]]
+key = "adapter.io_access_ns_8bit"
+min = 1000.0
+max = 4000.0
+
+# no frame is lost in these runs, so the retransmission timer never fires: the data
+# cannot say anything about it
+[[parameter]]
+key = "nos.protocol.retry_base_ms"
+min = 200.0
+max = 1000.0
+"#;
+
+/// A calibration directory: hardware (with the true constants), the two optimized
+/// scenarios, measurements simulated with the true constants plus up to 1% noise, and a
+/// calibration file with `extra` appended (or `params` replaced).
+fn setup(dir: &Path, params: &str) -> PathBuf {
+    std::fs::write(dir.join("artisoft-1992.toml"), hardware(TRUE_IO16, TRUE_IO8)).unwrap();
+    for (name, text) in &SCENARIOS[..2] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let mut csv = String::from("config,block_size,kbps\n");
+    let mut k = 0u32;
+    for (name, text) in &SCENARIOS[..2] {
+        let hw = hardware(TRUE_IO16, TRUE_IO8);
+        let s =
+            ethersim::scenario::load_embedded(name, text, Some(("artisoft-1992.toml", &hw)), &[]).unwrap();
+        let out = ethersim::run::run(&s);
+        for p in &out.points {
+            // deterministic noise within +-1%
+            k += 1;
+            let noise = 1.0 + 0.01 * ((k * 7919 % 21) as f64 - 10.0) / 10.0;
+            csv.push_str(&format!("{},{},{}\n", s.name, p[0], p[1] * noise));
+        }
+    }
+    std::fs::write(dir.join("measured.csv"), csv).unwrap();
+    let file = dir.join("cal.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"name = "small"
+hardware = "artisoft-1992.toml"
+scenarios = ["16bit-optimized.toml", "8bit-optimized.toml"]
+figure = "throughput_kbps"
+seeds = [1992]
+report_seeds = [1992, 1]
+max_evaluations = 90
+
+[measured]
+file = "measured.csv"
+scenario_column = "config"
+key_column = "block_size"
+value_column = "kbps"
+{params}"#
+        ),
+    )
+    .unwrap();
+    file
+}
+
+fn number(v: &toml::Value) -> f64 {
+    v.as_float().or_else(|| v.as_integer().map(|i| i as f64)).unwrap()
+}
+
+#[test]
+fn recovers_identifiable_constants_and_flags_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let cal = Calibration::load(&setup(dir.path(), PARAMS)).expect("valid calibration");
+    let fit = calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("fit runs");
+    let by_key = |k: &str| fit.parameters.iter().find(|p| p.key == k).unwrap();
+    for (key, truth) in [
+        ("adapter.io_access_ns_16bit", TRUE_IO16),
+        ("adapter.io_access_ns_8bit", TRUE_IO8),
+    ] {
+        let p = by_key(key);
+        let got = number(&p.fitted);
+        assert!(
+            (got - truth).abs() / truth < 0.05,
+            "{key}: fitted {got}, true {truth} (started at {})",
+            p.start
+        );
+        assert!(!p.flagged, "{key} is pinned down by the data: {p:?}");
+    }
+    let retry = by_key("nos.protocol.retry_base_ms");
+    assert!(retry.flagged, "the retry timer cannot be identified: {retry:?}");
+    // it started from the middle of the bounds, not from the answer
+    assert_eq!(number(&by_key("adapter.io_access_ns_16bit").start), 1500.0);
+    assert!(fit.objective_after < fit.objective_before || fit.objective_before < 1.0);
+}
+
+fn calibrate_cmd(file: &Path, out: &Path, jobs: &str) -> std::process::Output {
+    Command::cargo_bin("ethersim")
+        .unwrap()
+        .args([
+            "calibrate",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            jobs,
+        ])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn same_files_with_one_or_two_threads_and_comments_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    // one constant and few evaluations: this is about the outputs, not the fit
+    let one = "\n[[parameter]]\nkey = \"adapter.io_access_ns_8bit\"\nmin = 1000.0\nmax = 4000.0\n";
+    let file = setup(dir.path(), one);
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("max_evaluations = 90", "max_evaluations = 12"),
+    )
+    .unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for (out, jobs) in [(&a, "1"), (&b, "2")] {
+        let o = calibrate_cmd(&file, out, jobs);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for f in [
+        "artisoft-1992.toml",
+        "calibration.csv",
+        "calibration.txt",
+        "calibration.svg",
+    ] {
+        let (x, y) = (
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+        );
+        assert!(x == y, "{f} differs between --jobs 1 and --jobs 2");
+    }
+    assert!(a.join("calibration.png").exists());
+    // the fitted copy keeps every comment of the hardware file and marks the fitted value
+    let fitted = std::fs::read_to_string(a.join("artisoft-1992.toml")).unwrap();
+    let original = std::fs::read_to_string(dir.path().join("artisoft-1992.toml")).unwrap();
+    let comments = |t: &str| t.lines().filter(|l| l.trim_start().starts_with('#')).count();
+    assert_eq!(comments(&fitted), comments(&original));
+    let line = fitted
+        .lines()
+        .find(|l| l.starts_with("io_access_ns_8bit"))
+        .unwrap();
+    assert!(line.contains("# calibrated by cal.toml (was 2000"), "{line}");
+    // the input is untouched without --in-place
+    assert_eq!(original, hardware(TRUE_IO16, TRUE_IO8));
+}
+
+/// Runs `calibrate` on the setup with `edit` applied to the calibration file, expecting a
+/// failure before any run whose message contains every one of `wants`.
+fn refused(edit: impl Fn(String) -> String, wants: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    std::fs::write(&file, edit(std::fs::read_to_string(&file).unwrap())).unwrap();
+    let out = dir.path().join("out");
+    let o = calibrate_cmd(&file, &out, "1");
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "accepted: {err}");
+    for w in wants {
+        assert!(err.contains(w), "{w:?} not in: {err}");
+    }
+    assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn bad_calibration_files_are_refused_before_any_run() {
+    // an unknown key, located
+    refused(
+        |t| t.replace("figure =", "figur = 1\nfigure ="),
+        &["cal.toml:", "figur", "unknown key"],
+    );
+    // empty bounds
+    refused(
+        |t| t.replace("min = 600.0", "min = 2400.0"),
+        &["parameter[0].max", "min < max"],
+    );
+    // neither bounds nor choices
+    refused(
+        |t| t.replace("min = 600.0\nmax = 2400.0", ""),
+        &["parameter[0]", "either"],
+    );
+    // a key that is not in the hardware file
+    refused(
+        |t| t.replace("adapter.io_access_ns_16bit", "adapter.io_access_16"),
+        &["parameter[0].key", "not a key of the hardware file"],
+    );
+    // a measured file that is not there
+    refused(
+        |t| t.replace("measured.csv", "bad.csv"),
+        &["measured.file", "cannot read"],
+    );
+    // a parameter that every scenario sets itself
+    refused(
+        |t| t.replace("nos.protocol.retry_base_ms", "adapter.transmit_buffers"),
+        &["no scenario uses"],
+    );
+    // a figure the scenarios do not produce
+    refused(
+        |t| t.replace("\"throughput_kbps\"", "\"goodput\""),
+        &["figure", "goodput", "throughput_kbps"],
+    );
+    // too many evaluations
+    refused(
+        |t| t.replace("max_evaluations = 90", "max_evaluations = 0"),
+        &["max_evaluations", "1..="],
+    );
+}
+
+#[test]
+fn measurements_that_do_not_match_the_scenarios_are_refused() {
+    for (edit, want, line) in [
+        (
+            "16bit-optimized,3072,",
+            "16bit-optimized,3000,",
+            "line 2: scenario",
+        ),
+        (
+            "\n8bit-optimized,",
+            "\n9bit-optimized,",
+            "line 5: \"9bit-optimized\" is not one of the scenarios",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = setup(dir.path(), PARAMS);
+        let m = dir.path().join("measured.csv");
+        std::fs::write(&m, std::fs::read_to_string(&m).unwrap().replacen(edit, want, 1)).unwrap();
+        let o = calibrate_cmd(&file, &dir.path().join("out"), "1");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success());
+        assert!(err.contains("measured.csv") && err.contains(line), "{err}");
+    }
+}
+
+#[test]
+fn ctrl_c_writes_the_best_so_far_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("max_evaluations = 90", "max_evaluations = 20000"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_ethersim"))
+        .args([
+            "calibrate",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("INTERRUPTED"), "{stdout}");
+    // every file is there and whole: the fitted hardware file loads as TOML
+    let hw = std::fs::read_to_string(out.join("artisoft-1992.toml")).unwrap();
+    assert!(hw.parse::<toml::Table>().is_ok());
+    let csv = std::fs::read_to_string(out.join("calibration.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 * BLOCKS.len());
+    assert!(out.join("calibration.png").exists() && out.join("calibration.txt").exists());
+}
