@@ -64,7 +64,8 @@ Examples:
   ethersim figure1 --out output --jobs 2
 
 Writes DIR/figure1.csv (config,block_size,measured_kbps,simulated_kbps), DIR/figure1.svg
-and DIR/figure1.png, and prints simulated against measured values with the error of each
+and DIR/figure1.png, and prints simulated (the mean over the seeds 1992, 1, 2, 3, 4) against
+measured values with the error of each
 point and the MAPE of each curve.";
 
 /// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.

@@ -84,6 +84,19 @@ pub struct Figure1Curve {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Figure1Data {
     pub curves: Vec<Figure1Curve>,
+    /// The seeds each simulated value is the mean over (empty: not simulated).
+    pub seeds: Vec<u64>,
+}
+
+impl Figure1Data {
+    /// "mean of N seeds", or "" for one seed or none.
+    pub fn seeds_note(&self) -> String {
+        if self.seeds.len() > 1 {
+            format!("mean of {} seeds", self.seeds.len())
+        } else {
+            String::new()
+        }
+    }
 }
 
 impl Figure1Point {

@@ -16,10 +16,13 @@ fn set(kv: &str) -> Override {
     Override::parse(kv).expect("valid override")
 }
 
-/// Issue 3 asks for MAPE <= 3% per curve and no point off by more than 8%. The calibrated
-/// model reaches 1.8% to 3.6% per curve and 9.4% at worst (README, "Fidelity"); this test
-/// holds the level reached so that no change makes it worse unnoticed.
-const MAPE_BAR: f64 = 4.0;
+/// Issue 3 asks for MAPE <= 3% per curve and no point off by more than 8%. With the
+/// constants of `ethersim calibrate calibrations/bulletin.toml`, the mean over Figure 1's 5
+/// seeds reaches 0.5% to 4.1% per curve and 9.1% at worst (README, "Fidelity"); this test
+/// holds the level reached so that no change makes it worse unnoticed. (One seed alone can
+/// be lucky: seed 1992 alone gave 3.6% on the 16-bit optimized curve with the earlier
+/// constants, whose 5-seed mean was 4.2%.)
+const MAPE_BAR: f64 = 4.5;
 const POINT_BAR: f64 = 10.0;
 
 #[test]

@@ -45,10 +45,19 @@ pub fn csv(data: &Figure1Data) -> Result<String, ReportError> {
 /// then the curve's MAPE and worst point.
 pub fn comparison_table(data: &Figure1Data) -> String {
     let mut out = String::new();
+    let note = data.seeds_note();
+    let simulated = if note.is_empty() {
+        "simulated KB/s".to_string()
+    } else {
+        format!("simulated KB/s ({note})")
+    };
     for c in &data.curves {
-        let mut rows = vec![["block", "measured KB/s", "simulated KB/s", "error %"]
-            .map(String::from)
-            .to_vec()];
+        let mut rows = vec![vec![
+            "block".to_string(),
+            "measured KB/s".to_string(),
+            simulated.clone(),
+            "error %".to_string(),
+        ]];
         for p in &c.points {
             rows.push(vec![
                 p.block_size.to_string(),
@@ -71,7 +80,13 @@ pub fn chart(data: &Figure1Data) -> Chart {
     let mut series = Vec::new();
     for (i, c) in data.curves.iter().enumerate() {
         let colour = i;
-        let mut sim = Series::line(&format!("{} (simulated)", c.label), colour);
+        let note = data.seeds_note();
+        let what = if note.is_empty() {
+            "simulated".to_string()
+        } else {
+            format!("simulated, {note}")
+        };
+        let mut sim = Series::line(&format!("{} ({what})", c.label), colour);
         let mut meas = Series {
             mark: Mark::Markers,
             ..Series::line(&format!("{} (measured)", c.label), colour)
