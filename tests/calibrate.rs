@@ -313,3 +313,23 @@ fn ctrl_c_writes_the_best_so_far_complete() {
     assert_eq!(csv.lines().count(), 1 + 2 * BLOCKS.len());
     assert!(out.join("calibration.png").exists() && out.join("calibration.txt").exists());
 }
+
+#[test]
+fn a_budget_spent_inside_the_first_simplex_ends_the_search_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("max_evaluations = 90", "max_evaluations = 2"),
+    )
+    .unwrap();
+    let cal = Calibration::load(&file).unwrap();
+    let fit = calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("a fit, not a panic");
+    assert_eq!(fit.evaluations, 2);
+    assert!(!fit.interrupted);
+    // a stop before anything ran leaves the start as the best point, reported whole
+    let stopped = calibrate::fit(&cal, &AtomicBool::new(true), &|_| {});
+    assert!(stopped.is_err(), "nothing was evaluated: no best point to report");
+}

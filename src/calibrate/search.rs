@@ -118,6 +118,8 @@ struct Evaluator<'a> {
     best: Mutex<Option<Best>>,
     progress: &'a (dyn Fn(Progress) + Sync),
     failure: Mutex<Option<CalibrationError>>,
+    /// An evaluation was refused (budget, stop or failure): the search is over.
+    halted: AtomicBool,
 }
 
 /// Why an evaluation did not happen.
@@ -154,14 +156,17 @@ impl<'a> Evaluator<'a> {
             return Ok(*f);
         }
         if self.stop.load(Ordering::SeqCst) {
+            self.halted.store(true, Ordering::SeqCst);
             return Err(Halt::Stopped);
         }
         if self.count.load(Ordering::SeqCst) >= self.budget {
+            self.halted.store(true, Ordering::SeqCst);
             return Err(Halt::Budget);
         }
         let n = self.count.fetch_add(1, Ordering::SeqCst) + 1;
         let sims = simulate(self.cal, &values, &self.cal.seeds).map_err(|e| {
             *self.failure.lock().expect("failure") = Some(e);
+            self.halted.store(true, Ordering::SeqCst);
             Halt::Failed
         })?;
         let f = objective(self.cal, &means(&sims));
@@ -185,8 +190,12 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Nelder-Mead over the continuous constants from `u0`, discrete ones fixed at `d`,
-    /// for at most `iters` iterations. Returns false if the budget or a stop ended it.
+    /// for at most `iters` iterations. Returns false if the budget or a stop ended it (or
+    /// had already ended the search).
     fn nelder_mead(&self, u0: &[f64], d: &[usize], iters: u64) -> bool {
+        if self.halted.load(Ordering::SeqCst) {
+            return false;
+        }
         if u0.is_empty() {
             return self.eval(u0, d).is_ok();
         }
@@ -203,11 +212,12 @@ impl<'a> Evaluator<'a> {
             ev: self,
             d: d.to_vec(),
         };
-        Executor::new(problem, solver)
+        let finished = Executor::new(problem, solver)
             .configure(|s| s.max_iters(iters))
             .ctrlc(false)
             .run()
-            .is_ok()
+            .is_ok();
+        finished && !self.halted.load(Ordering::SeqCst)
     }
 }
 
@@ -220,17 +230,19 @@ impl CostFunction for Problem<'_, '_> {
     type Param = Vec<f64>;
     type Output = f64;
 
+    /// Never an error: argmin's Nelder-Mead unwraps the costs of its first simplex, so an
+    /// evaluation that is refused (budget, stop, failure) costs infinity instead, and
+    /// the search loop sees `halted` and ends.
     fn cost(&self, u: &Vec<f64>) -> Result<f64, argmin::core::Error> {
         let outside: f64 = u
             .iter()
             .map(|x| (x - x.clamp(0.0, 1.0)).powi(2))
             .sum::<f64>()
             .sqrt();
-        let f = self
-            .ev
-            .eval(u, &self.d)
-            .map_err(|h| argmin::core::Error::msg(format!("{h:?}")))?;
-        Ok(f * (1.0 + 10.0 * outside) + outside)
+        Ok(match self.ev.eval(u, &self.d) {
+            Ok(f) => f * (1.0 + 10.0 * outside) + outside,
+            Err(_) => f64::INFINITY,
+        })
     }
 }
 
@@ -288,6 +300,7 @@ pub fn fit(
         best: Mutex::new(None),
         progress,
         failure: Mutex::new(None),
+        halted: AtomicBool::new(false),
     };
     // the start, in search coordinates
     let u0: Vec<f64> = cont
