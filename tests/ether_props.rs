@@ -81,8 +81,8 @@ fn in_flight_on_medium(seg: &Segment, s: usize, horizon: SimTime) -> u64 {
 ///    exactly sent - delivered - corrupted; exactly one frame queued at every saturated
 ///    sender;
 /// 2. no station received two intact frames that overlapped (`rx_overlaps == 0`);
-/// 3. success + corrupted + collision time <= elapsed, and success + corrupted + collision
-///    + idle = elapsed, with idle measured by the medium gap by gap (so the busy periods
+/// 3. success + corrupted + collision time <= elapsed, and the four with idle add up to
+///    the elapsed time, idle being measured by the medium gap by gap (so the busy periods
 ///    tile the timeline);
 /// 4. success + corrupted time is exactly the sent frames' wire time (plus at most one
 ///    frame still on the wire at the horizon): a frame that was sent never shares its busy
