@@ -61,7 +61,7 @@ fn toml_str(s: &str) -> String {
 fn hostile_command_line_arguments_are_escaped() {
     for h in HOSTILE {
         assert_clean(&["run", SATURATE, "--set", &format!("workload.{h}=1")], None);
-        assert_clean(&["run", SATURATE, "--set", &format!("{h}")], None);
+        assert_clean(&["run", SATURATE, "--set", h], None);
         assert_clean(
             &[
                 "run",
