@@ -88,7 +88,6 @@ fn estimate_is_within_a_factor_of_2_of_the_events_dispatched() {
         ],
         &[
             "workload.stations=8",
-            "medium.bit_rate_mbps=100",
             "medium.length_m=2500",
             "medium.velocity_factor=0.4",
             "workload.duration_s=0.05",

@@ -320,9 +320,9 @@ mod tests {
                 .is_err()
         );
         // a segment of exactly one slot's round trip is allowed (100 Mb/s, 5120 ns)
-        let at_limit = 2560e-9 * SPEED_OF_LIGHT_M_PER_S;
+        let at_limit = 2560e-9 * SPEED_OF_LIGHT_M_PER_S * 0.5;
         assert!(raw(&format!(
-            "bit_rate_mbps = 100\nvelocity_factor = 1.0\nlength_m = {at_limit}"
+            "bit_rate_mbps = 100\nvelocity_factor = 0.5\nlength_m = {at_limit}"
         ))
         .validate()
         .is_ok());
