@@ -25,8 +25,10 @@ use ethersim::scenario::{self, Override, Scenario, Source};
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> Result<()> {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| usage_error(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_error(e));
     match cli.command {
         Command::Run(a) => run_cmd(a),
         Command::Sweep(a) => {
@@ -52,8 +54,25 @@ pub(crate) fn print(text: &str) -> Result<()> {
 
 /// Writes a line to stderr (a warning, an error, a file written). A stderr that cannot be
 /// written (`2>/dev/full`, a closed descriptor) is not an error: the line is dropped.
+/// Control and bidirectional-formatting characters other than line breaks are escaped
+/// ([`scenario::error::escape_message`]): whatever input a message quotes, it cannot
+/// drive the terminal.
 pub fn note(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{}",
+        scenario::error::escape_message(line)
+    );
+}
+
+/// A command line clap refuses: its message (which quotes the bad argument) goes through
+/// [`note`]; `--help` and `--version` print to stdout as usual.
+fn usage_error(e: clap::Error) -> ! {
+    if !e.use_stderr() {
+        e.exit();
+    }
+    note(e.to_string().trim_end());
+    std::process::exit(e.exit_code());
 }
 
 /// Checks an output directory before anything runs, so a bad `--out` fails at once and

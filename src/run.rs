@@ -53,9 +53,13 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                 .put("deferrals", e.deferrals as f64)
                 .put("utilization", e.utilization)
                 .put("time_collision_s", e.time_collision_s)
+                .put("time_corrupted_s", e.time_corrupted_s)
                 .put("fairness_jain", e.fairness_jain)
                 .put("capture_mean_run", e.capture_mean_run)
-                .put("capture_longest_run", e.capture_longest_run as f64)
+                .put(
+                    "capture_longest_run",
+                    e.capture_longest_run.map_or(f64::NAN, |n| n as f64),
+                )
                 .put("access_delay_mean_us", e.access_delay.mean_us)
                 .put("access_delay_p99_us", e.access_delay.p99_us)
                 .put("events", r.events as f64);
@@ -89,6 +93,7 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                         .put("ms_per_block", x.ms_per_block)
                         .put("wire_success", x.wire_success)
                         .put("wire_collision", x.wire_collision)
+                        .put("wire_corrupted", x.wire_corrupted)
                         .put("wire_idle", x.wire_idle)
                         .put("collisions_per_block", x.collisions_per_block)
                         .put("server_cpu", x.server_cpu.busy)
@@ -122,7 +127,7 @@ pub fn run(scenario: &Scenario) -> RunOutput {
 }
 
 /// The figures of each point of a saturate run, in column order.
-pub const SATURATE_COLUMNS: [&str; 18] = [
+pub const SATURATE_COLUMNS: [&str; 19] = [
     "throughput_bps",
     "throughput_mbps",
     "frames_per_s",
@@ -135,6 +140,7 @@ pub const SATURATE_COLUMNS: [&str; 18] = [
     "deferrals",
     "utilization",
     "time_collision_s",
+    "time_corrupted_s",
     "fairness_jain",
     "capture_mean_run",
     "capture_longest_run",
@@ -144,13 +150,14 @@ pub const SATURATE_COLUMNS: [&str; 18] = [
 ];
 
 /// The figures of each point (block size) of a PERFORM3 run, in column order.
-pub const PERFORM3_COLUMNS: [&str; 18] = [
+pub const PERFORM3_COLUMNS: [&str; 19] = [
     "block_size",
     "throughput_kbps",
     "blocks_completed",
     "ms_per_block",
     "wire_success",
     "wire_collision",
+    "wire_corrupted",
     "wire_idle",
     "collisions_per_block",
     "server_cpu",

@@ -139,13 +139,13 @@ impl Histogram {
 }
 
 /// Jain's fairness index of `xs`: 1 when all equal, 1/n when one takes everything.
-/// Returns 1 for an empty or all-zero set (nobody is treated worse than anybody else).
+/// NaN for an empty or all-zero set: with nothing shared there is no share to compare.
 pub fn jain_index(xs: &[f64]) -> f64 {
     let n = xs.len() as f64;
     let s: f64 = xs.iter().sum();
     let s2: f64 = xs.iter().map(|x| x * x).sum();
     if s2 == 0.0 {
-        1.0
+        f64::NAN
     } else {
         s * s / (n * s2)
     }
@@ -185,6 +185,8 @@ mod tests {
     fn test_jain_index_bounds() {
         assert!((jain_index(&[1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
         assert!((jain_index(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        assert!(jain_index(&[0.0, 0.0]).is_nan());
+        assert!(jain_index(&[]).is_nan());
         let j = jain_index(&[1.0, 2.0]);
         assert!(j > 0.5 && j < 1.0);
     }

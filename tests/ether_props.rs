@@ -34,7 +34,7 @@ fn case() -> impl Strategy<Value = Case> {
         2usize..=64,
         0.65f64..0.77,
         1u32..=1518,
-        prop_oneof![Just(0.0f64), 0.0f64..=0.10],
+        prop_oneof![4 => Just(0.0f64), 3 => 0.0f64..=0.10, 1 => 0.0f64..=1.0, 1 => Just(1.0f64)],
         20u64..50,
         any::<u64>(),
     )
@@ -81,10 +81,13 @@ fn in_flight_on_medium(seg: &Segment, s: usize, horizon: SimTime) -> u64 {
 ///    exactly sent - delivered - corrupted; exactly one frame queued at every saturated
 ///    sender;
 /// 2. no station received two intact frames that overlapped (`rx_overlaps == 0`);
-/// 3. success + collision time <= elapsed, and success + collision + idle = elapsed, with
-///    idle measured by the medium gap by gap (so the busy periods tile the timeline);
-/// 4. success time is exactly the sent frames' wire time (plus at most one frame still
-///    on the wire at the horizon): a frame that was sent never shares its busy period;
+/// 3. success + corrupted + collision time <= elapsed, and the four with idle add up to
+///    the elapsed time, idle being measured by the medium gap by gap (so the busy periods
+///    tile the timeline);
+/// 4. success + corrupted time is exactly the sent frames' wire time (plus at most one
+///    frame still on the wire at the horizon): a frame that was sent never shares its busy
+///    period; success time alone is the delivered frames' time plus at most the frames in
+///    flight and the one on the wire; utilization is success time over elapsed;
 /// 5. delivered bits <= the one-station ceiling 8 B / ((64 + 8 B + 96) bit times) over
 ///    the elapsed time plus one IFG (the first frame is not preceded by a gap);
 /// 6. each station's collision histogram sums to its collisions, a collision on attempt
@@ -147,18 +150,35 @@ fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
 
     // 3. medium time
     let ns = |s: f64| (s * 1e9).round() as u64;
-    let (success_ns, collision_ns, idle_ns) =
-        (ns(r.time_success_s), ns(r.time_collision_s), ns(r.time_idle_s));
-    prop_assert!(success_ns + collision_ns <= elapsed_ns, "busy > elapsed: {r:?}");
-    prop_assert_eq!(success_ns + collision_ns + idle_ns, elapsed_ns);
+    let (success_ns, corrupted_ns, collision_ns, idle_ns) = (
+        ns(r.time_success_s),
+        ns(r.time_corrupted_s),
+        ns(r.time_collision_s),
+        ns(r.time_idle_s),
+    );
+    prop_assert!(
+        success_ns + corrupted_ns + collision_ns <= elapsed_ns,
+        "busy > elapsed: {r:?}"
+    );
+    prop_assert_eq!(success_ns + corrupted_ns + collision_ns + idle_ns, elapsed_ns);
     prop_assert!(r.utilization <= 1.0);
+    prop_assert!((r.utilization - success_ns as f64 / elapsed_ns as f64).abs() < 1e-9);
+    if c.segment.corrupt_fraction == 0.0 {
+        prop_assert_eq!(corrupted_ns, 0);
+    }
 
-    // 4. success time is the sent frames' time
+    // 4. success + corrupted time is the sent frames' time; success alone the delivered ones'
     let sent_ns = r.frames_sent * frame_ns;
     prop_assert!(
-        success_ns >= sent_ns && success_ns <= sent_ns + frame_ns,
-        "success {success_ns} ns for {} sent frames of {frame_ns} ns",
+        success_ns + corrupted_ns >= sent_ns && success_ns + corrupted_ns <= sent_ns + frame_ns,
+        "success {success_ns} + corrupted {corrupted_ns} ns for {} sent frames of {frame_ns} ns",
         r.frames_sent
+    );
+    let delivered_ns = r.frames_delivered * frame_ns;
+    prop_assert!(
+        success_ns >= delivered_ns && success_ns <= delivered_ns + (in_flight_total + 1) * frame_ns,
+        "success {success_ns} ns for {} delivered frames of {frame_ns} ns",
+        r.frames_delivered
     );
 
     // 5. one-station ceiling
@@ -212,7 +232,13 @@ fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
     for st in &r.stations {
         prop_assert_eq!(st.bytes_delivered, st.frames_delivered * wire_bytes);
     }
-    prop_assert!(r.fairness_jain > 0.0 && r.fairness_jain <= 1.0 + 1e-12);
+    if r.frames_delivered > 0 {
+        prop_assert!(r.fairness_jain > 0.0 && r.fairness_jain <= 1.0 + 1e-12);
+        prop_assert!(r.capture_mean_run >= 1.0 && r.capture_longest_run.is_some());
+    } else {
+        prop_assert!(r.fairness_jain.is_nan() && r.capture_mean_run.is_nan());
+        prop_assert_eq!(r.capture_longest_run, None);
+    }
 
     // 8. the public entry point gives the same figures
     let via_run = run(cfg, &c.segment, c.seed);

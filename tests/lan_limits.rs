@@ -12,7 +12,7 @@ use ethersim::bulletin::CONFIGS;
 use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
 
-use ethersim::scenario::budget::{cpu_s, MAX_CPU_S};
+use ethersim::scenario::budget::{cpu_s, MAX_CPU_S, PERFORM3_COST};
 use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::perform3::{self, Perform3Config};
@@ -88,7 +88,7 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
             _ => unreachable!(),
         }
     };
-    let limit_s = MAX_CPU_S / cpu_s(one_s, 101);
+    let limit_s = MAX_CPU_S / cpu_s(PERFORM3_COST, one_s, 101);
     eprintln!(
         "100 workstations, 3072-byte blocks: {one_s:.0} events per simulated second, limit {limit_s:.0} s"
     );

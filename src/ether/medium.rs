@@ -33,6 +33,9 @@ pub struct Transmission {
     pub frame: Frame,
     /// The transmitter detected a collision during this attempt.
     pub collided: bool,
+    /// The frame was damaged on the wire: by fault injection (decided when it starts), or
+    /// found overlapped at its receiver. It left without a collision but is not delivered.
+    pub damaged: bool,
 }
 
 /// Another transmission that a new one will collide with, and when each side hears it.
@@ -47,10 +50,17 @@ pub struct Overlap {
 }
 
 /// Busy-period accounting of the medium as a whole (global time at the transmitters).
+///
+/// Every busy period falls in exactly one class, so success + corrupted + collision +
+/// idle time is the elapsed time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MediumTime {
-    /// Time carrying a single transmission that succeeded (preamble + frame).
+    /// Time carrying a single transmission that was delivered intact (preamble + frame).
+    /// A frame still on the wire at the horizon counts here unless already known damaged.
     pub success_ns: u64,
+    /// Time carrying a single transmission, free of collision, that was damaged on the wire
+    /// ([`Transmission::damaged`]): the wire was busy but nothing was delivered.
+    pub corrupted_ns: u64,
     /// Time of busy periods that held a collision (fragments and jams).
     pub collision_ns: u64,
 }
@@ -77,6 +87,8 @@ struct BusyPeriods {
     end: SimTime,
     txs: u32,
     clean: bool,
+    /// The period's (single) transmission was damaged on the wire.
+    damaged: bool,
     time: MediumTime,
     /// Time between busy periods (before the first included), measured gap by gap
     /// rather than as the remainder of the elapsed time.
@@ -84,7 +96,7 @@ struct BusyPeriods {
 }
 
 impl BusyPeriods {
-    fn account(&mut self, start: SimTime, end: SimTime, collided: bool) {
+    fn account(&mut self, start: SimTime, end: SimTime, collided: bool, damaged: bool) {
         if self.txs == 0 || start >= self.end {
             self.close();
             // `end` is that of the previous period (zero before the first)
@@ -93,6 +105,7 @@ impl BusyPeriods {
             self.end = end;
             self.txs = 1;
             self.clean = !collided;
+            self.damaged = damaged;
         } else {
             self.end = self.end.max(end);
             self.txs += 1;
@@ -106,7 +119,11 @@ impl BusyPeriods {
         }
         let len = (self.end - self.start).as_nanos();
         if self.clean && self.txs == 1 {
-            self.time.success_ns += len;
+            if self.damaged {
+                self.time.corrupted_ns += len;
+            } else {
+                self.time.success_ns += len;
+            }
         } else {
             self.time.collision_ns += len;
         }
@@ -249,6 +266,7 @@ impl Medium {
             end: now + dur,
             frame,
             collided: false,
+            damaged: false,
         });
         id
     }
@@ -284,6 +302,13 @@ impl Medium {
         }
     }
 
+    /// Transmission `id` was damaged on the wire (see [`Transmission::damaged`]).
+    pub fn damage(&mut self, id: TxId) {
+        if let Some(x) = self.get_mut(id) {
+            x.damaged = true;
+        }
+    }
+
     /// Did transmission `id` reach station `dst` intact: no other signal overlapped it at
     /// `dst` (which includes `dst`'s own transmissions: the MAC is half duplex)?
     pub fn intact_at(&self, id: TxId, dst: StationId) -> bool {
@@ -313,7 +338,7 @@ impl Medium {
                 break;
             }
             let x = self.txs.pop_front().expect("front exists");
-            self.busy.account(x.start, x.end, x.collided);
+            self.busy.account(x.start, x.end, x.collided, x.damaged);
         }
     }
 
@@ -321,7 +346,7 @@ impl Medium {
     fn periods_until(&self, horizon: SimTime) -> BusyPeriods {
         let mut busy = self.busy.clone();
         for x in self.txs.iter().take_while(|x| x.start < horizon) {
-            busy.account(x.start, x.end.min(horizon), x.collided);
+            busy.account(x.start, x.end.min(horizon), x.collided, x.damaged);
         }
         busy.close();
         busy
@@ -333,7 +358,7 @@ impl Medium {
     }
 
     /// Idle time up to `horizon`, ns: the gaps between busy periods, measured one by one
-    /// (not the remainder of the elapsed time), so that success, collision and idle time
+    /// (not the remainder of the elapsed time), so that success, corrupted, collision and idle time
     /// sum to the elapsed time only if the busy periods tile the timeline without overlap.
     pub fn idle_ns(&self, horizon: SimTime) -> u64 {
         let p = self.periods_until(horizon);

@@ -2,9 +2,14 @@
 //!
 //! Throughput counts the bits of delivered frames from header to FCS (padding included,
 //! preamble excluded) per second of elapsed simulated time. Medium time is split into
-//! successful transmissions, collision periods and idle time (global time, at the
-//! transmitters). The capture effect is measured as runs of consecutive successful
-//! transmissions by the same station.
+//! frames delivered intact, frames damaged on the wire (sent without a collision but not
+//! delivered), collision periods and idle time (global time, at the transmitters); the four
+//! add up to the elapsed time. The capture effect is measured as runs of consecutive
+//! deliveries from the same station.
+//!
+//! Figures over deliveries are undefined when nothing was delivered (say every frame was
+//! corrupted): fairness and both capture figures are then NaN / `None`, written as JSON
+//! `null` and `-` in tables, never a number that would read as a result.
 
 use serde::Serialize;
 
@@ -15,7 +20,8 @@ use super::medium::Medium;
 use crate::stats::{jain_index, DelaySummary, Histogram};
 use crate::time::SimTime;
 
-/// Runs of consecutive successes by one station.
+/// Runs of consecutive deliveries (frames received intact) from one station, in the
+/// order they arrive.
 #[derive(Clone, Debug, Default)]
 pub struct CaptureStats {
     last: Option<StationId>,
@@ -38,17 +44,19 @@ impl CaptureStats {
         self.longest = self.longest.max(self.current);
     }
 
-    /// Mean length of a run of consecutive successes by one station.
+    /// Mean length of a run of consecutive deliveries from one station; NaN when nothing
+    /// was delivered.
     pub fn mean_run(&self) -> f64 {
         if self.runs == 0 {
-            0.0
+            f64::NAN
         } else {
             self.successes as f64 / self.runs as f64
         }
     }
 
-    pub fn longest_run(&self) -> u64 {
-        self.longest
+    /// Longest run; `None` when nothing was delivered.
+    pub fn longest_run(&self) -> Option<u64> {
+        (self.runs > 0).then_some(self.longest)
     }
 }
 
@@ -90,15 +98,27 @@ pub struct EtherReport {
     /// Frames still queued at the end.
     pub frames_queued: u64,
     pub access_delay: DelaySummary,
-    /// Fraction of time the medium carried successful frames (preamble included).
+    /// Fraction of time the medium carried frames delivered intact (preamble included):
+    /// `time_success_s / elapsed_s`; 0 when every frame was corrupted.
     pub utilization: f64,
+    /// Wire time of frames delivered intact (a frame still on the wire at the end counts
+    /// unless already damaged).
     pub time_success_s: f64,
+    /// Wire time of frames sent without a collision but damaged on the wire (fault
+    /// injection, `medium.corrupt_fraction`): busy, yet nothing delivered.
+    pub time_corrupted_s: f64,
+    /// Wire time of busy periods that held a collision (fragments and jams).
     pub time_collision_s: f64,
+    /// Time between busy periods. success + corrupted + collision + idle = elapsed.
     pub time_idle_s: f64,
-    /// Jain's index over the delivered bytes of the stations that offered traffic.
+    /// Jain's index over the delivered bytes of the stations that offered traffic; NaN
+    /// (JSON `null`) when nothing was delivered.
     pub fairness_jain: f64,
+    /// Mean run of consecutive deliveries from one station; NaN (JSON `null`) when
+    /// nothing was delivered.
     pub capture_mean_run: f64,
-    pub capture_longest_run: u64,
+    /// Longest such run; `None` (JSON `null`) when nothing was delivered.
+    pub capture_longest_run: Option<u64>,
     /// Intact receptions that overlapped another at the same station (an audit: always 0).
     pub rx_overlaps: u64,
     pub stations: Vec<StationReport>,
@@ -171,6 +191,7 @@ impl EtherReport {
                 0.0
             },
             time_success_s: split.success_ns as f64 * 1e-9,
+            time_corrupted_s: split.corrupted_ns as f64 * 1e-9,
             time_collision_s: split.collision_ns as f64 * 1e-9,
             time_idle_s: medium.idle_ns(now) as f64 * 1e-9,
             fairness_jain: jain_index(&senders),

@@ -218,6 +218,11 @@ impl Segment {
             .front()
             .expect("transmitting with an empty queue");
         let tx = self.medium.start(s, now, frame);
+        // Fault injection is decided as the frame starts, so that a frame still on the wire
+        // at the horizon is already classed (its time is corrupted, not successful).
+        if self.corrupt_fraction > 0.0 && self.fault_rng.random::<f64>() < self.corrupt_fraction {
+            self.medium.damage(tx);
+        }
         let end = now + self.medium.frame_time(&frame);
         let gen = self.macs[s].enter(MacState::Transmitting { tx, end });
         Self::schedule(eng, end, s, gen, MacEvent::TxEnd);
@@ -322,7 +327,6 @@ impl Segment {
         let start = end - self.medium.frame_time(&frame);
         mac.stats.frames_sent += 1;
         mac.stats.access_delay.record((start - mac.head_since).as_nanos());
-        self.capture.success(s);
         let arrival = end + self.medium.prop(s, frame.dst);
         eng.schedule(arrival, EtherEvent::RxEnd { tx, dst: frame.dst });
         self.out.push(Indication::Sent { frame });
@@ -341,16 +345,11 @@ impl Segment {
     }
 
     fn on_rx_end(&mut self, tx: TxId, dst: StationId) {
-        let frame = self
-            .medium
-            .get(tx)
-            .expect("reception of a pruned transmission")
-            .frame;
-        let mut intact = self.medium.intact_at(tx, dst);
-        if intact && self.corrupt_fraction > 0.0 {
-            intact = self.fault_rng.random::<f64>() >= self.corrupt_fraction;
-        }
+        let x = self.medium.get(tx).expect("reception of a pruned transmission");
+        let (frame, damaged) = (x.frame, x.damaged);
+        let intact = !damaged && self.medium.intact_at(tx, dst);
         if intact {
+            self.capture.success(frame.src);
             let x = self.medium.get(tx).expect("checked above");
             let d = self.medium.prop(frame.src, dst);
             let span = (x.start + d, x.end + d);
@@ -365,6 +364,7 @@ impl Segment {
             self.macs[dst].stats.frames_received += 1;
             self.out.push(Indication::Received { frame });
         } else {
+            self.medium.damage(tx);
             self.macs[frame.src].stats.frames_corrupted += 1;
             self.out.push(Indication::Corrupted { frame });
         }

@@ -392,7 +392,7 @@ impl<A: Application> Lan<A> {
         self.audit_recovery(&mut c);
 
         let split = medium.time_split(now);
-        r.wire_busy_ns = split.success_ns + split.collision_ns;
+        r.wire_busy_ns = split.success_ns + split.collision_ns + split.corrupted_ns;
         c.le(
             || "wire busy ns <= elapsed".into(),
             r.wire_busy_ns,

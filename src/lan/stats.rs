@@ -77,6 +77,7 @@ impl LanSnapshot {
             medium: MediumTime {
                 success_ns: (r.time_success_s * 1e9).round() as u64,
                 collision_ns: (r.time_collision_s * 1e9).round() as u64,
+                corrupted_ns: (r.time_corrupted_s * 1e9).round() as u64,
             },
             collisions: r.collisions,
             frames_sent: r.frames_sent,

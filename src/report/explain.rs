@@ -120,11 +120,26 @@ pub fn saturate(r: &SaturateReport) -> String {
         pct(e.time_collision_s / e.elapsed_s),
         pct(e.time_idle_s / e.elapsed_s)
     );
-    let _ = writeln!(
-        s,
-        "{} collisions, {} frames dropped after 16 attempts; capture: mean run {:.2}, longest {}; \
-         fairness (Jain) {:.3}.",
-        e.collisions, e.frames_dropped, e.capture_mean_run, e.capture_longest_run, e.fairness_jain
-    );
+    if e.time_corrupted_s > 0.0 {
+        let _ = writeln!(
+            s,
+            "{} carrying frames damaged on the wire (sent, never delivered).",
+            pct(e.time_corrupted_s / e.elapsed_s)
+        );
+    }
+    let _ = match e.capture_longest_run {
+        Some(longest) => writeln!(
+            s,
+            "{} collisions, {} frames dropped after 16 attempts; capture: mean run {:.2}, longest {}; \
+             fairness (Jain) {:.3}.",
+            e.collisions, e.frames_dropped, e.capture_mean_run, longest, e.fairness_jain
+        ),
+        None => writeln!(
+            s,
+            "{} collisions, {} frames dropped after 16 attempts; nothing delivered, so no capture \
+             runs and no fairness.",
+            e.collisions, e.frames_dropped
+        ),
+    };
     s
 }

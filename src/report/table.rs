@@ -10,8 +10,11 @@ use crate::results::RunOutput;
 pub struct TableExporter;
 
 /// A figure for reading: whole numbers as integers, others with a precision that suits
-/// their size.
+/// their size; `-` for a figure that is undefined (NaN, say fairness with nothing delivered).
 pub fn pretty(v: f64) -> String {
+    if v.is_nan() {
+        return "-".to_string();
+    }
     if !v.is_finite() {
         return format!("{v}");
     }

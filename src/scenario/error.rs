@@ -16,6 +16,48 @@ pub fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// Characters that change what a terminal shows beyond themselves: C0 and C1 controls
+/// (escape sequences set the title and colours; a carriage return overwrites the line) and
+/// the bidirectional overrides and isolates (which reorder the text around them).
+fn is_hazard(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` safe to print: every control or bidirectional-formatting character written as an
+/// escape (`\t`, `\u{1b}`), everything else as it is. For user input quoted in a message:
+/// file names, key names, `--set` and `--param` arguments, values.
+pub fn escape(s: &str) -> String {
+    escape_keeping(s, false)
+}
+
+/// As [`escape`], but line breaks are kept: for a whole message of several lines, as a last
+/// guard before it reaches the terminal.
+pub fn escape_message(s: &str) -> String {
+    escape_keeping(s, true)
+}
+
+fn escape_keeping(s: &str, newlines: bool) -> String {
+    if !s.chars().any(is_hazard) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c == '\n' && newlines {
+            out.push(c);
+        } else if is_hazard(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A path for a message, escaped (see [`escape`]).
+pub fn show_path(p: &std::path::Path) -> String {
+    escape(&p.display().to_string())
+}
+
 /// A float for a message: plain for everyday magnitudes, scientific otherwise (so 1e300
 /// is not printed as 301 digits).
 pub fn show(v: f64) -> String {
@@ -45,9 +87,9 @@ pub enum Location {
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Location::File { path, line, column } => write!(f, "{}:{line}:{column}", path.display()),
-            Location::FileOnly { path } => write!(f, "{}", path.display()),
-            Location::Set { arg } => write!(f, "from {arg}"),
+            Location::File { path, line, column } => write!(f, "{}:{line}:{column}", show_path(path)),
+            Location::FileOnly { path } => write!(f, "{}", show_path(path)),
+            Location::Set { arg } => write!(f, "from {}", escape(arg)),
         }
     }
 }
@@ -81,7 +123,12 @@ pub enum Problem {
 }
 
 fn did_you_mean(f: &mut fmt::Formatter<'_>, suggestions: &[String], valid: &[String]) -> fmt::Result {
-    let quote = |v: &[String]| v.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
+    let quote = |v: &[String]| {
+        v.iter()
+            .map(|s| format!("`{}`", escape(s)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     if !suggestions.is_empty() {
         write!(f, "; did you mean {}?", quote(suggestions))?;
     }
@@ -108,15 +155,15 @@ impl fmt::Display for Problem {
                 did_you_mean(f, suggestions, valid)
             }
             Problem::Missing => write!(f, "missing required key"),
-            Problem::WrongType { message } => write!(f, "{message}"),
+            Problem::WrongType { message } => write!(f, "{}", escape(message)),
             Problem::OutOfRange { value, allowed, note } => {
-                write!(f, "{value} is out of range (allowed: {allowed})")?;
+                write!(f, "{} is out of range (allowed: {allowed})", escape(value))?;
                 if let Some(note) = note {
-                    write!(f, "; {note}")?;
+                    write!(f, "; {}", escape(note))?;
                 }
                 Ok(())
             }
-            Problem::Invalid { message } => write!(f, "{message}"),
+            Problem::Invalid { message } => write!(f, "{}", escape(message)),
         }
     }
 }
@@ -169,30 +216,37 @@ impl FieldError {
 /// Everything that can go wrong between a scenario path and a validated [`super::Scenario`].
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    #[error("cannot read {}: {err}", path.display())]
+    #[error("cannot read {}: {err}", show_path(path))]
     Read { path: PathBuf, err: std::io::Error },
-    #[error("{}: file is too large ({size} bytes; a scenario file may have at most {limit} bytes)", path.display())]
+    #[error(
+        "{}: file is too large ({size} bytes; a scenario file may have at most {limit} bytes)",
+        show_path(path)
+    )]
     TooLarge { path: PathBuf, size: u64, limit: u64 },
-    #[error("{}:{line}:{column}: the file is not UTF-8 text", path.display())]
+    #[error("{}:{line}:{column}: the file is not UTF-8 text", show_path(path))]
     NotUtf8 {
         path: PathBuf,
         line: usize,
         column: usize,
     },
-    #[error("{}:{line}:{column}: TOML syntax error: {message}", path.display())]
+    #[error(
+        "{}:{line}:{column}: TOML syntax error: {}",
+        show_path(path),
+        escape_message(message)
+    )]
     Syntax {
         path: PathBuf,
         line: usize,
         column: usize,
         message: String,
     },
-    #[error("{at}: key `hardware`: {message}")]
+    #[error("{at}: key `hardware`: {}", escape(message))]
     Include { at: Location, message: String },
-    #[error("{arg}: {message}")]
+    #[error("{}: {}", escape(arg), escape(message))]
     BadOverride { arg: String, message: String },
     #[error("no bulletin configuration named {name:?} (allowed: {allowed})")]
     UnknownConfiguration { name: String, allowed: String },
-    #[error("{at}: key `{key}`: {problem}")]
+    #[error("{at}: key `{}`: {problem}", escape(key))]
     Field {
         at: Location,
         key: String,

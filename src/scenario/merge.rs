@@ -33,6 +33,41 @@ pub struct Override {
     /// The key path, split at the dots.
     pub keys: Vec<String>,
     pub value: toml::Value,
+    /// An integer beyond TOML's 64-bit signed range, as written: `value` holds it clamped
+    /// to `i64::MIN..=i64::MAX`, so that the key's own range check reports it (with the
+    /// written value), and the loader refuses it even where the clamped value would pass.
+    pub overflow: Option<String>,
+}
+
+/// Is `text` an integer literal (decimal with an optional sign and `_` separators, or
+/// `0x`/`0o`/`0b`) too large for a TOML integer? Then the clamped value.
+pub fn overflowing_integer(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (negative, body) = match t.as_bytes().first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (radix, digits) = match body.get(..2) {
+        Some("0x") if !negative => (16, &body[2..]),
+        Some("0o") if !negative => (8, &body[2..]),
+        Some("0b") if !negative => (2, &body[2..]),
+        _ => (10, body),
+    };
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    if clean.is_empty()
+        || !clean.chars().all(|c| c.is_digit(radix))
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+    {
+        return None;
+    }
+    let fits = if negative {
+        i64::from_str_radix(&format!("-{clean}"), radix).is_ok()
+    } else {
+        i64::from_str_radix(&clean, radix).is_ok()
+    };
+    (!fits).then_some(if negative { i64::MIN } else { i64::MAX })
 }
 
 /// Longest key path accepted in `--set` (deeper than any table of the format).
@@ -71,9 +106,24 @@ impl Override {
         Ok(o)
     }
 
-    /// An override of the key path `key` (dotted) with `value`.
+    /// An override of the key path `key` (dotted) with `value`. A string that is an integer
+    /// literal beyond 64 bits (what [`parse_value`] makes of one) is taken as that integer,
+    /// clamped, and marked ([`Override::overflow`]); so a *string* value of 20 digits cannot
+    /// be given on the command line (no key takes one).
     pub fn new(key: &str, value: toml::Value) -> Result<Override, ScenarioError> {
-        let arg = format!("{key}={value}");
+        let (value, overflow) = match value {
+            toml::Value::String(t) => match overflowing_integer(&t) {
+                Some(clamped) => (toml::Value::Integer(clamped), Some(t)),
+                None => (toml::Value::String(t), None),
+            },
+            v => (v, None),
+        };
+        let arg = format!(
+            "{key}={}",
+            overflow
+                .as_deref()
+                .map_or_else(|| value.to_string(), str::to_string)
+        );
         let keys: Vec<String> = key.split('.').map(str::to_string).collect();
         if let Some(k) = keys.iter().find(|k| !is_bare_key(k)) {
             return Err(ScenarioError::BadOverride {
@@ -89,7 +139,12 @@ impl Override {
                 message: format!("key path is deeper than {MAX_OVERRIDE_DEPTH} levels"),
             });
         }
-        Ok(Override { arg, keys, value })
+        Ok(Override {
+            arg,
+            keys,
+            value,
+            overflow,
+        })
     }
 
     /// The dotted key.

@@ -103,8 +103,21 @@ impl RawScenario {
     /// Tier two: checks every section and builds the model. `default_name` is used when the
     /// file has no `name`.
     pub fn validate(self, default_name: &str, warnings: &mut Vec<String>) -> Result<Scenario, FieldError> {
+        let valid = |n: &str| {
+            !n.is_empty() && n.chars().count() <= MAX_NAME_CHARS && !n.chars().any(char::is_control)
+        };
+        if self.name.is_none() && !valid(default_name) {
+            return Err(FieldError::invalid(
+                "name",
+                format!(
+                    "missing, and the file name {:?} cannot stand in for it (a name is 1..={MAX_NAME_CHARS} \
+                     printable characters); add name = \"...\" to the scenario",
+                    error::clip(default_name, 40)
+                ),
+            ));
+        }
         let name = self.name.unwrap_or_else(|| default_name.to_string());
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        if !valid(&name) {
             return Err(FieldError::range(
                 "name",
                 format!("{:?}", error::clip(&name, 40)),
@@ -278,15 +291,44 @@ fn load_with(
     for o in overrides {
         o.apply(&mut doc)?;
     }
-    let raw: RawScenario = de::from_value(toml::Value::Table(doc), "").map_err(|e| sources.error(e))?;
     let default_name = source
         .path
         .file_stem()
         .map_or("scenario".into(), |s| s.to_string_lossy());
     let mut warnings = Vec::new();
-    let mut scenario = raw
-        .validate(&default_name, &mut warnings)
-        .map_err(|e| sources.error(e))?;
+    let validated = de::from_value::<RawScenario>(toml::Value::Table(doc), "")
+        .and_then(|raw| raw.validate(&default_name, &mut warnings));
+    let mut scenario = match (validated, overrides.iter().find(|o| o.overflow.is_some())) {
+        (Ok(s), None) => s,
+        (Err(e), None) => return Err(sources.error(e)),
+        // the key's own range check saw the clamped value: report it with the value written
+        (
+            Err(FieldError {
+                path,
+                problem: Problem::OutOfRange { allowed, note, .. },
+            }),
+            Some(o),
+        ) if o.covers(&path) => {
+            return Err(sources.error(FieldError::new(
+                path,
+                Problem::OutOfRange {
+                    value: error::clip(o.overflow.as_deref().unwrap_or_default(), 40),
+                    allowed,
+                    note,
+                },
+            )))
+        }
+        (_, Some(o)) => {
+            return Err(sources.error(
+                FieldError::range(
+                    o.key(),
+                    error::clip(o.overflow.as_deref().unwrap_or_default(), 40),
+                    format!("{}..={}", i64::MIN, i64::MAX),
+                )
+                .with_note("integers are 64-bit signed"),
+            ))
+        }
+    };
     scenario.path = source.path.clone();
     scenario.hardware = hardware.map(|h| h.path);
     scenario.warnings = warnings;

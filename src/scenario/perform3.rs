@@ -107,6 +107,7 @@ impl RawPerform3 {
         let events = budget::perform3_events(medium, &profile, n, &block_sizes, window_s);
         budget::admit(
             "workload.measure_s",
+            budget::PERFORM3_COST,
             events,
             n + 1,
             &format!(

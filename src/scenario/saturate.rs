@@ -77,6 +77,7 @@ impl RawSaturate {
         let events = budget::saturate_events(medium, senders, frame_bytes, duration.as_secs_f64());
         budget::admit(
             "workload.duration_s",
+            budget::SATURATE_COST,
             events,
             senders + 1,
             &format!(

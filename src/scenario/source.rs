@@ -124,7 +124,14 @@ impl Source {
                 path: self.path.clone(),
                 line,
                 column,
-                message: e.message().trim().to_string(),
+                message: match e.message().trim() {
+                    m if m.contains("value was too large") || m.contains("value was too small") => format!(
+                        "integer out of range (allowed: {}..={}; TOML integers are 64-bit signed)",
+                        i64::MIN,
+                        i64::MAX
+                    ),
+                    m => m.to_string(),
+                },
             }
         })
     }

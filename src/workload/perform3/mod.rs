@@ -43,9 +43,12 @@ pub struct Perform3Config {
 pub struct Explanation {
     /// Aggregate milliseconds per block (window / blocks completed by all workstations).
     pub ms_per_block: f64,
-    /// Medium carrying successful frames, collision periods and idle: shares of the window.
+    /// Medium carrying frames delivered intact, collision periods, frames damaged on the
+    /// wire (sent without a collision, not delivered: fault injection) and idle: shares of
+    /// the window, adding up to 1 (see [`crate::ether::medium::MediumTime`]).
     pub wire_success: f64,
     pub wire_collision: f64,
+    pub wire_corrupted: f64,
     pub wire_idle: f64,
     /// Collisions per block read.
     pub collisions_per_block: f64,
@@ -207,9 +210,10 @@ fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64)
     };
     let wire_success = (b.medium.success_ns - a.medium.success_ns) as f64 / w_ns;
     let wire_collision = (b.medium.collision_ns - a.medium.collision_ns) as f64 / w_ns;
+    let wire_corrupted = (b.medium.corrupted_ns - a.medium.corrupted_ns) as f64 / w_ns;
     let sessions = b.nodes[0].sessions.max(1) as f64;
     let server_waiting_for_ack = (b.nodes[0].stall_ns - a.nodes[0].stall_ns) as f64 / w_ns / sessions;
-    let wire = wire_success + wire_collision;
+    let wire = wire_success + wire_collision + wire_corrupted;
     let max_ws = ws.iter().map(|c| c.busy).fold(0.0, f64::max);
     // The resource nearest to 100% limits the throughput; if none is near it, the limit
     // is latency: requests wait for server tasks that wait for acknowledgements.
@@ -240,6 +244,7 @@ fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64)
             },
             wire_success,
             wire_collision,
+            wire_corrupted,
             wire_idle: (1.0 - wire).max(0.0),
             collisions_per_block: if blocks > 0 {
                 (b.collisions - a.collisions) as f64 / blocks as f64
