@@ -209,3 +209,127 @@ fn estimate_is_within_a_factor_of_2_of_the_events_dispatched() {
         "an estimate is off by more than a factor of 2 ({worst:.2})"
     );
 }
+
+mod full_ranges {
+    //! Scenarios drawn over the full accepted range of every key that drives events (and a
+    //! little beyond each end): each is refused by the loader with an error, or it runs
+    //! without a panic (this file runs in CI's debug build, with overflow checks and the
+    //! model's debug assertions) and dispatches at most twice its estimated events. Only
+    //! the drawn cases whose estimate is small are run, so durations and sizes are drawn on
+    //! a log scale to make many of them small.
+
+    use super::*;
+    use proptest::prelude::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    /// Log-uniform in [lo, hi].
+    fn log(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
+        (lo.ln()..hi.ln()).prop_map(f64::exp)
+    }
+
+    const RUN_BELOW_EVENTS: f64 = 60_000.0;
+
+    /// Refused, or run within twice the estimate without a panic.
+    fn check(s: Result<Scenario, ScenarioError>, label: &str) -> Result<(), TestCaseError> {
+        let Ok(s) = s else {
+            if std::env::var_os("ADMISSION_TRACE").is_some() {
+                eprintln!("refused {label}");
+            }
+            return Ok(()); // refused up front: fine
+        };
+        let estimate = match &s.workload {
+            Workload::Saturate(w) => {
+                let c = &w.config;
+                budget::saturate_events(&s.medium, c.senders, c.frame_bytes, c.duration.as_secs_f64())
+            }
+            Workload::Perform3(w) => {
+                let c = &w.config;
+                budget::perform3_events(
+                    &s.medium,
+                    &c.lan.profile,
+                    c.lan.workstations,
+                    &c.block_sizes,
+                    (c.warmup + c.measure).as_secs_f64(),
+                )
+            }
+        };
+        prop_assert!(
+            estimate.is_finite() && estimate >= 0.0,
+            "{label}: estimate {estimate}"
+        );
+        if std::env::var_os("ADMISSION_TRACE").is_some() {
+            eprintln!("admitted ({estimate:.0} events) {label}");
+        }
+        if estimate > RUN_BELOW_EVENTS {
+            return Ok(());
+        }
+        let ran = catch_unwind(AssertUnwindSafe(|| estimate_and_run(&s)));
+        let Ok((_, events)) = ran else {
+            return Err(TestCaseError::fail(format!("{label}: admitted, then panicked")));
+        };
+        prop_assert!(
+            events as f64 <= 2.0 * estimate.max(1000.0),
+            "{label}: {events} events dispatched, estimate {estimate:.0}"
+        );
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn saturate_is_refused_or_runs_within_its_budget(
+            stations in log(0.5, 2000.0),
+            frame in 40u32..5000,
+            oversize in any::<bool>(),
+            rate in prop::sample::select(vec![0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 100.0, 1000.0, 3.0]),
+            velocity in 0.3f64..1.05,
+            length in log(0.05, 3000.0),
+            duration in log(1e-7, 5000.0),
+            corrupt in 0.0f64..1.1,
+            round_robin in any::<bool>(),
+        ) {
+            let list = vec![
+                format!("workload.stations={}", stations.round() as i64),
+                format!("workload.frame_bytes={frame}"),
+                format!("medium.allow_oversize={oversize}"),
+                format!("medium.bit_rate_mbps={rate}"),
+                format!("medium.velocity_factor={velocity}"),
+                format!("medium.length_m={length}"),
+                format!("workload.duration_s={duration}"),
+                format!("medium.corrupt_fraction={corrupt}"),
+                format!("workload.destination=\"{}\"", if round_robin { "round_robin" } else { "sink" }),
+            ];
+            check(saturate_with(&list), &format!("{list:?}"))?;
+        }
+
+        #[test]
+        fn perform3_is_refused_or_runs_within_its_budget(
+            config in 0usize..4,
+            workstations in log(0.5, 1500.0),
+            block in log(0.5, 70_000.0),
+            warmup in log(1e-9, 4000.0),
+            measure in log(1e-9, 4000.0),
+            mips in log(0.05, 300.0),
+            memcpy in log(1e-3, 20_000.0),
+            access in log(5.0, 200_000.0),
+            retry_ms in log(10.0, 100_000.0),
+            kinstr in log(1e-3, 20_000.0),
+        ) {
+            let list = vec![
+                format!("workload.workstations={}", workstations.round() as i64),
+                format!("workload.block_sizes=[{}]", block.round() as i64),
+                format!("workload.warmup_s={warmup}"),
+                format!("workload.measure_s={measure}"),
+                format!("hosts.server.mips={mips}"),
+                format!("hosts.workstation.mips={mips}"),
+                format!("hosts.server.memcpy_ns_per_byte={memcpy}"),
+                format!("adapter.io_access_ns_16bit={access}"),
+                format!("adapter.io_access_ns_8bit={access}"),
+                format!("nos.protocol.retry_base_ms={retry_ms}"),
+                format!("nos.costs.app_block_kinstr={kinstr}"),
+            ];
+            check(perform3_with(config, &list), &format!("{} {list:?}", SCENARIOS[config].0))?;
+        }
+    }
+}
