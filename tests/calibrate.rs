@@ -96,6 +96,16 @@ value_column = "kbps"
     file
 }
 
+/// Replaces the calibration file's evaluation budget.
+fn set_budget(file: &Path, evaluations: u32) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let text = text.replace(
+        "max_evaluations = 90",
+        &format!("max_evaluations = {evaluations}"),
+    );
+    std::fs::write(file, text).unwrap();
+}
+
 fn number(v: &toml::Value) -> f64 {
     v.as_float().or_else(|| v.as_integer().map(|i| i as f64)).unwrap()
 }
@@ -147,13 +157,7 @@ fn same_files_with_one_or_two_threads_and_comments_kept() {
     // one constant and few evaluations: this is about the outputs, not the fit
     let one = "\n[[parameter]]\nkey = \"adapter.io_access_ns_8bit\"\nmin = 1000.0\nmax = 4000.0\n";
     let file = setup(dir.path(), one);
-    std::fs::write(
-        &file,
-        std::fs::read_to_string(&file)
-            .unwrap()
-            .replace("max_evaluations = 90", "max_evaluations = 12"),
-    )
-    .unwrap();
+    set_budget(&file, 12);
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     for (out, jobs) in [(&a, "1"), (&b, "2")] {
         let o = calibrate_cmd(&file, out, jobs);
@@ -275,13 +279,7 @@ fn measurements_that_do_not_match_the_scenarios_are_refused() {
 fn ctrl_c_writes_the_best_so_far_complete() {
     let dir = tempfile::tempdir().unwrap();
     let file = setup(dir.path(), PARAMS);
-    std::fs::write(
-        &file,
-        std::fs::read_to_string(&file)
-            .unwrap()
-            .replace("max_evaluations = 90", "max_evaluations = 20000"),
-    )
-    .unwrap();
+    set_budget(&file, 20000);
     let out = dir.path().join("out");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_ethersim"))
         .args([
@@ -318,13 +316,7 @@ fn ctrl_c_writes_the_best_so_far_complete() {
 fn a_budget_spent_inside_the_first_simplex_ends_the_search_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let file = setup(dir.path(), PARAMS);
-    std::fs::write(
-        &file,
-        std::fs::read_to_string(&file)
-            .unwrap()
-            .replace("max_evaluations = 90", "max_evaluations = 2"),
-    )
-    .unwrap();
+    set_budget(&file, 2);
     let cal = Calibration::load(&file).unwrap();
     let fit = calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("a fit, not a panic");
     assert_eq!(fit.evaluations, 2);
