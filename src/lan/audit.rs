@@ -23,7 +23,12 @@
 //!   redirector handed over = the reads the application counts as complete + the part of
 //!   the current one; file data the session accepted
 //!   (`payload_received`) = handed over + waiting for the redirector + a partly received
-//!   response.
+//!   response (or a write's reply, which is not file data).
+//! - **Writes, per workstation.** Bytes put into write requests = bytes the server
+//!   answered + bytes in outstanding requests; bytes answered = the writes the application
+//!   counts as complete + the part of the current one; and the server stored at least what
+//!   it answered (nothing lost) and at most what was sent (nothing duplicated: a
+//!   retransmitted request is stored once). Once the LAN is quiet the two are equal.
 //! - **Server.** Busy network tasks (`<= network_tasks`) = requests being served + responses
 //!   not yet acknowledged; a request waits only when every task is busy.
 //! - **Time and capacity.** Busy time `<=` elapsed on every CPU and on the wire; no station
@@ -126,6 +131,12 @@ pub struct AuditReport {
     pub bytes_received: u64,
     /// Asked but not yet handed to an application.
     pub bytes_outstanding: u64,
+    /// File data put into write requests by the redirectors.
+    pub bytes_written_sent: u64,
+    /// File data of write requests the server answered.
+    pub bytes_written_acked: u64,
+    /// File data the server stored.
+    pub bytes_stored: u64,
     pub wire_busy_ns: u64,
     pub max_cpu_busy_ns: u64,
     pub rx_overlaps: u64,
@@ -445,7 +456,7 @@ impl<A: Application> Lan<A> {
                     j.rx_pages += profile.rx_pages_for(frame.wire_bytes()) as u64;
                     in_transit(&mut j, is_ack(frame));
                 }
-                Job::ServerRead { .. } => j.server_read += 1,
+                Job::ServerRead { .. } | Job::ServerWrite { .. } => j.server_read += 1,
                 Job::RedirDone { bytes } => j.redir_bytes += *bytes as u64,
                 Job::App => {}
             }
@@ -476,7 +487,9 @@ impl<A: Application> Lan<A> {
             remaining,
             redir.to_request() as u64 + asked,
         );
-        let in_read = if remaining > 0 { read - remaining } else { 0 };
+        let write = redir.is_write();
+        let in_op = if remaining > 0 { read - remaining } else { 0 };
+        let in_read = if write { 0 } else { in_op };
         c.eq(
             || format!("workstation {i}: bytes to the application = reads it completed + part of this one"),
             redir.bytes_to_app,
@@ -491,17 +504,45 @@ impl<A: Application> Lan<A> {
                 )
             },
             session.stats.payload_received,
-            redir.bytes_to_app + j.redir_bytes + partial,
+            redir.bytes_to_app + redir.write_reply_bytes + j.redir_bytes + partial,
         );
+        let asked_writes = if write { asked } else { 0 };
+        c.eq(
+            || format!("workstation {i}: bytes in write requests = answered + outstanding"),
+            redir.bytes_written_sent,
+            redir.bytes_written_acked + asked_writes,
+        );
+        c.eq(
+            || format!("workstation {i}: bytes answered = writes the application completed + part of this one"),
+            redir.bytes_written_acked,
+            app.bytes_written() + if write { in_op } else { 0 },
+        );
+        let stored = match &self.nodes[0].role {
+            Role::Server(sv) => sv.stored(i),
+            Role::Workstation { .. } => 0,
+        };
+        c.le(
+            || format!("workstation {i}: bytes answered <= stored by the server (nothing lost)"),
+            redir.bytes_written_acked,
+            stored,
+        );
+        c.le(
+            || format!("workstation {i}: bytes stored by the server <= sent (nothing duplicated)"),
+            stored,
+            redir.bytes_written_sent,
+        );
+        r.bytes_written_sent += redir.bytes_written_sent;
+        r.bytes_written_acked += redir.bytes_written_acked;
+        r.bytes_stored += stored;
         c.le(
             || format!("workstation {i}: data received but not handed over <= asked"),
             j.redir_bytes + partial,
             asked,
         );
-        r.bytes_asked += app.bytes_read() + if remaining > 0 { read } else { 0 };
+        r.bytes_asked += app.bytes_read() + if remaining > 0 && !write { read } else { 0 };
         r.bytes_to_app += redir.bytes_to_app;
         r.bytes_received += session.stats.payload_received;
-        r.bytes_outstanding += remaining;
+        r.bytes_outstanding += if write { 0 } else { remaining };
     }
 
     /// A data packet lost between two nodes: its sender has retransmitted, or still has

@@ -26,6 +26,11 @@
 //! message (W) -> frame path -> `ServerRead` job (S) -> response packets -> frame path ->
 //! `RedirDone` job (W) copies the data to the application -> next request, or the read is
 //! complete and the application gives its next operation.
+//!
+//! A write goes the other way: the application's `Write` -> write requests carrying the
+//! data (W copies it into each packet as it is built) -> frame path (the server's receive
+//! interrupt copies it off the card) -> `ServerWrite` job (S copies it into its cache and
+//! stores it) -> a short reply -> `RedirDone` (W) -> next request, or the next operation.
 
 mod app;
 mod audit;
@@ -42,7 +47,7 @@ use crate::adapter::TxStep;
 use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
-use crate::nos::packet::{Packet, PacketKind};
+use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
 use crate::nos::server::ReadRequest;
 use crate::nos::session::TimerRequest;
 use node::Node;
@@ -94,6 +99,8 @@ pub enum Job {
     RxIsr { frame: Frame },
     /// A server network task serves a read request.
     ServerRead { peer: u32, asked: u32 },
+    /// A server network task stores the data of a write request.
+    ServerWrite { peer: u32, bytes: u32 },
     /// The redirector hands a response's data to the application.
     RedirDone { bytes: u32 },
     /// The application's computation ([`AppOp::Compute`]) is done.
@@ -171,6 +178,11 @@ impl<A: Application> Lan<A> {
                 self.nodes[n].workstation_mut().0.start_read(bytes);
                 self.issue_requests(n, engine);
             }
+            AppOp::Write { bytes } => {
+                self.nodes[n].workstation_mut().0.start_write(bytes);
+                self.issue_requests(n, engine);
+            }
+            AppOp::Stop => {}
         }
     }
 
@@ -235,12 +247,13 @@ impl<A: Application> Lan<A> {
             node.track_stall(peer, now);
             let reserved = node.adapter.reserve();
             assert!(reserved, "the driver refused a buffer it said it had");
-            // File data is copied from the server's network buffer into each packet as the
-            // packet is built (a response's payload; requests and acks carry none).
-            let data = if packet.kind == PacketKind::Response {
-                payload as u64
-            } else {
-                0
+            // File data is copied into each packet as the packet is built: a response's
+            // payload from the server's network buffer, a write request's from the
+            // application's buffer (read requests and acks carry none).
+            let data = match packet.kind {
+                PacketKind::Response => payload as u64,
+                PacketKind::Request if packet.value & WRITE_FLAG != 0 => payload as u64,
+                _ => 0,
             };
             let cost = Cost {
                 protocol: node.host.instructions(self.cfg.profile.costs.packet_kinstr),
@@ -309,6 +322,14 @@ impl<A: Application> Lan<A> {
                 node.track_stall(p, engine.now());
                 self.pump(n, engine);
             }
+            Job::ServerWrite { peer, bytes } => {
+                let p = peer as usize;
+                let node = &mut self.nodes[n];
+                let reply = node.server_mut().store(p, bytes);
+                node.send(p, reply);
+                node.track_stall(p, engine.now());
+                self.pump(n, engine);
+            }
             Job::RedirDone { bytes } => {
                 let (redir, _) = self.nodes[n].workstation_mut();
                 if redir.response_done(bytes) {
@@ -365,7 +386,11 @@ impl<A: Application> Lan<A> {
         match r.message {
             None => {}
             Some(m) if m.kind == PacketKind::Request => {
-                let req = ReadRequest { from, asked: m.value };
+                let req = ReadRequest {
+                    from,
+                    asked: m.value & !WRITE_FLAG,
+                    write: m.value & WRITE_FLAG != 0,
+                };
                 if let Some(req) = self.nodes[n].server_mut().request(req) {
                     self.start_server_read(n, req, engine);
                 }
@@ -383,23 +408,24 @@ impl<A: Application> Lan<A> {
         self.pump(n, engine);
     }
 
+    /// A network task takes request `req`: the server's per-request work, and for a write
+    /// the copy of its data from the network buffer into the cache.
     fn start_server_read(&mut self, n: usize, req: ReadRequest, engine: &mut Engine<LanEvent>) {
-        let cost = Cost {
-            work: self.nodes[n]
-                .host
-                .instructions(self.cfg.profile.costs.server_request_kinstr),
-            ..Cost::default()
+        let host = &self.nodes[n].host;
+        let work = host.instructions(self.cfg.profile.costs.server_request_kinstr);
+        let peer = req.from as u32;
+        let (cost, job) = if req.write {
+            let cost = Cost {
+                work,
+                copy: host.memcpy(req.asked as u64),
+                ..Cost::default()
+            };
+            (cost, Job::ServerWrite { peer, bytes: req.asked })
+        } else {
+            let cost = Cost { work, ..Cost::default() };
+            (cost, Job::ServerRead { peer, asked: req.asked })
         };
-        self.start_job(
-            n,
-            Priority::Task,
-            cost,
-            Job::ServerRead {
-                peer: req.from as u32,
-                asked: req.asked,
-            },
-            engine,
-        );
+        self.start_job(n, Priority::Task, cost, job, engine);
     }
 
     fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
