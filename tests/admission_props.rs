@@ -54,6 +54,7 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
                 .sum();
             (est, events)
         }
+        Workload::Lanperf(_) => unreachable!("these properties cover saturate and perform3"),
     }
 }
 

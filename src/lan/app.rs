@@ -21,6 +21,13 @@ pub enum AppOp {
     Read { bytes: u32 },
     /// Write `bytes` to the application's file through the redirector.
     Write { bytes: u32 },
+    /// Create (empty) and open file number `file` (numbers are the LAN's, one per file);
+    /// reads and writes go to it from offset 0. Handled by the redirector and the server
+    /// at once: the model does not time DOS's open and create.
+    Open { file: u32 },
+    /// Move the file pointer to `offset` (a DOS LSEEK: local to the redirector, the next
+    /// request carries the new offset).
+    Seek { offset: u64 },
     /// The application has finished: it asks for nothing more.
     Stop,
 }

@@ -183,14 +183,32 @@ impl<A: Application> Lan<A> {
                 self.issue_requests(n, engine);
             }
             AppOp::Stop => {}
+            AppOp::Open { .. } | AppOp::Seek { .. } => unreachable!("handled in next_op"),
         }
     }
 
-    /// The application of workstation `n` finished an operation: start its next one.
+    /// The application of workstation `n` finished an operation: start its next one
+    /// (opens and seeks take no time: the application is asked again at once).
     fn next_op(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
-        let (_, app) = self.nodes[n].workstation_mut();
-        let op = app.next_op(engine.now(), &mut self.rngs[n]);
-        self.start_op(n, op, engine);
+        loop {
+            let (_, app) = self.nodes[n].workstation_mut();
+            let op = app.next_op(engine.now(), &mut self.rngs[n]);
+            match op {
+                AppOp::Open { file } => self.open_file(n, file),
+                AppOp::Seek { offset } => self.seek_file(n, offset),
+                op => return self.start_op(n, op, engine),
+            }
+        }
+    }
+
+    /// Workstation `n` creates and opens `file`.
+    fn open_file(&mut self, n: usize, file: u32) {
+        self.nodes[0].server_mut().open(n, file);
+    }
+
+    /// Workstation `n` moves its file pointer.
+    fn seek_file(&mut self, n: usize, offset: u64) {
+        self.nodes[0].server_mut().seek(n, offset);
     }
 
     fn start_job(&mut self, n: usize, prio: Priority, cost: Cost, job: Job, engine: &mut Engine<LanEvent>) {

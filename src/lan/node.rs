@@ -189,6 +189,11 @@ impl<A> Node<A> {
                 .sum::<u64>()
     }
 
+    /// Time the node's disk has been busy by `now`, ns (no disk yet: 0).
+    pub fn disk_busy_until(&self, _now: SimTime) -> u64 {
+        0
+    }
+
     /// The redirector and application of a workstation.
     pub fn workstation_mut(&mut self) -> (&mut Redirector, &mut A) {
         match &mut self.role {

@@ -42,6 +42,18 @@ pub struct FileServer {
     pub requests: u64,
     /// File data stored for each workstation (index = workstation), bytes.
     stored: Vec<u64>,
+    /// The file each workstation has open and its file pointer (index = workstation).
+    open: Vec<Option<OpenFile>>,
+}
+
+/// A workstation's open file on the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenFile {
+    pub file: u32,
+    /// Offset of the next read or write, bytes.
+    pub pos: u64,
+    /// Bytes in the file.
+    pub size: u64,
 }
 
 impl FileServer {
@@ -53,6 +65,7 @@ impl FileServer {
             pending: VecDeque::new(),
             requests: 0,
             stored: Vec::new(),
+            open: Vec::new(),
         }
     }
 
@@ -90,6 +103,43 @@ impl FileServer {
             bytes: WRITE_REPLY_BYTES,
             value: WRITE_REPLY_BYTES,
         }
+    }
+
+    fn slot(&mut self, from: usize) -> &mut Option<OpenFile> {
+        if self.open.len() <= from {
+            self.open.resize(from + 1, None);
+        }
+        &mut self.open[from]
+    }
+
+    /// Workstation `from` creates `file` (empty) and opens it.
+    pub fn open(&mut self, from: usize, file: u32) {
+        *self.slot(from) = Some(OpenFile { file, pos: 0, size: 0 });
+    }
+
+    /// Workstation `from` moves its file pointer.
+    pub fn seek(&mut self, from: usize, offset: u64) {
+        if let Some(f) = self.slot(from) {
+            f.pos = offset;
+        }
+    }
+
+    /// The file workstation `from` has open, if any (PERFORM3's stations open none: their
+    /// file is assumed to be in LANCACHE already).
+    pub fn open_file(&self, from: usize) -> Option<OpenFile> {
+        self.open.get(from).copied().flatten()
+    }
+
+    /// Moves workstation `from`'s file pointer past `bytes` just read or written (a write
+    /// past the end grows the file); returns the file as it was before the access.
+    pub fn advance(&mut self, from: usize, bytes: u32, write: bool) -> Option<OpenFile> {
+        let f = self.slot(from).as_mut()?;
+        let at = *f;
+        f.pos += bytes as u64;
+        if write {
+            f.size = f.size.max(f.pos);
+        }
+        Some(at)
     }
 
     /// File data stored for workstation `from` so far, bytes.

@@ -26,6 +26,7 @@ pub mod error;
 pub mod lan;
 pub mod medium;
 pub mod merge;
+pub mod lanperf;
 pub mod perform3;
 pub mod saturate;
 pub mod source;
@@ -266,6 +267,14 @@ fn load_with(
                     hw.path.display()
                 ),
             });
+        }
+        let mut hw_doc = hw_doc;
+        // a hardware file's workload of another kind is no default for this one
+        let kind = |d: &toml::Table| d.get("workload")?.get("kind")?.as_str().map(str::to_owned);
+        if let (Some(mine), Some(theirs)) = (kind(&doc), kind(&hw_doc)) {
+            if mine != theirs {
+                hw_doc.remove("workload");
+            }
         }
         merge::merge_under(&mut doc, hw_doc);
     }

@@ -1,0 +1,205 @@
+//! Workload kind `lanperf`: PC Week's LANPERF 1.1 on a LAN.
+//!
+//! Keys (under `[workload]`, besides `kind`): `stations` (workstations, 1..=1023); the
+//! LANPERF options either as keys, `test_s` (t, 10..=65535 s), `block` (b, 1..=65535
+//! bytes), `file_blocks` (f, 1..=65535), `tests` (`["write", "read"]`, either or both) and
+//! `sharing` (`"compatibility"`, `"deny read"`, `"deny write"`, `"deny read/write"`,
+//! `"deny none"`), or as LANPERF's own command line in `options` (`"t30 b64 f10 r w
+//! drw"`), not both; an option not given keeps its `x` default (t60 b512 f64 r w dc).
+//! Both ways are checked by [`LanperfParams::check`], so they fail with the same
+//! message. Model constants: `block_kinstr` (the program's and DOS's work per block) and
+//! `poll_ms` (how often a waiting station looks for LANPERF.GO). It needs the `[hosts]`,
+//! `[adapter]` and `[nos]` sections.
+
+use serde::Deserialize;
+
+use super::error::{show, FieldError};
+use super::lan::LanProfile;
+use super::Sections;
+use super::{budget, units};
+use crate::lan::LanConfig;
+use crate::workload::lanperf::{LanperfConfig, LanperfCosts, LanperfParams, OptionError, Sharing, Test};
+
+/// Most workstations (the server takes the 1024th station of the segment).
+pub const MAX_STATIONS: i64 = 1023;
+
+/// `[workload]` of kind `lanperf`, as written (`kind` already removed).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanperf {
+    pub stations: i64,
+    pub options: Option<String>,
+    pub test_s: Option<i64>,
+    pub block: Option<i64>,
+    pub file_blocks: Option<i64>,
+    pub tests: Option<Vec<String>>,
+    pub sharing: Option<String>,
+    pub block_kinstr: Option<f64>,
+    pub poll_ms: Option<f64>,
+}
+
+/// A validated LANPERF run.
+#[derive(Clone, Debug)]
+pub struct LanperfWorkload {
+    pub config: LanperfConfig,
+}
+
+/// The key an option error is about, for the structured form.
+fn key_of(e: &OptionError) -> &'static str {
+    match e {
+        OptionError::Range { letter: 't', .. } => "workload.test_s",
+        OptionError::Range { letter: 'b', .. } => "workload.block",
+        OptionError::Range { letter: 'f', .. } => "workload.file_blocks",
+        _ => "workload.tests",
+    }
+}
+
+/// An integer key into `u32` range for [`LanperfParams::check`] to judge (values beyond
+/// `u32` are out of every LANPERF range anyway).
+fn clamp(v: i64) -> u32 {
+    v.clamp(0, u32::MAX as i64) as u32
+}
+
+impl RawLanperf {
+    fn params(&self) -> Result<LanperfParams, FieldError> {
+        let structured = self.test_s.is_some()
+            || self.block.is_some()
+            || self.file_blocks.is_some()
+            || self.tests.is_some()
+            || self.sharing.is_some();
+        if let Some(opts) = &self.options {
+            if structured {
+                return Err(FieldError::invalid(
+                    "workload.options",
+                    "give LANPERF's options either as `options` or as the keys test_s, block, file_blocks, tests, sharing, not both",
+                ));
+            }
+            return LanperfParams::parse_options(opts).map_err(|e| FieldError::invalid("workload.options", e.to_string()));
+        }
+        let d = LanperfParams::default();
+        let mut p = LanperfParams {
+            test_s: self.test_s.map_or(d.test_s, clamp),
+            block: self.block.map_or(d.block, clamp),
+            file_blocks: self.file_blocks.map_or(d.file_blocks, clamp),
+            tests: d.tests.clone(),
+            sharing: d.sharing,
+        };
+        if let Some(tests) = &self.tests {
+            let mut want = Vec::new();
+            for (i, t) in tests.iter().enumerate() {
+                match t.to_ascii_lowercase().as_str() {
+                    "read" | "r" => want.push(Test::Read),
+                    "write" | "w" => want.push(Test::Write),
+                    _ => {
+                        return Err(FieldError::invalid(
+                            format!("workload.tests[{i}]"),
+                            format!("{:?} is not a LANPERF test; use \"read\" and/or \"write\"", super::error::clip(t, 40)),
+                        ))
+                    }
+                }
+            }
+            p.tests = [Test::Write, Test::Read].into_iter().filter(|t| want.contains(t)).collect();
+        }
+        if let Some(s) = &self.sharing {
+            p.sharing = Sharing::parse(s).ok_or_else(|| {
+                FieldError::invalid(
+                    "workload.sharing",
+                    format!(
+                        "{:?} is not a sharing mode; use one of {}",
+                        super::error::clip(s, 40),
+                        Sharing::ALL.map(|m| format!("{:?}", m.1)).join(", ")
+                    ),
+                )
+            })?;
+        }
+        // values beyond u32 are reported as given
+        for (key, v, letter) in [("workload.test_s", self.test_s, 't'), ("workload.block", self.block, 'b'), ("workload.file_blocks", self.file_blocks, 'f')] {
+            if let Some(v) = v {
+                if v < 0 || v > u32::MAX as i64 {
+                    let (what, range) = match letter {
+                        't' => ("test length (s)", crate::workload::lanperf::params::TEST_S),
+                        'b' => ("block size (bytes)", crate::workload::lanperf::params::BLOCK_BYTES),
+                        _ => ("file size (blocks)", crate::workload::lanperf::params::FILE_BLOCKS),
+                    };
+                    return Err(FieldError::invalid(
+                        key,
+                        format!("{what} {v} is out of range {}..={} (LANPERF option {letter}#)", range.0, range.1),
+                    ));
+                }
+            }
+        }
+        p.check().map_err(|e| FieldError::invalid(key_of(&e), e.to_string()))?;
+        Ok(p)
+    }
+
+    pub fn validate(self, s: &Sections<'_>) -> Result<LanperfWorkload, FieldError> {
+        let lan: &LanProfile = s.lan.ok_or_else(|| {
+            FieldError::invalid(
+                "workload.kind",
+                "lanperf needs the [hosts], [adapter] and [nos] sections (usually from hardware = \"...\")",
+            )
+        })?;
+        if !(1..=MAX_STATIONS).contains(&self.stations) {
+            return Err(FieldError::range("workload.stations", self.stations, format!("1..={MAX_STATIONS}")));
+        }
+        let n = self.stations as usize;
+        let params = self.params()?;
+        let block_kinstr = self.block_kinstr.unwrap_or(20.0);
+        if !(block_kinstr.is_finite() && (0.0..=100_000.0).contains(&block_kinstr)) {
+            return Err(FieldError::range("workload.block_kinstr", show(block_kinstr), "0..=100000"));
+        }
+        let poll = units::millis("workload.poll_ms", self.poll_ms.unwrap_or(55.0), (0.0, 60_000.0), true)?;
+        let medium = s.medium;
+        let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
+        let profile = lan.clone();
+        // the timed tests, plus filling READ's file: at most the file, at the test's pace
+        let window_s = params.test_s as f64 * params.tests.len() as f64;
+        let events = budget::perform3_events(medium, &profile, n, &[params.block], window_s)
+            * (1.0 + params.tests.contains(&Test::Read) as u8 as f64 * fill_share(&params));
+        budget::admit(
+            "workload.test_s",
+            events,
+            n + 1,
+            &format!("{n} stations x {} s x {} tests", params.test_s, params.tests.len()),
+            "shorten the test (t), the file (f) or use fewer stations",
+        )?;
+        Ok(LanperfWorkload {
+            config: LanperfConfig {
+                lan: LanConfig {
+                    workstations: n,
+                    segment: medium.segment(positions),
+                    profile,
+                },
+                params,
+                costs: LanperfCosts {
+                    block_kinstr,
+                    poll_interval: poll,
+                },
+            },
+        })
+    }
+}
+
+/// Rough share of a READ test's events spent filling the file: bytes of the file over
+/// the bytes a 1 MB/s station would move in the test.
+fn fill_share(p: &LanperfParams) -> f64 {
+    p.file_bytes() as f64 / (p.test_s as f64 * 1.0e6)
+}
+
+impl LanperfWorkload {
+    /// One line for `ethersim validate`.
+    pub fn summary(&self) -> String {
+        let c = &self.config;
+        let p = &c.params;
+        format!(
+            "{} workstations + server, LANPERF t{} b{} f{} ({} bytes per file), {}, {}",
+            c.lan.workstations,
+            p.test_s,
+            p.block,
+            p.file_blocks,
+            p.file_bytes(),
+            p.tests.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" + "),
+            p.sharing
+        )
+    }
+}
