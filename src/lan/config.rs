@@ -3,7 +3,8 @@
 
 use crate::adapter::AdapterProfile;
 use crate::ether::SegmentConfig;
-use crate::host::HostProfile;
+use crate::host::{DiskProfile, HostProfile};
+use crate::nos::cache::CacheConfig;
 use crate::nos::config::{NosCosts, RedirConfig, ServerConfig, SessionConfig};
 
 /// The hosts, adapters and NOS settings of a LAN, whatever its size and cable (what the
@@ -21,6 +22,17 @@ pub struct LanProfile {
     pub costs: NosCosts,
 }
 
+/// The server's disk and LANCACHE.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StorageConfig {
+    pub disk: DiskProfile,
+    pub cache: CacheConfig,
+    /// Whether the server may delay writes to the files the workstations open (the
+    /// cache's policy allows it and the sharing mode keeps other writers out: the
+    /// workload decides, see `crate::workload::lanperf`).
+    pub delay_writes: bool,
+}
+
 /// Everything needed to build a [`super::Lan`]. Station 0 of `segment` is the server,
 /// stations 1..=workstations the workstations.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,4 +40,7 @@ pub struct LanConfig {
     pub workstations: usize,
     pub segment: SegmentConfig,
     pub profile: LanProfile,
+    /// The server's disk and cache; `None`: every file is in the cache already and no
+    /// disk is modelled (PERFORM3's setting: its files are read, never written).
+    pub storage: Option<StorageConfig>,
 }

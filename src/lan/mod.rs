@@ -40,7 +40,7 @@ mod stats;
 
 pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
-pub use config::{LanConfig, LanProfile};
+pub use config::{LanConfig, LanProfile, StorageConfig};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
 use crate::adapter::TxStep;
@@ -49,8 +49,10 @@ use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
 use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
 use crate::nos::server::ReadRequest;
-use crate::nos::session::TimerRequest;
-use node::Node;
+use crate::nos::cache::{Extent, WritePolicy};
+use crate::nos::session::{OutMsg, TimerRequest};
+use crate::time::SimTime;
+use node::{Node, Role};
 
 /// Events of the LAN model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +77,16 @@ pub enum LanEvent {
     },
     /// A workstation's application starts.
     Start {
+        node: u32,
+    },
+    /// The server's disk has done what a request waited for: send its reply.
+    DiskDone {
+        node: u32,
+        peer: u32,
+        reply: OutMsg,
+    },
+    /// The server writes its cache's dirty blocks (delayed write).
+    Flush {
         node: u32,
     },
 }
@@ -142,6 +154,11 @@ impl<A: Application> Lan<A> {
             rngs,
             ledger: audit::Ledger::new(n + 1),
         };
+        if let Some(WritePolicy::Delayed { flush_every }) = lan.cfg.storage.as_ref().map(|s| s.cache.policy) {
+            if lan.nodes[0].storage.as_ref().is_some_and(|s| s.delay_writes) {
+                engine.schedule_in(flush_every, LanEvent::Flush { node: 0 });
+            }
+        }
         for w in 1..=n {
             let (_, app) = lan.nodes[w].workstation_mut();
             let delay = app.start_delay(&mut lan.rngs[w]);
@@ -334,19 +351,15 @@ impl<A: Application> Lan<A> {
             }
             Job::ServerRead { peer, asked } => {
                 let p = peer as usize;
-                let node = &mut self.nodes[n];
-                let response = node.server_mut().response(asked);
-                node.send(p, response);
-                node.track_stall(p, engine.now());
-                self.pump(n, engine);
+                let response = self.nodes[n].server_mut().response(asked);
+                let ready = self.storage_access(n, p, response.bytes, false, engine.now());
+                self.reply_when(n, p, response, ready, engine);
             }
             Job::ServerWrite { peer, bytes } => {
                 let p = peer as usize;
-                let node = &mut self.nodes[n];
-                let reply = node.server_mut().store(p, bytes);
-                node.send(p, reply);
-                node.track_stall(p, engine.now());
-                self.pump(n, engine);
+                let reply = self.nodes[n].server_mut().store(p, bytes);
+                let ready = self.storage_access(n, p, bytes, true, engine.now());
+                self.reply_when(n, p, reply, ready, engine);
             }
             Job::RedirDone { bytes } => {
                 let (redir, _) = self.nodes[n].workstation_mut();
@@ -358,6 +371,55 @@ impl<A: Application> Lan<A> {
             }
             Job::App => self.next_op(n, engine),
         }
+    }
+
+    /// Server `n` reads or writes `bytes` at workstation `p`'s file pointer through its
+    /// cache; returns when the disk accesses this needs are done (`None`: no disk
+    /// modelled, or no file open: the data is in the cache).
+    fn storage_access(&mut self, n: usize, p: usize, bytes: u32, write: bool, now: SimTime) -> Option<SimTime> {
+        let node = &mut self.nodes[n];
+        let storage = node.storage.as_mut()?;
+        let f = match &mut node.role {
+            Role::Server(sv) => sv.advance(p, bytes, write)?,
+            Role::Workstation { .. } => unreachable!("storage on a workstation"),
+        };
+        let extents: Vec<Extent> = if write {
+            let delay = storage.delay_writes;
+            storage.cache.write(f.file, f.pos, bytes as u64, delay)
+        } else {
+            storage.cache.read(f.file, f.pos, bytes as u64, f.size)
+        };
+        extents
+            .iter()
+            .map(|x| storage.disk.access(now, x.file, x.offset, x.bytes, x.write))
+            .last()
+    }
+
+    /// Sends `reply` from server `n` to `p` now, or when the disk is done at `ready`.
+    fn reply_when(&mut self, n: usize, p: usize, reply: OutMsg, ready: Option<SimTime>, engine: &mut Engine<LanEvent>) {
+        match ready {
+            Some(t) if t > engine.now() => {
+                if let Some(st) = self.nodes[n].storage.as_mut() {
+                    st.replies_waiting += 1;
+                }
+                engine.schedule(
+                    t,
+                    LanEvent::DiskDone {
+                        node: n as u32,
+                        peer: p as u32,
+                        reply,
+                    },
+                )
+            }
+            _ => self.send_reply(n, p, reply, engine),
+        }
+    }
+
+    fn send_reply(&mut self, n: usize, p: usize, reply: OutMsg, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        node.send(p, reply);
+        node.track_stall(p, engine.now());
+        self.pump(n, engine);
     }
 
     /// Does what a transmit-side step of node `n`'s driver asks, in order: the frame for
@@ -524,6 +586,25 @@ impl<A: Application> Model for Lan<A> {
                 self.pump(n, engine);
             }
             LanEvent::Start { node } => self.next_op(node as usize, engine),
+            LanEvent::DiskDone { node, peer, reply } => {
+                let n = node as usize;
+                if let Some(st) = self.nodes[n].storage.as_mut() {
+                    st.replies_waiting -= 1;
+                }
+                self.send_reply(n, peer as usize, reply, engine);
+            }
+            LanEvent::Flush { node } => {
+                let n = node as usize;
+                let now = engine.now();
+                if let Some(st) = self.nodes[n].storage.as_mut() {
+                    for x in st.cache.flush() {
+                        st.disk.access(now, x.file, x.offset, x.bytes, x.write);
+                    }
+                    if let WritePolicy::Delayed { flush_every } = st.cache.config().policy {
+                        engine.schedule_in(flush_every, LanEvent::Flush { node });
+                    }
+                }
+            }
         }
     }
 }

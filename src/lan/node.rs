@@ -8,12 +8,23 @@ use super::app::Application;
 use super::config::LanConfig;
 use super::Job;
 use crate::adapter::Adapter;
-use crate::host::{Cpu, HostProfile};
+use crate::host::{Cpu, Disk, HostProfile};
+use crate::nos::cache::{Cache, WritePolicy};
 use crate::nos::config::SessionConfig;
 use crate::nos::redirector::Redirector;
 use crate::nos::server::FileServer;
 use crate::nos::session::{OutMsg, Session};
 use crate::time::SimTime;
+
+/// A server's disk and cache.
+pub struct Storage {
+    pub cache: Cache,
+    pub disk: Disk,
+    /// Writes may stay dirty in the cache (policy and sharing mode allow it).
+    pub delay_writes: bool,
+    /// Replies whose network task waits for the disk.
+    pub replies_waiting: u64,
+}
 
 /// What a node does on the LAN.
 pub enum Role<A> {
@@ -33,6 +44,8 @@ pub struct Node<A> {
     stall_since: Vec<Option<SimTime>>,
     /// Session-time spent with the window closed or a message awaiting its ack, ns.
     pub stall_ns: u64,
+    /// The server's disk and cache, if modelled.
+    pub storage: Option<Storage>,
 }
 
 fn session_between(from: &SessionConfig, from_packet: u32, to: &SessionConfig, to_packet: u32) -> Session {
@@ -56,13 +69,20 @@ impl<A: Application> Node<A> {
                 )
             })
             .collect();
-        Node::build(
+        let mut node = Node::build(
             p.server_host.clone(),
             Adapter::new(p.server_adapter.clone()),
             p.server_session.clone(),
             sessions,
             Role::Server(FileServer::new(&p.server)),
-        )
+        );
+        node.storage = cfg.storage.as_ref().map(|s| Storage {
+            cache: Cache::new(s.cache.clone()),
+            disk: Disk::new(s.disk.clone()),
+            delay_writes: s.delay_writes && matches!(s.cache.policy, WritePolicy::Delayed { .. }),
+            replies_waiting: 0,
+        });
+        node
     }
 
     pub fn workstation(cfg: &LanConfig, app: A) -> Self {
@@ -104,6 +124,7 @@ impl<A: Application> Node<A> {
             role,
             stall_since: vec![None; n],
             stall_ns: 0,
+            storage: None,
         }
     }
 }
@@ -189,9 +210,9 @@ impl<A> Node<A> {
                 .sum::<u64>()
     }
 
-    /// Time the node's disk has been busy by `now`, ns (no disk yet: 0).
-    pub fn disk_busy_until(&self, _now: SimTime) -> u64 {
-        0
+    /// Time the node's disk has been busy by `now`, ns (0 without a disk).
+    pub fn disk_busy_until(&self, now: SimTime) -> u64 {
+        self.storage.as_ref().map_or(0, |s| s.disk.busy_until(now))
     }
 
     /// The redirector and application of a workstation.

@@ -8,8 +8,14 @@
 //! drw"`), not both; an option not given keeps its `x` default (t60 b512 f64 r w dc).
 //! Both ways are checked by [`LanperfParams::check`], so they fail with the same
 //! message. Model constants: `block_kinstr` (the program's and DOS's work per block) and
-//! `poll_ms` (how often a waiting station looks for LANPERF.GO). It needs the `[hosts]`,
-//! `[adapter]` and `[nos]` sections.
+//! `poll_ms` (how often a waiting station looks for LANPERF.GO). The server's disk is
+//! `[workload.disk]` (`avg_seek_ms`, `track_to_track_ms`, `rpm`, `media_mbit_s`,
+//! `controller_ms`, `capacity_mb`) and its LANCACHE `[workload.cache]` (`size_kb`,
+//! `block_bytes`, `read_ahead_bytes`, `write_policy` = `"write-through"` or `"delayed"`,
+//! `flush_s`, and the NOS rule `delay_shared_writes`: whether writes to a file opened in
+//! a mode that lets others write (deny read, deny none) may be delayed too). Omitted keys
+//! take the defaults below. The stations' files must fit on the disk (checked here,
+//! before anything runs). It needs the `[hosts]`, `[adapter]` and `[nos]` sections.
 
 use serde::Deserialize;
 
@@ -17,7 +23,10 @@ use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::Sections;
 use super::{budget, units};
-use crate::lan::LanConfig;
+use crate::host::DiskProfile;
+use crate::lan::{LanConfig, StorageConfig};
+use crate::nos::cache::{CacheConfig, WritePolicy};
+use crate::time::SimDuration;
 use crate::workload::lanperf::{LanperfConfig, LanperfCosts, LanperfParams, OptionError, Sharing, Test};
 
 /// Most workstations (the server takes the 1024th station of the segment).
@@ -36,6 +45,92 @@ pub struct RawLanperf {
     pub sharing: Option<String>,
     pub block_kinstr: Option<f64>,
     pub poll_ms: Option<f64>,
+    pub disk: Option<RawDisk>,
+    pub cache: Option<RawCache>,
+}
+
+/// `[workload.disk]`. Defaults: a Seagate ST3144A (IDE, 1992; REFERENCE-lanperf.md).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDisk {
+    pub avg_seek_ms: Option<f64>,
+    pub track_to_track_ms: Option<f64>,
+    pub rpm: Option<i64>,
+    pub media_mbit_s: Option<f64>,
+    pub controller_ms: Option<f64>,
+    pub capacity_mb: Option<f64>,
+}
+
+/// `[workload.cache]`. Defaults are assumptions (LANCACHE's are unknown).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCache {
+    pub size_kb: Option<f64>,
+    pub block_bytes: Option<i64>,
+    pub read_ahead_bytes: Option<i64>,
+    pub write_policy: Option<String>,
+    pub flush_s: Option<f64>,
+    pub delay_shared_writes: Option<bool>,
+}
+
+/// A finite number within `lo..=hi`.
+fn num(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
+    if v.is_finite() && (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(FieldError::range(path, show(v), format!("{}..={}", show(lo), show(hi))))
+    }
+}
+
+/// An integer within `lo..=hi`.
+fn int(path: &str, v: i64, lo: i64, hi: i64) -> Result<i64, FieldError> {
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(FieldError::range(path, v, format!("{lo}..={hi}")))
+    }
+}
+
+impl RawDisk {
+    fn validate(&self) -> Result<DiskProfile, FieldError> {
+        let ms = |path: &str, v: Option<f64>, d: f64| -> Result<SimDuration, FieldError> {
+            Ok(SimDuration::from_nanos_f64(num(path, v.unwrap_or(d), 0.0, 1000.0)? * 1e6))
+        };
+        Ok(DiskProfile {
+            avg_seek: ms("workload.disk.avg_seek_ms", self.avg_seek_ms, 16.0)?,
+            track_to_track: ms("workload.disk.track_to_track_ms", self.track_to_track_ms, 4.0)?,
+            rpm: int("workload.disk.rpm", self.rpm.unwrap_or(3211), 1, 20_000)? as u32,
+            media_bytes_per_s: num("workload.disk.media_mbit_s", self.media_mbit_s.unwrap_or(15.0), 0.1, 1000.0)? * 1e6 / 8.0,
+            controller: ms("workload.disk.controller_ms", self.controller_ms, 1.0)?,
+            capacity_bytes: (num("workload.disk.capacity_mb", self.capacity_mb.unwrap_or(130.0), 0.0, 1.0e6)? * 1e6) as u64,
+        })
+    }
+}
+
+impl RawCache {
+    fn validate(&self) -> Result<(CacheConfig, bool), FieldError> {
+        let policy = match self.write_policy.as_deref().unwrap_or("write-through") {
+            "write-through" => WritePolicy::WriteThrough,
+            "delayed" => WritePolicy::Delayed {
+                flush_every: SimDuration::from_nanos_f64(num("workload.cache.flush_s", self.flush_s.unwrap_or(3.3), 0.01, 3600.0)? * 1e9),
+            },
+            other => {
+                return Err(FieldError::invalid(
+                    "workload.cache.write_policy",
+                    format!("{:?} is not a write policy; use \"write-through\" or \"delayed\"", super::error::clip(other, 40)),
+                ))
+            }
+        };
+        Ok((
+            CacheConfig {
+                size_bytes: (num("workload.cache.size_kb", self.size_kb.unwrap_or(1024.0), 0.0, 16.0e6)? * 1024.0) as u64,
+                block_bytes: int("workload.cache.block_bytes", self.block_bytes.unwrap_or(4096), 512, 65_536)? as u32,
+                read_ahead_bytes: int("workload.cache.read_ahead_bytes", self.read_ahead_bytes.unwrap_or(4096), 0, 1 << 20)? as u32,
+                policy,
+            },
+            self.delay_shared_writes.unwrap_or(false),
+        ))
+    }
 }
 
 /// A validated LANPERF run.
@@ -149,6 +244,29 @@ impl RawLanperf {
             return Err(FieldError::range("workload.block_kinstr", show(block_kinstr), "0..=100000"));
         }
         let poll = units::millis("workload.poll_ms", self.poll_ms.unwrap_or(55.0), (0.0, 60_000.0), true)?;
+        let disk = self.disk.clone().unwrap_or_default().validate()?;
+        let (cache, delay_shared) = self.cache.clone().unwrap_or_default().validate()?;
+        let files = params.tests.len() as u64 * n as u64;
+        let needed = files * params.file_bytes();
+        if needed > disk.capacity_bytes {
+            return Err(FieldError::invalid(
+                "workload.disk.capacity_mb",
+                format!(
+                    "the stations' files need {needed} bytes ({n} stations x {} files x {} blocks x {} bytes), the disk has {} bytes",
+                    params.tests.len(),
+                    params.file_blocks,
+                    params.block,
+                    disk.capacity_bytes
+                ),
+            ));
+        }
+        let delay_writes = matches!(cache.policy, WritePolicy::Delayed { .. })
+            && (params.sharing.excludes_writers() || delay_shared);
+        let storage = StorageConfig {
+            disk,
+            cache,
+            delay_writes,
+        };
         let medium = s.medium;
         let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
         let profile = lan.clone();
@@ -169,6 +287,7 @@ impl RawLanperf {
                     workstations: n,
                     segment: medium.segment(positions),
                     profile,
+                    storage: Some(storage),
                 },
                 params,
                 costs: LanperfCosts {

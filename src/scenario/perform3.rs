@@ -120,6 +120,7 @@ impl RawPerform3 {
             workstations: n,
             segment: medium.segment(positions),
             profile,
+            storage: None,
         };
         Ok(Perform3Workload {
             config: Perform3Config {
