@@ -204,3 +204,15 @@ fn test_bad_input_is_a_clear_error() {
     assert!(e.contains("not both"), "{e}");
     assert!(structured(&["workload.options=\"t30 b64 f10 r w drw\""]).is_ok());
 }
+
+#[test]
+fn test_run_output_has_the_declared_columns_one_row_per_test() {
+    let s = load("lanperf-x.toml", &["workload.options=\"t10 b512 f8\"", "workload.stations=2"]).unwrap();
+    let out = ethersim::run::run(&s);
+    assert_eq!(out.columns, ethersim::run::LANPERF_COLUMNS.to_vec());
+    assert_eq!(ethersim::run::point_columns(&s), &ethersim::run::LANPERF_COLUMNS[..]);
+    assert_eq!(out.points.len(), 2);
+    assert_eq!((out.points[0][0], out.points[1][0]), (1.0, 2.0), "WRITE, then READ");
+    assert_eq!(ethersim::run::point_keys(&s, "test").unwrap(), vec![1.0, 2.0]);
+    assert_eq!(out.headline.value, out.points[1][5], "the headline is the READ total");
+}
