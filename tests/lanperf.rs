@@ -40,6 +40,7 @@ fn test_table_prints_the_seeds_sample_output_from_its_operation_counts() {
     });
     let report = LanperfReport {
         workstations: 1,
+        servers: 1,
         params: params.clone(),
         stations: vec![lanperf::StationResult {
             station: 1,
@@ -215,4 +216,23 @@ fn test_run_output_has_the_declared_columns_one_row_per_test() {
     assert_eq!((out.points[0][0], out.points[1][0]), (1.0, 2.0), "WRITE, then READ");
     assert_eq!(ethersim::run::point_keys(&s, "test").unwrap(), vec![1.0, 2.0]);
     assert_eq!(out.headline.value, out.points[1][5], "the headline is the READ total");
+}
+
+/// The seed's "maximum LAN throughput": with the stations spread over more servers the sum
+/// rises above the single-server maximum while the wire has room, and flattens once the
+/// wire is saturated (`lanperf-2servers.toml`: 16-bit defaults, 10 stations, 4 KB reads).
+#[test]
+fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
+    let sum = |servers: &str| {
+        let r = run("lanperf-2servers.toml", &[&format!("workload.servers={servers}")]);
+        let t = r.totals[0].clone();
+        (t.throughput_kbps, t.usage.unwrap())
+    };
+    let (one, u1) = sum("1");
+    let (two, u2) = sum("2");
+    let (four, u4) = sum("4");
+    assert!(u1.wire_busy < 0.5, "one server leaves the wire room: {u1:?}");
+    assert!(two > 1.5 * one, "two servers: {two} vs {one}");
+    assert!(u4.wire_busy > 0.8 && u4.wire_busy >= u2.wire_busy, "{u2:?} {u4:?}");
+    assert!(four < 1.2 * two, "four servers on a saturated wire: {four} vs {two}");
 }

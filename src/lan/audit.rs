@@ -522,7 +522,7 @@ impl<A: Application> Lan<A> {
             redir.bytes_written_acked,
             app.bytes_written() + if write { in_op } else { 0 },
         );
-        let stored = match &self.nodes[0].role {
+        let stored = match &self.nodes[self.nodes[i].server].role {
             Role::Server(sv) => sv.stored(i),
             Role::Workstation { .. } => 0,
         };
@@ -553,13 +553,14 @@ impl<A: Application> Lan<A> {
     /// A data packet lost between two nodes: its sender has retransmitted, or still has
     /// packets unacknowledged (its retry timer or a negative ack will resend it).
     fn audit_recovery(&self, c: &mut Checks) {
-        for w in 1..self.nodes.len() {
+        for w in 1..=self.cfg.workstations {
+            let sv = self.nodes[w].server;
             let pairs = [
                 (w, self.ledger.data_lost_from[w], &self.nodes[w].sessions()[0]),
-                (0, self.ledger.data_lost_to[w], &self.nodes[0].sessions()[w - 1]),
+                (sv, self.ledger.data_lost_to[w], &self.nodes[sv].sessions()[w - 1]),
             ];
             for (from, lost, s) in pairs {
-                let to = if from == 0 { w } else { 0 };
+                let to = if from == sv { w } else { sv };
                 if lost > 0 && s.stats.packets_retransmitted == 0 && s.outstanding() == 0 {
                     c.0.push(format!(
                         "{lost} data packets {from} -> {to} lost, but none retransmitted and none outstanding"

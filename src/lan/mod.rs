@@ -1,5 +1,6 @@
 //! The composition layer: a LAN of hosts on one segment, node 0 the file server and nodes
-//! 1..=n workstations.
+//! 1..=n workstations (and, with several servers, nodes n+1.. the others; each
+//! workstation talks to its own server only, [`LanConfig::server_of`]).
 //!
 //! Owns the wiring of the layers for one run, and nothing else: each node's CPU
 //! (`crate::host`), adapter (`crate::adapter`), NetBIOS sessions, redirector or file
@@ -138,25 +139,31 @@ impl<A: Application> Lan<A> {
         assert_eq!(apps.len(), cfg.workstations, "one application per workstation");
         let segment = Segment::new(&cfg.segment, engine.rng_streams());
         let n = cfg.workstations;
-        let mut nodes = Vec::with_capacity(n + 1);
-        nodes.push(Node::server(&cfg));
-        for app in apps {
-            nodes.push(Node::workstation(&cfg, app));
+        let mut nodes = Vec::with_capacity(cfg.nodes());
+        nodes.push(Node::server(&cfg, 0));
+        for (i, app) in apps.into_iter().enumerate() {
+            nodes.push(Node::workstation(&cfg, app, cfg.server_of(i + 1)));
         }
-        let rngs: Vec<SimRng> = (0..=n)
+        for s in cfg.server_nodes().into_iter().skip(1) {
+            nodes.push(Node::server(&cfg, s));
+        }
+        let rngs: Vec<SimRng> = (0..nodes.len())
             .map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64))
             .collect();
+        let nodes_len = nodes.len();
         let mut lan = Lan {
             cfg,
             segment,
             nodes,
             inds: Vec::with_capacity(8),
             rngs,
-            ledger: audit::Ledger::new(n + 1),
+            ledger: audit::Ledger::new(nodes_len),
         };
         if let Some(WritePolicy::Delayed { flush_every }) = lan.cfg.storage.as_ref().map(|s| s.cache.policy) {
-            if lan.nodes[0].storage.as_ref().is_some_and(|s| s.delay_writes) {
-                engine.schedule_in(flush_every, LanEvent::Flush { node: 0 });
+            for s in lan.cfg.server_nodes() {
+                if lan.nodes[s].storage.as_ref().is_some_and(|st| st.delay_writes) {
+                    engine.schedule_in(flush_every, LanEvent::Flush { node: s as u32 });
+                }
             }
         }
         for w in 1..=n {
@@ -220,12 +227,14 @@ impl<A: Application> Lan<A> {
 
     /// Workstation `n` creates and opens `file`.
     fn open_file(&mut self, n: usize, file: u32) {
-        self.nodes[0].server_mut().open(n, file);
+        let s = self.nodes[n].server;
+        self.nodes[s].server_mut().open(n, file);
     }
 
     /// Workstation `n` moves its file pointer.
     fn seek_file(&mut self, n: usize, offset: u64) {
-        self.nodes[0].server_mut().seek(n, offset);
+        let s = self.nodes[n].server;
+        self.nodes[s].server_mut().seek(n, offset);
     }
 
     fn start_job(&mut self, n: usize, prio: Priority, cost: Cost, job: Job, engine: &mut Engine<LanEvent>) {
@@ -447,7 +456,8 @@ impl<A: Application> Lan<A> {
             .0
             .next_request_message(&self.cfg.profile.redir, request_bytes)
         {
-            node.send(0, msg);
+            let server = node.server;
+            node.send(server, msg);
         }
         self.pump(n, engine);
     }

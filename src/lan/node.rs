@@ -46,6 +46,8 @@ pub struct Node<A> {
     pub stall_ns: u64,
     /// The server's disk and cache, if modelled.
     pub storage: Option<Storage>,
+    /// A workstation's server (node number); a server's own number.
+    pub server: usize,
 }
 
 fn session_between(from: &SessionConfig, from_packet: u32, to: &SessionConfig, to_packet: u32) -> Session {
@@ -57,7 +59,8 @@ fn session_between(from: &SessionConfig, from_packet: u32, to: &SessionConfig, t
 }
 
 impl<A: Application> Node<A> {
-    pub fn server(cfg: &LanConfig) -> Self {
+    /// Server node number `me`, with a session for every workstation.
+    pub fn server(cfg: &LanConfig, me: usize) -> Self {
         let p = &cfg.profile;
         let sessions = (0..cfg.workstations)
             .map(|_| {
@@ -75,6 +78,7 @@ impl<A: Application> Node<A> {
             p.server_session.clone(),
             sessions,
             Role::Server(FileServer::new(&p.server)),
+            me,
         );
         node.storage = cfg.storage.as_ref().map(|s| Storage {
             cache: Cache::new(s.cache.clone()),
@@ -85,7 +89,8 @@ impl<A: Application> Node<A> {
         node
     }
 
-    pub fn workstation(cfg: &LanConfig, app: A) -> Self {
+    /// A workstation served by node `server`.
+    pub fn workstation(cfg: &LanConfig, app: A, server: usize) -> Self {
         let p = &cfg.profile;
         let session = session_between(
             &p.workstation_session,
@@ -102,6 +107,7 @@ impl<A: Application> Node<A> {
                 redir: Redirector::new(),
                 app,
             },
+            server,
         )
     }
 
@@ -111,6 +117,7 @@ impl<A: Application> Node<A> {
         session_cfg: SessionConfig,
         sessions: Vec<Session>,
         role: Role<A>,
+        server: usize,
     ) -> Self {
         let n = sessions.len();
         Node {
@@ -125,6 +132,7 @@ impl<A: Application> Node<A> {
             stall_since: vec![None; n],
             stall_ns: 0,
             storage: None,
+            server,
         }
     }
 }
@@ -134,7 +142,7 @@ impl<A> Node<A> {
         match self.role {
             Role::Server(_) => peer - 1,
             Role::Workstation { .. } => {
-                debug_assert_eq!(peer, 0);
+                debug_assert_eq!(peer, self.server);
                 0
             }
         }
@@ -143,7 +151,7 @@ impl<A> Node<A> {
     fn peer_of(&self, index: usize) -> usize {
         match self.role {
             Role::Server(_) => index + 1,
-            Role::Workstation { .. } => 0,
+            Role::Workstation { .. } => self.server,
         }
     }
 

@@ -51,7 +51,8 @@ pub fn table(r: &LanperfReport) -> String {
         .iter()
         .map(|t| (t.test.to_string(), t.operations, t.mean_response_ms, t.throughput_kbps))
         .collect();
-    block(&mut s, &format!("Total ({} stations)", r.workstations), &lines);
+    let servers = if r.servers > 1 { format!(", {} servers", r.servers) } else { String::new() };
+    block(&mut s, &format!("Total ({} stations{servers})", r.workstations), &lines);
     s
 }
 

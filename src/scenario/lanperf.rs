@@ -1,6 +1,9 @@
 //! Workload kind `lanperf`: PC Week's LANPERF 1.1 on a LAN.
 //!
-//! Keys (under `[workload]`, besides `kind`): `stations` (workstations, 1..=1023); the
+//! Keys (under `[workload]`, besides `kind`): `stations` (workstations, 1..=1023),
+//! `servers` (1..=8, default 1: the workstations are assigned to the servers in turn,
+//! the seed's "maximum LAN throughput" experiment; each server has the disk and cache
+//! below and the server's `[hosts]`, `[adapter]` and `[nos]` settings); the
 //! LANPERF options either as keys, `test_s` (t, 10..=65535 s), `block` (b, 1..=65535
 //! bytes), `file_blocks` (f, 1..=65535), `tests` (`["write", "read"]`, either or both) and
 //! `sharing` (`"compatibility"`, `"deny read"`, `"deny write"`, `"deny read/write"`,
@@ -31,12 +34,15 @@ use crate::workload::lanperf::{LanperfConfig, LanperfCosts, LanperfParams, Optio
 
 /// Most workstations (the server takes the 1024th station of the segment).
 pub const MAX_STATIONS: i64 = 1023;
+/// Most file servers.
+pub const MAX_SERVERS: i64 = 8;
 
 /// `[workload]` of kind `lanperf`, as written (`kind` already removed).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawLanperf {
     pub stations: i64,
+    pub servers: Option<i64>,
     pub options: Option<String>,
     pub test_s: Option<i64>,
     pub block: Option<i64>,
@@ -238,6 +244,10 @@ impl RawLanperf {
             return Err(FieldError::range("workload.stations", self.stations, format!("1..={MAX_STATIONS}")));
         }
         let n = self.stations as usize;
+        let servers = int("workload.servers", self.servers.unwrap_or(1), 1, MAX_SERVERS)? as usize;
+        if (n + servers) as i64 > MAX_STATIONS + 1 {
+            return Err(FieldError::range("workload.stations", self.stations, format!("1..={} with {servers} servers", MAX_STATIONS + 1 - servers as i64)));
+        }
         let params = self.params()?;
         let block_kinstr = self.block_kinstr.unwrap_or(20.0);
         if !(block_kinstr.is_finite() && (0.0..=100_000.0).contains(&block_kinstr)) {
@@ -246,13 +256,16 @@ impl RawLanperf {
         let poll = units::millis("workload.poll_ms", self.poll_ms.unwrap_or(55.0), (0.0, 60_000.0), true)?;
         let disk = self.disk.clone().unwrap_or_default().validate()?;
         let (cache, delay_shared) = self.cache.clone().unwrap_or_default().validate()?;
-        let files = params.tests.len() as u64 * n as u64;
+        // the busiest server holds ceil(n / servers) stations' files
+        let per_server = n.div_ceil(servers);
+        let files = params.tests.len() as u64 * per_server as u64;
         let needed = files * params.file_bytes();
         if needed > disk.capacity_bytes {
+            let whose = if servers == 1 { "the stations'".to_string() } else { format!("one server's {per_server} stations'") };
             return Err(FieldError::invalid(
                 "workload.disk.capacity_mb",
                 format!(
-                    "the stations' files need {needed} bytes ({n} stations x {} files x {} blocks x {} bytes), the disk has {} bytes",
+                    "{whose} files need {needed} bytes ({per_server} stations x {} files x {} blocks x {} bytes), the disk has {} bytes",
                     params.tests.len(),
                     params.file_blocks,
                     params.block,
@@ -268,7 +281,7 @@ impl RawLanperf {
             delay_writes,
         };
         let medium = s.medium;
-        let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
+        let positions = medium.positions(n + servers, "stations (server first, then workstations, then any further servers)")?;
         let profile = lan.clone();
         // the timed tests, plus filling READ's file: at most the file, at the test's pace
         let window_s = params.test_s as f64 * params.tests.len() as f64;
@@ -277,7 +290,7 @@ impl RawLanperf {
         budget::admit(
             "workload.test_s",
             events,
-            n + 1,
+            n + servers,
             &format!("{n} stations x {} s x {} tests", params.test_s, params.tests.len()),
             "shorten the test (t), the file (f) or use fewer stations",
         )?;
@@ -285,6 +298,7 @@ impl RawLanperf {
             config: LanperfConfig {
                 lan: LanConfig {
                     workstations: n,
+                    servers,
                     segment: medium.segment(positions),
                     profile,
                     storage: Some(storage),

@@ -118,6 +118,7 @@ impl RawPerform3 {
         )?;
         let lan_cfg = LanConfig {
             workstations: n,
+            servers: 1,
             segment: medium.segment(positions),
             profile,
             storage: None,

@@ -90,6 +90,7 @@ pub struct StationResult {
 pub enum Limit {
     #[serde(rename = "wire")]
     Wire,
+    /// The (busiest) server's CPU.
     #[serde(rename = "server CPU")]
     ServerCpu,
     #[serde(rename = "server disk")]
@@ -118,8 +119,9 @@ pub struct Usage {
     pub window_s: f64,
     /// Share of the window the medium carried frames or collisions.
     pub wire_busy: f64,
+    /// The busiest server's CPU.
     pub server_cpu: CpuShare,
-    /// Share of the window the server's disk was busy.
+    /// Share of the window the (busiest) server's disk was busy.
     pub disk_busy: f64,
     /// The busiest workstation's CPU.
     pub workstation_cpu: f64,
@@ -145,6 +147,7 @@ pub struct TestTotal {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct LanperfReport {
     pub workstations: usize,
+    pub servers: usize,
     pub params: LanperfParams,
     pub stations: Vec<StationResult>,
     pub totals: Vec<TestTotal>,
@@ -277,7 +280,7 @@ fn report(
                 .collect();
             let operations = results.iter().map(|r| r.operations).sum();
             let usage = match &windows[k] {
-                (Some(a), Some(b)) => Some(usage(a, b)),
+                (Some(a), Some(b)) => Some(usage(a, b, &cfg.lan.server_nodes())),
                 _ => None,
             };
             TestTotal {
@@ -292,6 +295,7 @@ fn report(
         .collect();
     LanperfReport {
         workstations: cfg.lan.workstations,
+        servers: cfg.lan.servers,
         params: p.clone(),
         stations,
         totals,
@@ -300,13 +304,25 @@ fn report(
     }
 }
 
-/// The load on each resource between two snapshots.
-pub fn usage(a: &LanSnapshot, b: &LanSnapshot) -> Usage {
+/// The load on each resource between two snapshots; with several servers, the busiest
+/// server's CPU and disk.
+pub fn usage(a: &LanSnapshot, b: &LanSnapshot, servers: &[usize]) -> Usage {
     let w_ns = b.window_ns(a).max(1) as f64;
     let wire_busy = ((b.medium.success_ns - a.medium.success_ns) + (b.medium.collision_ns - a.medium.collision_ns)) as f64 / w_ns;
-    let server_cpu = b.cpu_share(a, 0);
-    let disk_busy = (b.nodes[0].disk_busy_ns - a.nodes[0].disk_busy_ns) as f64 / w_ns;
+    let server_cpu = servers
+        .iter()
+        .map(|&s| b.cpu_share(a, s))
+        .fold(None::<CpuShare>, |m, c| match m {
+            Some(m) if m.busy >= c.busy => Some(m),
+            _ => Some(c),
+        })
+        .unwrap_or_default();
+    let disk_busy = servers
+        .iter()
+        .map(|&s| (b.nodes[s].disk_busy_ns - a.nodes[s].disk_busy_ns) as f64 / w_ns)
+        .fold(0.0, f64::max);
     let workstation_cpu = (1..b.nodes.len())
+        .filter(|i| !servers.contains(i))
         .map(|i| b.cpu_share(a, i).busy)
         .fold(0.0, f64::max);
     let candidates = [
