@@ -236,3 +236,24 @@ fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     assert!(u4.wire_busy > 0.8 && u4.wire_busy >= u2.wire_busy, "{u2:?} {u4:?}");
     assert!(four < 1.2 * two, "four servers on a saturated wire: {four} vs {two}");
 }
+
+/// The seed's local baselines: a RAM disk is fastest; loading the redirector costs every
+/// call its examination; a local hard disk without a cache pays the drive per block; the
+/// network READ costs more than the redirector alone.
+#[test]
+fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
+    let local = |dev: &str, redir: bool| {
+        let set = format!("workload.local={{device=\"{dev}\", redirector={redir}}}");
+        let r = run("lanperf-x.toml", &["workload.stations=1", "workload.options=\"t10 r\"", &set]);
+        assert_eq!(r.servers, 0);
+        r.total_kbps(Test::Read).unwrap()
+    };
+    let ram = local("ram-disk", false);
+    let ram_redir = local("ram-disk", true);
+    let disk = local("hard-disk", false);
+    let net = run("lanperf-x.toml", &["workload.stations=1", "workload.options=\"t10 r\""]).total_kbps(Test::Read).unwrap();
+    assert!(ram > ram_redir && ram_redir > net, "ram {ram}, with redirector {ram_redir}, network {net}");
+    assert!(disk < ram, "hard disk {disk} vs ram {ram}");
+    let e = load("lanperf-x.toml", &["workload.local={device=\"floppy\", redirector=false}", "workload.stations=1"]).unwrap_err();
+    assert!(e.contains("workload.local.device"), "{e}");
+}

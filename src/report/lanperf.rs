@@ -51,7 +51,11 @@ pub fn table(r: &LanperfReport) -> String {
         .iter()
         .map(|t| (t.test.to_string(), t.operations, t.mean_response_ms, t.throughput_kbps))
         .collect();
-    let servers = if r.servers > 1 { format!(", {} servers", r.servers) } else { String::new() };
+    let servers = match r.servers {
+        0 => ", local".to_string(),
+        1 => String::new(),
+        k => format!(", {k} servers"),
+    };
     block(&mut s, &format!("Total ({} stations{servers})", r.workstations), &lines);
     s
 }
@@ -94,9 +98,14 @@ pub fn explain(r: &LanperfReport) -> String {
                 );
             }
             None => {
+                let why = if r.servers == 0 {
+                    "local baseline: the station's own CPU and RAM disk or hard disk, no network"
+                } else {
+                    "the stations were never all in this test at once"
+                };
                 let _ = writeln!(
                     s,
-                    "{:<6} {:>9.2} {:>8.3} | (the stations were never all in this test at once)",
+                    "{:<6} {:>9.2} {:>8.3} | ({why})",
                     t.test.to_string(),
                     t.throughput_kbps,
                     t.mean_response_ms

@@ -17,7 +17,9 @@
 //! `block_bytes`, `read_ahead_bytes`, `write_policy` = `"write-through"` or `"delayed"`,
 //! `flush_s`, and the NOS rule `delay_shared_writes`: whether writes to a file opened in
 //! a mode that lets others write (deny read, deny none) may be delayed too). Omitted keys
-//! take the defaults below. The stations' files must fit on the disk (checked here,
+//! take the defaults below. `[workload.local]` (`device` = `"ram-disk"` or `"hard-disk"`,
+//! `redirector` = true/false, `dos_kinstr`, `redirector_kinstr`) runs the seed's local
+//! baseline instead, on one workstation with no network. The stations' files must fit on the disk (checked here,
 //! before anything runs). It needs the `[hosts]`, `[adapter]` and `[nos]` sections.
 
 use serde::Deserialize;
@@ -30,6 +32,7 @@ use crate::host::DiskProfile;
 use crate::lan::{LanConfig, StorageConfig};
 use crate::nos::cache::{CacheConfig, WritePolicy};
 use crate::time::SimDuration;
+use crate::workload::lanperf::local::{LocalConfig, LocalDevice};
 use crate::workload::lanperf::{LanperfConfig, LanperfCosts, LanperfParams, OptionError, Sharing, Test};
 
 /// Most workstations (the server takes the 1024th station of the segment).
@@ -53,6 +56,22 @@ pub struct RawLanperf {
     pub poll_ms: Option<f64>,
     pub disk: Option<RawDisk>,
     pub cache: Option<RawCache>,
+    pub local: Option<RawLocal>,
+}
+
+/// `[workload.local]`: a local baseline instead of the LAN.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLocal {
+    /// `"ram-disk"` or `"hard-disk"` (the `[workload.disk]` drive, no cache).
+    pub device: String,
+    /// Is the redirector loaded?
+    pub redirector: bool,
+    /// DOS's file system work per call, kinstr (default 5, assumed).
+    pub dos_kinstr: Option<f64>,
+    /// The redirector's examination of a local call, kinstr (default: the hardware's
+    /// `nos.costs.redir_request_kinstr`).
+    pub redirector_kinstr: Option<f64>,
 }
 
 /// `[workload.disk]`. Defaults: a Seagate ST3144A (IDE, 1992; REFERENCE-lanperf.md).
@@ -280,6 +299,40 @@ impl RawLanperf {
             cache,
             delay_writes,
         };
+        let local = match &self.local {
+            None => None,
+            Some(l) => {
+                if n != 1 || servers != 1 {
+                    return Err(FieldError::invalid(
+                        "workload.local",
+                        format!("a local baseline runs on one workstation with no server; set stations = 1 (has {n}) and leave servers at 1"),
+                    ));
+                }
+                let device = match l.device.as_str() {
+                    "ram-disk" => LocalDevice::RamDisk,
+                    "hard-disk" => LocalDevice::HardDisk(storage.disk.clone()),
+                    other => {
+                        return Err(FieldError::invalid(
+                            "workload.local.device",
+                            format!("{:?} is not a local device; use \"ram-disk\" or \"hard-disk\"", super::error::clip(other, 40)),
+                        ))
+                    }
+                };
+                let dos = num("workload.local.dos_kinstr", l.dos_kinstr.unwrap_or(5.0), 0.0, 100_000.0)?;
+                let redir = num(
+                    "workload.local.redirector_kinstr",
+                    l.redirector_kinstr.unwrap_or(lan.costs.redir_request_kinstr),
+                    0.0,
+                    100_000.0,
+                )?;
+                Some(LocalConfig {
+                    host: lan.workstation_host.clone(),
+                    device,
+                    dos_kinstr: dos,
+                    redirector_kinstr: l.redirector.then_some(redir),
+                })
+            }
+        };
         let medium = s.medium;
         let positions = medium.positions(n + servers, "stations (server first, then workstations, then any further servers)")?;
         let profile = lan.clone();
@@ -308,6 +361,7 @@ impl RawLanperf {
                     block_kinstr,
                     poll_interval: poll,
                 },
+                local,
             },
         })
     }
@@ -324,8 +378,13 @@ impl LanperfWorkload {
     pub fn summary(&self) -> String {
         let c = &self.config;
         let p = &c.params;
+        let servers = match (&c.local, c.lan.servers) {
+            (Some(_), _) => "local baseline, no network".to_string(),
+            (None, 1) => "server".to_string(),
+            (None, k) => format!("{k} servers"),
+        };
         format!(
-            "{} workstations + server, LANPERF t{} b{} f{} ({} bytes per file), {}, {}",
+            "{} workstations + {servers}, LANPERF t{} b{} f{} ({} bytes per file), {}, {}",
             c.lan.workstations,
             p.test_s,
             p.block,

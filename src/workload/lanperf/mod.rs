@@ -20,6 +20,7 @@
 //! - this module: the harness and the report.
 
 pub mod app;
+pub mod local;
 pub mod params;
 
 use serde::Serialize;
@@ -40,6 +41,8 @@ pub struct LanperfConfig {
     pub lan: LanConfig,
     pub params: LanperfParams,
     pub costs: LanperfCosts,
+    /// A local baseline instead of the LAN: one station, no network.
+    pub local: Option<local::LocalConfig>,
 }
 
 /// LANPERF's mean response time, ms: test length / operations.
@@ -207,6 +210,10 @@ pub fn run(cfg: &LanperfConfig, seed: u64) -> LanperfReport {
 /// Runs LANPERF and audits the LAN once it has settled after the last station finished:
 /// the conservation audit, and every byte written stored exactly once.
 pub fn run_audited(cfg: &LanperfConfig, seed: u64) -> (LanperfReport, Result<AuditReport, AuditError>) {
+    if let Some(l) = &cfg.local {
+        // nothing crosses a network: nothing to audit
+        return (run_local(cfg, l, seed), Ok(AuditReport::default()));
+    }
     let mut engine: Engine<LanEvent> = Engine::new(seed);
     let mut lan = build_lan(cfg, &mut engine);
     let n = cfg.lan.workstations;
@@ -237,6 +244,32 @@ pub fn run_audited(cfg: &LanperfConfig, seed: u64) -> (LanperfReport, Result<Aud
     let audit = audit_written(&lan, engine.now());
     let report = report(cfg, &lan, &windows, finished_s, engine.events_dispatched());
     (report, audit)
+}
+
+/// A local baseline as a one-station report.
+fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfReport {
+    let (app, events) = local::run_local(l, &cfg.params, &cfg.costs, seed);
+    let p = &cfg.params;
+    let tests: Vec<TestResult> = app.runs().iter().map(|r| TestResult::new(p, r)).collect();
+    let totals = tests
+        .iter()
+        .map(|t| TestTotal {
+            test: t.test,
+            operations: t.operations,
+            throughput_kbps: t.throughput_kbps,
+            mean_response_ms: t.mean_response_ms,
+            usage: None,
+        })
+        .collect();
+    LanperfReport {
+        workstations: 1,
+        servers: 0,
+        params: p.clone(),
+        stations: vec![StationResult { station: 1, tests }],
+        totals,
+        finished_s: app.runs().last().map_or(0.0, |r| r.end.as_secs_f64()),
+        events,
+    }
 }
 
 /// The conservation audit, and, with the LAN settled, every byte written stored once.
