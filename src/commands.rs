@@ -303,6 +303,15 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         rows.push(row);
     }
     print(&align(&rows))?;
+    // LANPERF's maximum-throughput experiments: name the maximum and where it is reached
+    if combos
+        .first()
+        .is_some_and(|c| c.scenario.workload.kind() == "lanperf")
+    {
+        for line in rep.peaks(0.02) {
+            print(&format!("{line}\n"))?;
+        }
+    }
     wrote(&files);
     Ok(())
 }

@@ -14,16 +14,19 @@
 //!   the segment's transitions and its statistics; frame sizes ([`ether::frame_bytes`]).
 //! - [`adapter`]: the network card and its driver: copy engine, transmit slots, receive
 //!   ring; each transmit-side step returns an [`adapter::TxStep`].
-//! - [`host`]: a host's CPU (interrupt and task queues, preemption) and its speed.
+//! - [`host`]: a host's CPU (interrupt and task queues, preemption) and its speed; a
+//!   server's disk.
 //! - [`nos`]: the network operating system's state machines: NetBIOS packets and
-//!   sessions, the redirector, the file server, and the LANtastic settings.
+//!   sessions, the redirector (reads and writes), the file server, LANCACHE, and the
+//!   LANtastic settings.
 //! - [`lan`]: the one composition layer. It wires each node (CPU, adapter, sessions,
 //!   redirector or server, application) to the segment, turning each state machine's step
 //!   into CPU jobs, frames and timers; it runs any [`lan::Application`]. It also audits
 //!   the conservation of frames, packets and bytes ([`lan::Lan::audit`]).
 //! - [`workload`]: the applications and their measurement harnesses: `saturate` (the MAC
-//!   alone) and `perform3` (PERFORM3's per-block program, and the warm-up/window
-//!   harness that turns counters into throughput and a bottleneck).
+//!   alone), `perform3` (PERFORM3's per-block program, and the warm-up/window
+//!   harness that turns counters into throughput and a bottleneck) and `lanperf` (PC
+//!   Week's LANPERF: timed READ and WRITE tests, LANPERF's formulas and layout).
 //! - [`scenario`]: the TOML scenario files, parsed in two tiers (raw serde structs, then a
 //!   validated model whose errors name file, line and key).
 //! - [`results`]: what a run produces, in shapes the exporters understand.

@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::workload::lanperf::LanperfReport;
 use crate::workload::perform3::Perform3Report;
 use crate::workload::saturate::SaturateReport;
 
@@ -26,6 +27,7 @@ pub struct Headline {
 pub enum RunDetail {
     Saturate(Box<SaturateReport>),
     Perform3(Perform3Report),
+    Lanperf(Box<LanperfReport>),
 }
 
 /// The result of one run, in a workload-independent shape.

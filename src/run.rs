@@ -17,7 +17,7 @@
 use crate::engine::seed;
 use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
-use crate::workload::{perform3, saturate};
+use crate::workload::{lanperf, perform3, saturate};
 
 /// Builds a row of named figures in order.
 #[derive(Default)]
@@ -123,8 +123,79 @@ pub fn run(scenario: &Scenario) -> RunOutput {
                 detail: RunDetail::Perform3(r),
             }
         }
+        Workload::Lanperf(w) => {
+            let r = lanperf::run(&w.config, scenario.seed);
+            let mut columns = Vec::new();
+            let points = r
+                .totals
+                .iter()
+                .map(|t| {
+                    let u = t.usage.clone().unwrap_or(lanperf::Usage {
+                        window_s: 0.0,
+                        wire_busy: 0.0,
+                        server_cpu: Default::default(),
+                        disk_busy: 0.0,
+                        workstation_cpu: 0.0,
+                        packets_retransmitted: 0,
+                        limit: lanperf::Limit::Latency,
+                    });
+                    let mut row = Row::default();
+                    row.put("test", lanperf_test_code(t.test))
+                        .put("stations", r.workstations as f64)
+                        .put("block_size", r.params.block)
+                        .put("operations", t.operations as f64)
+                        .put("mean_response_ms", t.mean_response_ms)
+                        .put("throughput_kbps", t.throughput_kbps)
+                        .put("wire_busy", u.wire_busy)
+                        .put("server_cpu", u.server_cpu.busy)
+                        .put("disk_busy", u.disk_busy)
+                        .put("workstation_cpu", u.workstation_cpu)
+                        .put("packets_retransmitted", u.packets_retransmitted as f64)
+                        .put("events", r.events as f64);
+                    columns = row.columns;
+                    row.values
+                })
+                .collect();
+            RunOutput {
+                scenario: scenario.name.clone(),
+                seed: scenario.seed,
+                workload: scenario.workload.kind().to_string(),
+                columns,
+                points,
+                headline: Headline {
+                    name: "throughput_kbps".into(),
+                    value: r.headline_kbps(),
+                },
+                detail: RunDetail::Lanperf(Box::new(r)),
+            }
+        }
     }
 }
+
+/// The `test` column of a LANPERF row: 1 = WRITE, 2 = READ.
+pub fn lanperf_test_code(t: lanperf::Test) -> f64 {
+    match t {
+        lanperf::Test::Write => 1.0,
+        lanperf::Test::Read => 2.0,
+    }
+}
+
+/// The figures of each point (test: WRITE, then READ) of a LANPERF run, in column order;
+/// `test` is 1 for WRITE and 2 for READ, the throughput is the LAN total (KB = 1024 B).
+pub const LANPERF_COLUMNS: [&str; 12] = [
+    "test",
+    "stations",
+    "block_size",
+    "operations",
+    "mean_response_ms",
+    "throughput_kbps",
+    "wire_busy",
+    "server_cpu",
+    "disk_busy",
+    "workstation_cpu",
+    "packets_retransmitted",
+    "events",
+];
 
 /// The figures of each point of a saturate run, in column order.
 pub const SATURATE_COLUMNS: [&str; 19] = [
@@ -177,6 +248,7 @@ pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
     match &scenario.workload {
         Workload::Saturate(_) => &SATURATE_COLUMNS,
         Workload::Perform3(_) => &PERFORM3_COLUMNS,
+        Workload::Lanperf(_) => &LANPERF_COLUMNS,
     }
 }
 
@@ -185,11 +257,19 @@ pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
 pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String> {
     match (&scenario.workload, column) {
         (Workload::Perform3(w), "block_size") => Ok(w.config.block_sizes.iter().map(|&b| b as f64).collect()),
+        (Workload::Lanperf(w), "test") => Ok(w
+            .config
+            .params
+            .tests
+            .iter()
+            .map(|&t| lanperf_test_code(t))
+            .collect()),
         (w, _) => Err(format!(
             "{column:?} is not known before a {} run (known: {})",
             w.kind(),
             match w {
                 Workload::Perform3(_) => "block_size",
+                Workload::Lanperf(_) => "test",
                 Workload::Saturate(_) => "none: a saturate run has one point",
             }
         )),

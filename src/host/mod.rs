@@ -7,8 +7,10 @@
 //! are timed by the adapter's bus cycles instead (they are bus-bound, not CPU-bound).
 
 pub mod cpu;
+pub mod disk;
 
 pub use cpu::{Completion, Cost, Cpu, CpuStats, Priority};
+pub use disk::{Disk, DiskProfile};
 
 use crate::time::SimDuration;
 

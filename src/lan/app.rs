@@ -1,7 +1,7 @@
 //! The interface between an application on a workstation and the node that runs it.
 //!
 //! An application is a sequence of operations: compute on the host's CPU, or read from
-//! its file on the server through the redirector. The LAN runs each operation (a CPU job
+//! or write to its file on the server through the redirector, until it stops. The LAN runs each operation (a CPU job
 //! at task level, or the redirector's requests, the frames and the server's work) and asks
 //! the application for the next one when it completes. Applications live in
 //! `crate::workload` (PERFORM3's per-block loop, for one); the LAN knows only this trait.
@@ -19,6 +19,17 @@ pub enum AppOp {
     Compute { kinstr: f64 },
     /// Read `bytes` of the application's file through the redirector.
     Read { bytes: u32 },
+    /// Write `bytes` to the application's file through the redirector.
+    Write { bytes: u32 },
+    /// Create (empty) and open file number `file` (numbers are the LAN's, one per file);
+    /// reads and writes go to it from offset 0. Handled by the redirector and the server
+    /// at once: the model does not time DOS's open and create.
+    Open { file: u32 },
+    /// Move the file pointer to `offset` (a DOS LSEEK: local to the redirector, the next
+    /// request carries the new offset).
+    Seek { offset: u64 },
+    /// The application has finished: it asks for nothing more.
+    Stop,
 }
 
 /// An application running on a workstation.
@@ -29,4 +40,9 @@ pub trait Application {
     fn next_op(&mut self, now: SimTime, rng: &mut SimRng) -> AppOp;
     /// File data of the reads completed so far, bytes (for the LAN's conservation audit).
     fn bytes_read(&self) -> u64;
+    /// File data of the writes completed so far, bytes (for the audit; most applications
+    /// only read).
+    fn bytes_written(&self) -> u64 {
+        0
+    }
 }

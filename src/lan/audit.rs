@@ -23,9 +23,15 @@
 //!   redirector handed over = the reads the application counts as complete + the part of
 //!   the current one; file data the session accepted
 //!   (`payload_received`) = handed over + waiting for the redirector + a partly received
-//!   response.
-//! - **Server.** Busy network tasks (`<= network_tasks`) = requests being served + responses
-//!   not yet acknowledged; a request waits only when every task is busy.
+//!   response (or a write's reply, which is not file data).
+//! - **Writes, per workstation.** Bytes put into write requests = bytes the server
+//!   answered + bytes in outstanding requests; bytes answered = the writes the application
+//!   counts as complete + the part of the current one; and the server stored at least what
+//!   it answered (nothing lost) and at most what was sent (nothing duplicated: a
+//!   retransmitted request is stored once). Once the LAN is quiet the two are equal.
+//! - **Server.** Busy network tasks (`<= network_tasks`) = requests being served + replies
+//!   waiting for the disk + responses not yet acknowledged; every block written is, in its
+//!   last version, dirty in the cache or on disk, never both (`nos::cache`); a request waits only when every task is busy.
 //! - **Time and capacity.** Busy time `<=` elapsed on every CPU and on the wire; no station
 //!   received two overlapping frames; the file data delivered since time zero is within the
 //!   one-station ceiling of the largest data packet ([`Lan::payload_ceiling_bytes_per_s`]).
@@ -126,6 +132,12 @@ pub struct AuditReport {
     pub bytes_received: u64,
     /// Asked but not yet handed to an application.
     pub bytes_outstanding: u64,
+    /// File data put into write requests by the redirectors.
+    pub bytes_written_sent: u64,
+    /// File data of write requests the server answered.
+    pub bytes_written_acked: u64,
+    /// File data the server stored.
+    pub bytes_stored: u64,
     pub wire_busy_ns: u64,
     pub max_cpu_busy_ns: u64,
     pub rx_overlaps: u64,
@@ -352,11 +364,15 @@ impl<A: Application> Lan<A> {
                         sv.busy() as u64,
                         sv.tasks() as u64,
                     );
+                    let on_disk = node.storage.as_ref().map_or(0, |s| s.replies_waiting);
                     c.eq(
-                        || "server: busy tasks = requests being served + responses not yet acked".into(),
+                        || "server: busy tasks = requests being served + waiting for the disk + responses not yet acked".into(),
                         sv.busy() as u64,
-                        j.server_read + responses,
+                        j.server_read + on_disk + responses,
                     );
+                    if let Some(st) = &node.storage {
+                        c.ok(|| "server cache".into(), st.cache.check());
+                    }
                     if sv.waiting() > 0 {
                         c.eq(
                             || "server: a request waits while a task is free".into(),
@@ -445,7 +461,7 @@ impl<A: Application> Lan<A> {
                     j.rx_pages += profile.rx_pages_for(frame.wire_bytes()) as u64;
                     in_transit(&mut j, is_ack(frame));
                 }
-                Job::ServerRead { .. } => j.server_read += 1,
+                Job::ServerRead { .. } | Job::ServerWrite { .. } => j.server_read += 1,
                 Job::RedirDone { bytes } => j.redir_bytes += *bytes as u64,
                 Job::App => {}
             }
@@ -476,7 +492,9 @@ impl<A: Application> Lan<A> {
             remaining,
             redir.to_request() as u64 + asked,
         );
-        let in_read = if remaining > 0 { read - remaining } else { 0 };
+        let write = redir.is_write();
+        let in_op = if remaining > 0 { read - remaining } else { 0 };
+        let in_read = if write { 0 } else { in_op };
         c.eq(
             || format!("workstation {i}: bytes to the application = reads it completed + part of this one"),
             redir.bytes_to_app,
@@ -491,29 +509,62 @@ impl<A: Application> Lan<A> {
                 )
             },
             session.stats.payload_received,
-            redir.bytes_to_app + j.redir_bytes + partial,
+            redir.bytes_to_app + redir.write_reply_bytes + j.redir_bytes + partial,
         );
+        let asked_writes = if write { asked } else { 0 };
+        c.eq(
+            || format!("workstation {i}: bytes in write requests = answered + outstanding"),
+            redir.bytes_written_sent,
+            redir.bytes_written_acked + asked_writes,
+        );
+        c.eq(
+            || {
+                format!(
+                    "workstation {i}: bytes answered = writes the application completed + part of this one"
+                )
+            },
+            redir.bytes_written_acked,
+            app.bytes_written() + if write { in_op } else { 0 },
+        );
+        let stored = match &self.nodes[self.nodes[i].server].role {
+            Role::Server(sv) => sv.stored(i),
+            Role::Workstation { .. } => 0,
+        };
+        c.le(
+            || format!("workstation {i}: bytes answered <= stored by the server (nothing lost)"),
+            redir.bytes_written_acked,
+            stored,
+        );
+        c.le(
+            || format!("workstation {i}: bytes stored by the server <= sent (nothing duplicated)"),
+            stored,
+            redir.bytes_written_sent,
+        );
+        r.bytes_written_sent += redir.bytes_written_sent;
+        r.bytes_written_acked += redir.bytes_written_acked;
+        r.bytes_stored += stored;
         c.le(
             || format!("workstation {i}: data received but not handed over <= asked"),
             j.redir_bytes + partial,
             asked,
         );
-        r.bytes_asked += app.bytes_read() + if remaining > 0 { read } else { 0 };
+        r.bytes_asked += app.bytes_read() + if remaining > 0 && !write { read } else { 0 };
         r.bytes_to_app += redir.bytes_to_app;
         r.bytes_received += session.stats.payload_received;
-        r.bytes_outstanding += remaining;
+        r.bytes_outstanding += if write { 0 } else { remaining };
     }
 
     /// A data packet lost between two nodes: its sender has retransmitted, or still has
     /// packets unacknowledged (its retry timer or a negative ack will resend it).
     fn audit_recovery(&self, c: &mut Checks) {
-        for w in 1..self.nodes.len() {
+        for w in 1..=self.cfg.workstations {
+            let sv = self.nodes[w].server;
             let pairs = [
                 (w, self.ledger.data_lost_from[w], &self.nodes[w].sessions()[0]),
-                (0, self.ledger.data_lost_to[w], &self.nodes[0].sessions()[w - 1]),
+                (sv, self.ledger.data_lost_to[w], &self.nodes[sv].sessions()[w - 1]),
             ];
             for (from, lost, s) in pairs {
-                let to = if from == 0 { w } else { 0 };
+                let to = if from == sv { w } else { sv };
                 if lost > 0 && s.stats.packets_retransmitted == 0 && s.outstanding() == 0 {
                     c.0.push(format!(
                         "{lost} data packets {from} -> {to} lost, but none retransmitted and none outstanding"

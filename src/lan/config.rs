@@ -3,7 +3,8 @@
 
 use crate::adapter::AdapterProfile;
 use crate::ether::SegmentConfig;
-use crate::host::HostProfile;
+use crate::host::{DiskProfile, HostProfile};
+use crate::nos::cache::CacheConfig;
 use crate::nos::config::{NosCosts, RedirConfig, ServerConfig, SessionConfig};
 
 /// The hosts, adapters and NOS settings of a LAN, whatever its size and cable (what the
@@ -21,11 +22,52 @@ pub struct LanProfile {
     pub costs: NosCosts,
 }
 
-/// Everything needed to build a [`super::Lan`]. Station 0 of `segment` is the server,
-/// stations 1..=workstations the workstations.
+/// The server's disk and LANCACHE.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StorageConfig {
+    pub disk: DiskProfile,
+    pub cache: CacheConfig,
+    /// Whether the server may delay writes to the files the workstations open (the
+    /// cache's policy allows it and the sharing mode keeps other writers out: the
+    /// workload decides, see `crate::workload::lanperf`).
+    pub delay_writes: bool,
+}
+
+/// Everything needed to build a [`super::Lan`]. Station 0 of `segment` is the (first)
+/// server, stations 1..=workstations the workstations, and stations workstations+1.. the
+/// further servers, if any ([`LanConfig::server_of`] says which serves whom).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LanConfig {
     pub workstations: usize,
+    /// File servers (at least 1), each with the same profile, disk and cache.
+    pub servers: usize,
     pub segment: SegmentConfig,
     pub profile: LanProfile,
+    /// The server's disk and cache; `None`: every file is in the cache already and no
+    /// disk is modelled (PERFORM3's setting: its files are read, never written).
+    pub storage: Option<StorageConfig>,
+}
+
+impl LanConfig {
+    /// The node numbers of the servers: 0, then after the workstations.
+    pub fn server_nodes(&self) -> Vec<usize> {
+        std::iter::once(0)
+            .chain((1..self.servers).map(|k| self.workstations + k))
+            .collect()
+    }
+
+    /// The server of workstation `w` (1..=workstations): the servers in turn.
+    pub fn server_of(&self, w: usize) -> usize {
+        let k = (w - 1) % self.servers.max(1);
+        if k == 0 {
+            0
+        } else {
+            self.workstations + k
+        }
+    }
+
+    /// Nodes on the segment: workstations and servers.
+    pub fn nodes(&self) -> usize {
+        self.workstations + self.servers.max(1)
+    }
 }

@@ -1,5 +1,6 @@
 //! The composition layer: a LAN of hosts on one segment, node 0 the file server and nodes
-//! 1..=n workstations.
+//! 1..=n workstations (and, with several servers, nodes n+1.. the others; each
+//! workstation talks to its own server only, [`LanConfig::server_of`]).
 //!
 //! Owns the wiring of the layers for one run, and nothing else: each node's CPU
 //! (`crate::host`), adapter (`crate::adapter`), NetBIOS sessions, redirector or file
@@ -26,6 +27,11 @@
 //! message (W) -> frame path -> `ServerRead` job (S) -> response packets -> frame path ->
 //! `RedirDone` job (W) copies the data to the application -> next request, or the read is
 //! complete and the application gives its next operation.
+//!
+//! A write goes the other way: the application's `Write` -> write requests carrying the
+//! data (W copies it into each packet as it is built) -> frame path (the server's receive
+//! interrupt copies it off the card) -> `ServerWrite` job (S copies it into its cache and
+//! stores it) -> a short reply -> `RedirDone` (W) -> next request, or the next operation.
 
 mod app;
 mod audit;
@@ -35,17 +41,19 @@ mod stats;
 
 pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
-pub use config::{LanConfig, LanProfile};
+pub use config::{LanConfig, LanProfile, StorageConfig};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
 use crate::adapter::TxStep;
 use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
-use crate::nos::packet::{Packet, PacketKind};
+use crate::nos::cache::{Extent, WritePolicy};
+use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
 use crate::nos::server::ReadRequest;
-use crate::nos::session::TimerRequest;
-use node::Node;
+use crate::nos::session::{OutMsg, TimerRequest};
+use crate::time::SimTime;
+use node::{Node, Role};
 
 /// Events of the LAN model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +80,16 @@ pub enum LanEvent {
     Start {
         node: u32,
     },
+    /// The server's disk has done what a request waited for: send its reply.
+    DiskDone {
+        node: u32,
+        peer: u32,
+        reply: OutMsg,
+    },
+    /// The server writes its cache's dirty blocks (delayed write).
+    Flush {
+        node: u32,
+    },
 }
 
 impl From<EtherEvent> for LanEvent {
@@ -94,6 +112,8 @@ pub enum Job {
     RxIsr { frame: Frame },
     /// A server network task serves a read request.
     ServerRead { peer: u32, asked: u32 },
+    /// A server network task stores the data of a write request.
+    ServerWrite { peer: u32, bytes: u32 },
     /// The redirector hands a response's data to the application.
     RedirDone { bytes: u32 },
     /// The application's computation ([`AppOp::Compute`]) is done.
@@ -119,22 +139,33 @@ impl<A: Application> Lan<A> {
         assert_eq!(apps.len(), cfg.workstations, "one application per workstation");
         let segment = Segment::new(&cfg.segment, engine.rng_streams());
         let n = cfg.workstations;
-        let mut nodes = Vec::with_capacity(n + 1);
-        nodes.push(Node::server(&cfg));
-        for app in apps {
-            nodes.push(Node::workstation(&cfg, app));
+        let mut nodes = Vec::with_capacity(cfg.nodes());
+        nodes.push(Node::server(&cfg, 0));
+        for (i, app) in apps.into_iter().enumerate() {
+            nodes.push(Node::workstation(&cfg, app, cfg.server_of(i + 1)));
         }
-        let rngs: Vec<SimRng> = (0..=n)
+        for s in cfg.server_nodes().into_iter().skip(1) {
+            nodes.push(Node::server(&cfg, s));
+        }
+        let rngs: Vec<SimRng> = (0..nodes.len())
             .map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64))
             .collect();
+        let nodes_len = nodes.len();
         let mut lan = Lan {
             cfg,
             segment,
             nodes,
             inds: Vec::with_capacity(8),
             rngs,
-            ledger: audit::Ledger::new(n + 1),
+            ledger: audit::Ledger::new(nodes_len),
         };
+        if let Some(WritePolicy::Delayed { flush_every }) = lan.cfg.storage.as_ref().map(|s| s.cache.policy) {
+            for s in lan.cfg.server_nodes() {
+                if lan.nodes[s].storage.as_ref().is_some_and(|st| st.delay_writes) {
+                    engine.schedule_in(flush_every, LanEvent::Flush { node: s as u32 });
+                }
+            }
+        }
         for w in 1..=n {
             let (_, app) = lan.nodes[w].workstation_mut();
             let delay = app.start_delay(&mut lan.rngs[w]);
@@ -171,14 +202,39 @@ impl<A: Application> Lan<A> {
                 self.nodes[n].workstation_mut().0.start_read(bytes);
                 self.issue_requests(n, engine);
             }
+            AppOp::Write { bytes } => {
+                self.nodes[n].workstation_mut().0.start_write(bytes);
+                self.issue_requests(n, engine);
+            }
+            AppOp::Stop => {}
+            AppOp::Open { .. } | AppOp::Seek { .. } => unreachable!("handled in next_op"),
         }
     }
 
-    /// The application of workstation `n` finished an operation: start its next one.
+    /// The application of workstation `n` finished an operation: start its next one
+    /// (opens and seeks take no time: the application is asked again at once).
     fn next_op(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
-        let (_, app) = self.nodes[n].workstation_mut();
-        let op = app.next_op(engine.now(), &mut self.rngs[n]);
-        self.start_op(n, op, engine);
+        loop {
+            let (_, app) = self.nodes[n].workstation_mut();
+            let op = app.next_op(engine.now(), &mut self.rngs[n]);
+            match op {
+                AppOp::Open { file } => self.open_file(n, file),
+                AppOp::Seek { offset } => self.seek_file(n, offset),
+                op => return self.start_op(n, op, engine),
+            }
+        }
+    }
+
+    /// Workstation `n` creates and opens `file`.
+    fn open_file(&mut self, n: usize, file: u32) {
+        let s = self.nodes[n].server;
+        self.nodes[s].server_mut().open(n, file);
+    }
+
+    /// Workstation `n` moves its file pointer.
+    fn seek_file(&mut self, n: usize, offset: u64) {
+        let s = self.nodes[n].server;
+        self.nodes[s].server_mut().seek(n, offset);
     }
 
     fn start_job(&mut self, n: usize, prio: Priority, cost: Cost, job: Job, engine: &mut Engine<LanEvent>) {
@@ -235,12 +291,13 @@ impl<A: Application> Lan<A> {
             node.track_stall(peer, now);
             let reserved = node.adapter.reserve();
             assert!(reserved, "the driver refused a buffer it said it had");
-            // File data is copied from the server's network buffer into each packet as the
-            // packet is built (a response's payload; requests and acks carry none).
-            let data = if packet.kind == PacketKind::Response {
-                payload as u64
-            } else {
-                0
+            // File data is copied into each packet as the packet is built: a response's
+            // payload from the server's network buffer, a write request's from the
+            // application's buffer (read requests and acks carry none).
+            let data = match packet.kind {
+                PacketKind::Response => payload as u64,
+                PacketKind::Request if packet.value & WRITE_FLAG != 0 => payload as u64,
+                _ => 0,
             };
             let cost = Cost {
                 protocol: node.host.instructions(self.cfg.profile.costs.packet_kinstr),
@@ -303,11 +360,15 @@ impl<A: Application> Lan<A> {
             }
             Job::ServerRead { peer, asked } => {
                 let p = peer as usize;
-                let node = &mut self.nodes[n];
-                let response = node.server_mut().response(asked);
-                node.send(p, response);
-                node.track_stall(p, engine.now());
-                self.pump(n, engine);
+                let response = self.nodes[n].server_mut().response(asked);
+                let ready = self.storage_access(n, p, response.bytes, false, engine.now());
+                self.reply_when(n, p, response, ready, engine);
+            }
+            Job::ServerWrite { peer, bytes } => {
+                let p = peer as usize;
+                let reply = self.nodes[n].server_mut().store(p, bytes);
+                let ready = self.storage_access(n, p, bytes, true, engine.now());
+                self.reply_when(n, p, reply, ready, engine);
             }
             Job::RedirDone { bytes } => {
                 let (redir, _) = self.nodes[n].workstation_mut();
@@ -319,6 +380,69 @@ impl<A: Application> Lan<A> {
             }
             Job::App => self.next_op(n, engine),
         }
+    }
+
+    /// Server `n` reads or writes `bytes` at workstation `p`'s file pointer through its
+    /// cache; returns when the disk accesses this needs are done (`None`: no disk
+    /// modelled, or no file open: the data is in the cache).
+    fn storage_access(
+        &mut self,
+        n: usize,
+        p: usize,
+        bytes: u32,
+        write: bool,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        let node = &mut self.nodes[n];
+        let storage = node.storage.as_mut()?;
+        let f = match &mut node.role {
+            Role::Server(sv) => sv.advance(p, bytes, write)?,
+            Role::Workstation { .. } => unreachable!("storage on a workstation"),
+        };
+        let extents: Vec<Extent> = if write {
+            let delay = storage.delay_writes;
+            storage.cache.write(f.file, f.pos, bytes as u64, delay)
+        } else {
+            storage.cache.read(f.file, f.pos, bytes as u64, f.size)
+        };
+        extents
+            .iter()
+            .map(|x| storage.disk.access(now, x.file, x.offset, x.bytes, x.write))
+            .last()
+    }
+
+    /// Sends `reply` from server `n` to `p` now, or when the disk is done at `ready`.
+    fn reply_when(
+        &mut self,
+        n: usize,
+        p: usize,
+        reply: OutMsg,
+        ready: Option<SimTime>,
+        engine: &mut Engine<LanEvent>,
+    ) {
+        match ready {
+            Some(t) if t > engine.now() => {
+                if let Some(st) = self.nodes[n].storage.as_mut() {
+                    st.replies_waiting += 1;
+                }
+                engine.schedule(
+                    t,
+                    LanEvent::DiskDone {
+                        node: n as u32,
+                        peer: p as u32,
+                        reply,
+                    },
+                )
+            }
+            _ => self.send_reply(n, p, reply, engine),
+        }
+    }
+
+    fn send_reply(&mut self, n: usize, p: usize, reply: OutMsg, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        node.send(p, reply);
+        node.track_stall(p, engine.now());
+        self.pump(n, engine);
     }
 
     /// Does what a transmit-side step of node `n`'s driver asks, in order: the frame for
@@ -346,7 +470,8 @@ impl<A: Application> Lan<A> {
             .0
             .next_request_message(&self.cfg.profile.redir, request_bytes)
         {
-            node.send(0, msg);
+            let server = node.server;
+            node.send(server, msg);
         }
         self.pump(n, engine);
     }
@@ -365,7 +490,11 @@ impl<A: Application> Lan<A> {
         match r.message {
             None => {}
             Some(m) if m.kind == PacketKind::Request => {
-                let req = ReadRequest { from, asked: m.value };
+                let req = ReadRequest {
+                    from,
+                    asked: m.value & !WRITE_FLAG,
+                    write: m.value & WRITE_FLAG != 0,
+                };
                 if let Some(req) = self.nodes[n].server_mut().request(req) {
                     self.start_server_read(n, req, engine);
                 }
@@ -383,23 +512,39 @@ impl<A: Application> Lan<A> {
         self.pump(n, engine);
     }
 
+    /// A network task takes request `req`: the server's per-request work, and for a write
+    /// the copy of its data from the network buffer into the cache.
     fn start_server_read(&mut self, n: usize, req: ReadRequest, engine: &mut Engine<LanEvent>) {
-        let cost = Cost {
-            work: self.nodes[n]
-                .host
-                .instructions(self.cfg.profile.costs.server_request_kinstr),
-            ..Cost::default()
+        let host = &self.nodes[n].host;
+        let work = host.instructions(self.cfg.profile.costs.server_request_kinstr);
+        let peer = req.from as u32;
+        let (cost, job) = if req.write {
+            let cost = Cost {
+                work,
+                copy: host.memcpy(req.asked as u64),
+                ..Cost::default()
+            };
+            (
+                cost,
+                Job::ServerWrite {
+                    peer,
+                    bytes: req.asked,
+                },
+            )
+        } else {
+            let cost = Cost {
+                work,
+                ..Cost::default()
+            };
+            (
+                cost,
+                Job::ServerRead {
+                    peer,
+                    asked: req.asked,
+                },
+            )
         };
-        self.start_job(
-            n,
-            Priority::Task,
-            cost,
-            Job::ServerRead {
-                peer: req.from as u32,
-                asked: req.asked,
-            },
-            engine,
-        );
+        self.start_job(n, Priority::Task, cost, job, engine);
     }
 
     fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
@@ -480,6 +625,25 @@ impl<A: Application> Model for Lan<A> {
                 self.pump(n, engine);
             }
             LanEvent::Start { node } => self.next_op(node as usize, engine),
+            LanEvent::DiskDone { node, peer, reply } => {
+                let n = node as usize;
+                if let Some(st) = self.nodes[n].storage.as_mut() {
+                    st.replies_waiting -= 1;
+                }
+                self.send_reply(n, peer as usize, reply, engine);
+            }
+            LanEvent::Flush { node } => {
+                let n = node as usize;
+                let now = engine.now();
+                if let Some(st) = self.nodes[n].storage.as_mut() {
+                    for x in st.cache.flush() {
+                        st.disk.access(now, x.file, x.offset, x.bytes, x.write);
+                    }
+                    if let WritePolicy::Delayed { flush_every } = st.cache.config().policy {
+                        engine.schedule_in(flush_every, LanEvent::Flush { node });
+                    }
+                }
+            }
         }
     }
 }

@@ -8,12 +8,23 @@ use super::app::Application;
 use super::config::LanConfig;
 use super::Job;
 use crate::adapter::Adapter;
-use crate::host::{Cpu, HostProfile};
+use crate::host::{Cpu, Disk, HostProfile};
+use crate::nos::cache::{Cache, WritePolicy};
 use crate::nos::config::SessionConfig;
 use crate::nos::redirector::Redirector;
 use crate::nos::server::FileServer;
 use crate::nos::session::{OutMsg, Session};
 use crate::time::SimTime;
+
+/// A server's disk and cache.
+pub struct Storage {
+    pub cache: Cache,
+    pub disk: Disk,
+    /// Writes may stay dirty in the cache (policy and sharing mode allow it).
+    pub delay_writes: bool,
+    /// Replies whose network task waits for the disk.
+    pub replies_waiting: u64,
+}
 
 /// What a node does on the LAN.
 pub enum Role<A> {
@@ -33,6 +44,10 @@ pub struct Node<A> {
     stall_since: Vec<Option<SimTime>>,
     /// Session-time spent with the window closed or a message awaiting its ack, ns.
     pub stall_ns: u64,
+    /// The server's disk and cache, if modelled.
+    pub storage: Option<Storage>,
+    /// A workstation's server (node number); a server's own number.
+    pub server: usize,
 }
 
 fn session_between(from: &SessionConfig, from_packet: u32, to: &SessionConfig, to_packet: u32) -> Session {
@@ -44,7 +59,8 @@ fn session_between(from: &SessionConfig, from_packet: u32, to: &SessionConfig, t
 }
 
 impl<A: Application> Node<A> {
-    pub fn server(cfg: &LanConfig) -> Self {
+    /// Server node number `me`, with a session for every workstation.
+    pub fn server(cfg: &LanConfig, me: usize) -> Self {
         let p = &cfg.profile;
         let sessions = (0..cfg.workstations)
             .map(|_| {
@@ -56,16 +72,25 @@ impl<A: Application> Node<A> {
                 )
             })
             .collect();
-        Node::build(
+        let mut node = Node::build(
             p.server_host.clone(),
             Adapter::new(p.server_adapter.clone()),
             p.server_session.clone(),
             sessions,
             Role::Server(FileServer::new(&p.server)),
-        )
+            me,
+        );
+        node.storage = cfg.storage.as_ref().map(|s| Storage {
+            cache: Cache::new(s.cache.clone()),
+            disk: Disk::new(s.disk.clone()),
+            delay_writes: s.delay_writes && matches!(s.cache.policy, WritePolicy::Delayed { .. }),
+            replies_waiting: 0,
+        });
+        node
     }
 
-    pub fn workstation(cfg: &LanConfig, app: A) -> Self {
+    /// A workstation served by node `server`.
+    pub fn workstation(cfg: &LanConfig, app: A, server: usize) -> Self {
         let p = &cfg.profile;
         let session = session_between(
             &p.workstation_session,
@@ -82,6 +107,7 @@ impl<A: Application> Node<A> {
                 redir: Redirector::new(),
                 app,
             },
+            server,
         )
     }
 
@@ -91,6 +117,7 @@ impl<A: Application> Node<A> {
         session_cfg: SessionConfig,
         sessions: Vec<Session>,
         role: Role<A>,
+        server: usize,
     ) -> Self {
         let n = sessions.len();
         Node {
@@ -104,6 +131,8 @@ impl<A: Application> Node<A> {
             role,
             stall_since: vec![None; n],
             stall_ns: 0,
+            storage: None,
+            server,
         }
     }
 }
@@ -113,7 +142,7 @@ impl<A> Node<A> {
         match self.role {
             Role::Server(_) => peer - 1,
             Role::Workstation { .. } => {
-                debug_assert_eq!(peer, 0);
+                debug_assert_eq!(peer, self.server);
                 0
             }
         }
@@ -122,7 +151,7 @@ impl<A> Node<A> {
     fn peer_of(&self, index: usize) -> usize {
         match self.role {
             Role::Server(_) => index + 1,
-            Role::Workstation { .. } => 0,
+            Role::Workstation { .. } => self.server,
         }
     }
 
@@ -187,6 +216,11 @@ impl<A> Node<A> {
                 .flatten()
                 .map(|t| (now - *t).as_nanos())
                 .sum::<u64>()
+    }
+
+    /// Time the node's disk has been busy by `now`, ns (0 without a disk).
+    pub fn disk_busy_until(&self, now: SimTime) -> u64 {
+        self.storage.as_ref().map_or(0, |s| s.disk.busy_until(now))
     }
 
     /// The redirector and application of a workstation.

@@ -24,6 +24,8 @@ pub struct NodeSnapshot {
     pub rx_ring_drops: u64,
     pub stall_ns: u64,
     pub sessions: u64,
+    /// Time the node's disk has been busy (0 without one), ns.
+    pub disk_busy_ns: u64,
 }
 
 /// Counters of the whole LAN at an instant.
@@ -67,6 +69,7 @@ impl LanSnapshot {
                     rx_ring_drops: n.adapter.stats.rx_ring_drops,
                     stall_ns: n.stall_until(at),
                     sessions: sess.len() as u64,
+                    disk_busy_ns: n.disk_busy_until(at),
                 }
             })
             .collect();

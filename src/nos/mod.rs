@@ -10,6 +10,7 @@
 //! adapter. The LAN model (the `lan` module, above this one) turns the work these machines ask for into CPU jobs
 //! and frames.
 
+pub mod cache;
 pub mod config;
 pub mod packet;
 pub mod redirector;

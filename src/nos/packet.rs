@@ -9,12 +9,19 @@
 //! resend from. ACKs and NAKs carry `seq` 0 and `last` set. A data packet with `acks` set
 //! also acknowledges, in full, the message its receiver is sending to its sender.
 
+/// Bit 31 of a request's `value` marks a write request: its message carries
+/// `value & !WRITE_FLAG` bytes of file data after the request itself. Requests never ask
+/// for more than 65535 bytes (DOS byte counts are 16-bit), so the bit is free.
+pub const WRITE_FLAG: u32 = 1 << 31;
+
 /// What a packet is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacketKind {
-    /// Part of a read request (redirector to server); `value` = bytes requested.
+    /// Part of a read or write request (redirector to server); `value` = bytes requested,
+    /// or [`WRITE_FLAG`] | bytes of data carried.
     Request = 0,
-    /// Part of a response carrying file data (server to redirector); `value` = payload bytes.
+    /// Part of a response (server to redirector): file data of a read, or the short reply
+    /// to a write; `value` = payload bytes.
     Response = 1,
     /// Cumulative acknowledgement; `value` = packets of `msg` received in order.
     Ack = 2,

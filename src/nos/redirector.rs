@@ -1,29 +1,42 @@
-//! The LANtastic redirector (REDIR) on a workstation: turns an application's file read
-//! into read requests to the server and hands the responses' data back.
+//! The LANtastic redirector (REDIR) on a workstation: turns an application's file read or
+//! write into requests to the server and hands the responses' data back.
 //!
 //! A read of B bytes is asked for in requests of at most the redirector's buffer SIZE,
 //! with at most BUFFERS requests outstanding at once. A response shorter than its request
 //! (the server's network buffer is smaller) makes the redirector ask again for the rest.
 //! The read is complete when all B bytes have been handed to the application.
 //!
-//! Invariants: `remaining = to_request + sum(in_flight)` while a read is in progress;
-//! `in_flight.len() <= BUFFERS`. Units: bytes.
+//! A write of B bytes goes the same way the other direction: the data is copied into
+//! write requests of at most SIZE bytes each (at most BUFFERS outstanding); the server
+//! stores each one and answers with a short reply; the write is complete when every
+//! request has been answered. One operation (read or write) is in progress at a time.
+//!
+//! Invariants: `remaining = to_request + sum(in_flight)` while an operation is in
+//! progress; `in_flight.len() <= BUFFERS`; `bytes_written_sent = bytes_written_acked +
+//! sum(in_flight)` during a write. Units: bytes.
 
 use std::collections::VecDeque;
 
 use super::config::RedirConfig;
-use super::packet::PacketKind;
+use super::packet::{PacketKind, WRITE_FLAG};
 use super::session::OutMsg;
 
 /// The redirector of one workstation.
 #[derive(Debug, Default)]
 pub struct Redirector {
+    write: bool,
     read: u32,
     to_request: u32,
     remaining: u32,
     in_flight: VecDeque<u32>,
     /// File data handed to the application so far, bytes (for audits).
     pub bytes_to_app: u64,
+    /// File data put into write requests so far, bytes.
+    pub bytes_written_sent: u64,
+    /// File data of write requests the server has answered, bytes.
+    pub bytes_written_acked: u64,
+    /// Payload bytes of the servers' write replies (status, not file data).
+    pub write_reply_bytes: u64,
 }
 
 impl Redirector {
@@ -35,9 +48,25 @@ impl Redirector {
     /// The application reads `bytes` (the previous read must be complete).
     pub fn start_read(&mut self, bytes: u32) {
         debug_assert_eq!(self.remaining, 0, "a read while another is in progress");
+        self.write = false;
         self.read = bytes;
         self.to_request = bytes;
         self.remaining = bytes;
+    }
+
+    /// The application writes `bytes` (the previous operation must be complete).
+    pub fn start_write(&mut self, bytes: u32) {
+        debug_assert_eq!(
+            self.remaining, 0,
+            "a write while another operation is in progress"
+        );
+        self.start_read(bytes);
+        self.write = true;
+    }
+
+    /// Is the current (or last) operation a write?
+    pub fn is_write(&self) -> bool {
+        self.write
     }
 
     /// The next read request to send, if the read needs one and a buffer is free: asks for
@@ -52,19 +81,36 @@ impl Redirector {
         Some(asked)
     }
 
-    /// The next read request as a NetBIOS message of `request_bytes` on the wire.
+    /// The next request as a NetBIOS message: a read request of `request_bytes` on the
+    /// wire, or a write request of `request_bytes` followed by the data it carries.
     pub fn next_request_message(&mut self, cfg: &RedirConfig, request_bytes: u32) -> Option<OutMsg> {
         let asked = self.next_request(cfg.size, cfg.buffers)?;
-        Some(OutMsg {
-            kind: PacketKind::Request,
-            bytes: request_bytes,
-            value: asked,
+        Some(if self.write {
+            self.bytes_written_sent += asked as u64;
+            OutMsg {
+                kind: PacketKind::Request,
+                bytes: request_bytes + asked,
+                value: WRITE_FLAG | asked,
+            }
+        } else {
+            OutMsg {
+                kind: PacketKind::Request,
+                bytes: request_bytes,
+                value: asked,
+            }
         })
     }
 
-    /// A response of `bytes` was handed to the application; true if the read needs more.
+    /// A response of `bytes` was handed to the application (a read), or the reply to the
+    /// oldest write request arrived; true if the operation needs more.
     pub fn response_done(&mut self, bytes: u32) -> bool {
         let asked = self.in_flight.pop_front().expect("response without a request");
+        if self.write {
+            self.bytes_written_acked += asked as u64;
+            self.write_reply_bytes += bytes as u64;
+            self.remaining -= asked;
+            return self.remaining > 0;
+        }
         let got = bytes.min(asked);
         self.bytes_to_app += got as u64;
         self.to_request += asked - got; // a short reply: ask again for the rest
@@ -131,6 +177,33 @@ mod tests {
         assert!(w.response_done(4096));
         assert_eq!(w.next_request(32_768, 1), Some(28_672));
         assert_eq!(w.remaining(), 28_672);
+    }
+
+    #[test]
+    fn test_writing_sends_data_in_requests_and_counts_replies_not_as_file_data() {
+        let mut w = Redirector::new();
+        let cfg = RedirConfig {
+            buffers: 2,
+            size: 1024,
+        };
+        w.start_write(2500);
+        let m = w.next_request_message(&cfg, 64).unwrap();
+        assert_eq!(
+            (m.kind, m.bytes, m.value),
+            (PacketKind::Request, 64 + 1024, WRITE_FLAG | 1024)
+        );
+        assert!(w.next_request_message(&cfg, 64).is_some());
+        assert!(w.next_request_message(&cfg, 64).is_none(), "two buffers");
+        assert_eq!(w.bytes_written_sent, 2048);
+        assert!(w.response_done(1), "one reply: more to write");
+        let m = w.next_request_message(&cfg, 64).unwrap();
+        assert_eq!(m.value, WRITE_FLAG | 452);
+        assert!(w.response_done(1));
+        assert!(!w.response_done(1), "the last reply completes the write");
+        assert_eq!(
+            (w.bytes_written_acked, w.write_reply_bytes, w.bytes_to_app),
+            (2500, 3, 0)
+        );
     }
 
     #[test]

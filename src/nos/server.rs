@@ -1,11 +1,16 @@
-//! The LANtastic file server's handling of read requests.
+//! The LANtastic file server's handling of read and write requests.
 //!
-//! The server has a fixed number of network tasks. A read request takes a free task, or
-//! waits in arrival order for one. A task reads the file data (held in LANCACHE, so no
-//! disk is involved here) and answers with at most its network buffer of data; it stays
-//! busy until its response is acknowledged, then takes the next waiting request.
+//! The server has a fixed number of network tasks. A request takes a free task, or waits
+//! in arrival order for one. For a read, a task reads the file data and answers with at
+//! most its network buffer of data; for a write, it stores the data the request carried
+//! and answers with a short reply of [`WRITE_REPLY_BYTES`]. Either way it stays busy until
+//! its response is acknowledged, then takes the next waiting request. Where the data
+//! lives (LANCACHE or disk, and how long that takes) is the composition layer's business
+//! (`crate::lan`, with `crate::nos::cache` and `crate::host::disk`); this module counts
+//! what each workstation wrote, for the conservation audit.
 //!
-//! Invariants: `busy <= tasks`; a request waits only while every task is busy.
+//! Invariants: `busy <= tasks`; a request waits only while every task is busy; every
+//! write request's data is stored once (`stored`), in the order the session delivered it.
 
 use std::collections::VecDeque;
 
@@ -13,11 +18,17 @@ use super::config::ServerConfig;
 use super::packet::PacketKind;
 use super::session::OutMsg;
 
-/// A read request: which workstation asked, and for how many bytes.
+/// Payload of the server's reply to a write request (its status), bytes. The reply is a
+/// minimum-size frame whatever this is; LANtastic's exact reply size is unknown (assumed).
+pub const WRITE_REPLY_BYTES: u32 = 1;
+
+/// A request: which workstation asked, for how many bytes (a read), or how many bytes of
+/// data it carries (a write).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadRequest {
     pub from: usize,
     pub asked: u32,
+    pub write: bool,
 }
 
 /// The file server of one node.
@@ -27,8 +38,22 @@ pub struct FileServer {
     network_buffer: u32,
     busy: u32,
     pending: VecDeque<ReadRequest>,
-    /// Read requests received.
+    /// Requests received.
     pub requests: u64,
+    /// File data stored for each workstation (index = workstation), bytes.
+    stored: Vec<u64>,
+    /// The file each workstation has open and its file pointer (index = workstation).
+    open: Vec<Option<OpenFile>>,
+}
+
+/// A workstation's open file on the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenFile {
+    pub file: u32,
+    /// Offset of the next read or write, bytes.
+    pub pos: u64,
+    /// Bytes in the file.
+    pub size: u64,
 }
 
 impl FileServer {
@@ -39,6 +64,8 @@ impl FileServer {
             busy: 0,
             pending: VecDeque::new(),
             requests: 0,
+            stored: Vec::new(),
+            open: Vec::new(),
         }
     }
 
@@ -63,6 +90,65 @@ impl FileServer {
             bytes: reply,
             value: reply,
         }
+    }
+
+    /// Stores `bytes` of a write request from workstation `from`; returns the reply.
+    pub fn store(&mut self, from: usize, bytes: u32) -> OutMsg {
+        if self.stored.len() <= from {
+            self.stored.resize(from + 1, 0);
+        }
+        self.stored[from] += bytes as u64;
+        OutMsg {
+            kind: PacketKind::Response,
+            bytes: WRITE_REPLY_BYTES,
+            value: WRITE_REPLY_BYTES,
+        }
+    }
+
+    fn slot(&mut self, from: usize) -> &mut Option<OpenFile> {
+        if self.open.len() <= from {
+            self.open.resize(from + 1, None);
+        }
+        &mut self.open[from]
+    }
+
+    /// Workstation `from` creates `file` (empty) and opens it.
+    pub fn open(&mut self, from: usize, file: u32) {
+        *self.slot(from) = Some(OpenFile {
+            file,
+            pos: 0,
+            size: 0,
+        });
+    }
+
+    /// Workstation `from` moves its file pointer.
+    pub fn seek(&mut self, from: usize, offset: u64) {
+        if let Some(f) = self.slot(from) {
+            f.pos = offset;
+        }
+    }
+
+    /// The file workstation `from` has open, if any (PERFORM3's stations open none: their
+    /// file is assumed to be in LANCACHE already).
+    pub fn open_file(&self, from: usize) -> Option<OpenFile> {
+        self.open.get(from).copied().flatten()
+    }
+
+    /// Moves workstation `from`'s file pointer past `bytes` just read or written (a write
+    /// past the end grows the file); returns the file as it was before the access.
+    pub fn advance(&mut self, from: usize, bytes: u32, write: bool) -> Option<OpenFile> {
+        let f = self.slot(from).as_mut()?;
+        let at = *f;
+        f.pos += bytes as u64;
+        if write {
+            f.size = f.size.max(f.pos);
+        }
+        Some(at)
+    }
+
+    /// File data stored for workstation `from` so far, bytes.
+    pub fn stored(&self, from: usize) -> u64 {
+        self.stored.get(from).copied().unwrap_or(0)
     }
 
     /// A task's response was acknowledged: the task takes the next waiting request.
@@ -105,7 +191,11 @@ mod tests {
     }
 
     fn req(from: usize, asked: u32) -> ReadRequest {
-        ReadRequest { from, asked }
+        ReadRequest {
+            from,
+            asked,
+            write: false,
+        }
     }
 
     #[test]
@@ -122,6 +212,15 @@ mod tests {
         assert_eq!(s.task_done(), None);
         assert_eq!(s.busy(), 1);
         assert_eq!(s.requests, 3);
+    }
+
+    #[test]
+    fn test_write_is_stored_once_and_answered_short() {
+        let mut s = server(1, 4096);
+        let r = s.store(3, 1024);
+        assert_eq!((r.kind, r.bytes), (PacketKind::Response, WRITE_REPLY_BYTES));
+        s.store(3, 512);
+        assert_eq!((s.stored(3), s.stored(2), s.stored(9)), (1536, 0, 0));
     }
 
     #[test]

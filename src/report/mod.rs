@@ -14,6 +14,7 @@ pub mod csv;
 pub mod explain;
 pub mod figure1;
 pub mod json;
+pub mod lanperf;
 pub mod plot;
 pub mod sweep;
 pub mod table;

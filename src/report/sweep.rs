@@ -204,6 +204,58 @@ impl SweepSummary<'_> {
         to_csv(&header, &rows)
     }
 
+    /// Per line of the chart (combination of the other keys), the highest headline and
+    /// where the curve stops rising: the first value of the first key whose mean is
+    /// within `within` (relative) of that highest (LANPERF's "maximum server throughput"
+    /// and the station count that reaches it). Only when the first key is numeric.
+    pub fn peaks(&self, within: f64) -> Vec<String> {
+        let first = &self.params[0];
+        if first.values.iter().any(|v| as_f64(v).is_none()) {
+            return Vec::new();
+        }
+        let mut lines: Vec<(String, Vec<(f64, &toml::Value)>)> = Vec::new();
+        for s in &self.summaries {
+            let label = self.params[1..]
+                .iter()
+                .zip(&s.values[1..])
+                .map(|(p, v)| format!("{}={}", p.key, value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            match lines.iter_mut().find(|l| l.0 == label) {
+                Some(l) => l.1.push((s.mean, &s.values[0])),
+                None => lines.push((label, vec![(s.mean, &s.values[0])])),
+            }
+        }
+        lines
+            .iter()
+            .filter_map(|(label, pts)| {
+                let (max, at) = pts
+                    .iter()
+                    .copied()
+                    .fold(None::<(f64, &toml::Value)>, |m, p| match m {
+                        Some(m) if m.0 >= p.0 => Some(m),
+                        _ => Some(p),
+                    })?;
+                let reached = pts.iter().find(|p| p.0 >= max * (1.0 - within))?.1;
+                let of = if label.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({label})")
+                };
+                Some(format!(
+                    "highest {}{of}: {} at {} = {}; within {}% of it from {} = {}",
+                    self.headline,
+                    super::table::pretty(max),
+                    first.key,
+                    value_text(at),
+                    within * 100.0,
+                    first.key,
+                    value_text(reached)
+                ))
+            })
+            .collect()
+    }
+
     /// The chart of the headline against the first swept key.
     pub fn chart(&self, title: &str) -> Chart {
         let first = &self.params[0];
@@ -258,6 +310,34 @@ fn as_f64(v: &toml::Value) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_peaks_name_the_maximum_and_where_the_curve_stops_rising() {
+        let params = vec![SweepParam {
+            key: "workload.stations".into(),
+            values: (1..=5).map(toml::Value::Integer).collect(),
+        }];
+        let means = [266.0, 528.0, 698.0, 799.0, 815.0];
+        let summaries = means
+            .iter()
+            .enumerate()
+            .map(|(i, &mean)| Summary {
+                values: vec![toml::Value::Integer(i as i64 + 1)],
+                runs: 1,
+                mean,
+                ci95: None,
+            })
+            .collect();
+        let s = SweepSummary {
+            params: &params,
+            summaries,
+            headline: "throughput_kbps".into(),
+        };
+        assert_eq!(
+            s.peaks(0.02),
+            vec!["highest throughput_kbps: 815 at workload.stations = 5; within 2% of it from workload.stations = 4".to_string()]
+        );
+    }
 
     #[test]
     fn test_mean_ci95_known_values() {

@@ -4,7 +4,7 @@
 //! points prints one row per point with a column per figure. Numbers are right-aligned.
 
 use super::{Exporter, ReportError};
-use crate::results::RunOutput;
+use crate::results::{RunDetail, RunOutput};
 
 /// The `table` format.
 pub struct TableExporter;
@@ -69,6 +69,10 @@ impl Exporter for TableExporter {
     }
 
     fn render(&self, out: &RunOutput) -> Result<String, ReportError> {
+        // LANPERF prints its own layout
+        if let RunDetail::Lanperf(r) = &out.detail {
+            return Ok(super::lanperf::table(r));
+        }
         let mut s = format!(
             "scenario  {}\nworkload  {}\nseed      {}\n{}  {}\n\n",
             out.scenario,

@@ -24,6 +24,7 @@ pub mod budget;
 pub mod de;
 pub mod error;
 pub mod lan;
+pub mod lanperf;
 pub mod medium;
 pub mod merge;
 pub mod perform3;
@@ -279,6 +280,14 @@ fn load_with(
                     hw.path.display()
                 ),
             });
+        }
+        let mut hw_doc = hw_doc;
+        // a hardware file's workload of another kind is no default for this one
+        let kind = |d: &toml::Table| d.get("workload")?.get("kind")?.as_str().map(str::to_owned);
+        if let (Some(mine), Some(theirs)) = (kind(&doc), kind(&hw_doc)) {
+            if mine != theirs {
+                hw_doc.remove("workload");
+            }
         }
         merge::merge_under(&mut doc, hw_doc);
     }

@@ -119,8 +119,10 @@ impl RawPerform3 {
         )?;
         let lan_cfg = LanConfig {
             workstations: n,
+            servers: 1,
             segment: medium.segment(positions),
             profile,
+            storage: None,
         };
         Ok(Perform3Workload {
             config: Perform3Config {

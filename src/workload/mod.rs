@@ -1,6 +1,9 @@
 //! Traffic generators: each drives the layers below and measures what it gets.
 //!
 //! - [`saturate`]: always-backlogged stations on a bare segment (the MAC alone).
+//! - [`perform3`]: the Artisoft bulletin's synchronized read test.
+//! - [`lanperf`]: PC Week's LANPERF 1.1, timed READ and WRITE tests.
 
+pub mod lanperf;
 pub mod perform3;
 pub mod saturate;

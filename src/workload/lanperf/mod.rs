@@ -1,0 +1,414 @@
+//! Workload LANPERF: PC Week's LAN Performance Test 1.1 (seed 002), timed READ and WRITE
+//! tests on every workstation at once.
+//!
+//! Each workstation runs [`LanperfApp`] on its own private file on the server; they start
+//! on the LANPERF.GO starting gun. Per station and test LANPERF reports the total
+//! operations, the mean response time `t / operations` (ms) and the throughput
+//! `operations x b / t` in KB/s with **1 KB = 1024 bytes**, where `t` is the nominal test
+//! length (the seed's sample output, 1153 and 1725 operations in 10 s with 512-byte
+//! blocks = 8.673 ms / 57.65 KB/s and 5.797 ms / 86.25 KB/s, is reproduced exactly only
+//! with the nominal length as divisor, not the ticks measured). The LAN total is the sum
+//! over stations.
+//!
+//! The harness runs until every station has finished its tests, then lets the LAN settle
+//! and audits it ([`Lan::audit`]), checking also that every byte written is stored on the
+//! server exactly once. For `--explain` it measures, per test, the resources' load over
+//! the span when every station is in that test's timed loop.
+//!
+//! - [`params`]: the options, ranges, defaults and the option string.
+//! - [`app`]: the program on a workstation.
+//! - this module: the harness and the report.
+
+pub mod app;
+pub mod local;
+pub mod params;
+
+use serde::Serialize;
+
+pub use app::{LanperfApp, LanperfCosts, TestRun};
+pub use params::{LanperfParams, OptionError, Sharing, Test};
+
+use crate::engine::{run_until, Engine};
+use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
+use crate::time::{SimDuration, SimTime};
+
+/// The LAN LANPERF runs on.
+pub type LanperfLan = Lan<LanperfApp>;
+
+/// A validated LANPERF run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanperfConfig {
+    pub lan: LanConfig,
+    pub params: LanperfParams,
+    pub costs: LanperfCosts,
+    /// A local baseline instead of the LAN: one station, no network.
+    pub local: Option<local::LocalConfig>,
+}
+
+/// LANPERF's mean response time, ms: test length / operations.
+pub fn mean_response_ms(test_s: u32, operations: u64) -> f64 {
+    if operations == 0 {
+        return f64::INFINITY;
+    }
+    test_s as f64 * 1000.0 / operations as f64
+}
+
+/// LANPERF's throughput, KB/s (1 KB = 1024 bytes): operations x block / test length.
+pub fn throughput_kbps(test_s: u32, block: u32, operations: u64) -> f64 {
+    operations as f64 * block as f64 / test_s as f64 / 1024.0
+}
+
+/// One station's result for one test, as LANPERF prints it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TestResult {
+    pub test: Test,
+    pub operations: u64,
+    pub mean_response_ms: f64,
+    pub throughput_kbps: f64,
+    /// The test's real length: BIOS ticks from the start check to the end check, seconds.
+    pub measured_s: f64,
+}
+
+impl TestResult {
+    pub fn new(params: &LanperfParams, run: &TestRun) -> Self {
+        TestResult {
+            test: run.test,
+            operations: run.operations,
+            mean_response_ms: mean_response_ms(params.test_s, run.operations),
+            throughput_kbps: throughput_kbps(params.test_s, params.block, run.operations),
+            measured_s: app::ticks_secs(run.ticks),
+        }
+    }
+}
+
+/// One workstation's results.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StationResult {
+    pub station: usize,
+    pub tests: Vec<TestResult>,
+}
+
+/// What limits a test's throughput. Displayed as the words a reader sees.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum Limit {
+    #[serde(rename = "wire")]
+    Wire,
+    /// The (busiest) server's CPU.
+    #[serde(rename = "server CPU")]
+    ServerCpu,
+    #[serde(rename = "server disk")]
+    Disk,
+    #[serde(rename = "workstation CPU")]
+    WorkstationCpu,
+    #[serde(rename = "latency (round trips, nothing saturated)")]
+    Latency,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Wire => "wire",
+            Limit::ServerCpu => "server CPU",
+            Limit::Disk => "server disk",
+            Limit::WorkstationCpu => "workstation CPU",
+            Limit::Latency => "latency (round trips, nothing saturated)",
+        })
+    }
+}
+
+/// The load on each resource while every station was in one test's timed loop.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Usage {
+    pub window_s: f64,
+    /// Share of the window the medium carried frames or collisions.
+    pub wire_busy: f64,
+    /// The busiest server's CPU.
+    pub server_cpu: CpuShare,
+    /// Share of the window the (busiest) server's disk was busy.
+    pub disk_busy: f64,
+    /// The busiest workstation's CPU.
+    pub workstation_cpu: f64,
+    pub packets_retransmitted: u64,
+    /// The resource nearest to saturation if one is at least 90% busy, else latency.
+    pub limit: Limit,
+}
+
+/// The LAN total of one test.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TestTotal {
+    pub test: Test,
+    pub operations: u64,
+    /// Sum of the stations' throughputs, KB/s.
+    pub throughput_kbps: f64,
+    /// Mean of the stations' mean response times, ms.
+    pub mean_response_ms: f64,
+    /// `None` if the stations were never all in the timed loop at once.
+    pub usage: Option<Usage>,
+}
+
+/// Result of a LANPERF run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LanperfReport {
+    pub workstations: usize,
+    pub servers: usize,
+    pub params: LanperfParams,
+    pub stations: Vec<StationResult>,
+    pub totals: Vec<TestTotal>,
+    /// Simulated seconds until the last station finished.
+    pub finished_s: f64,
+    pub events: u64,
+}
+
+impl LanperfReport {
+    /// The LAN total of `test`, KB/s, if it ran.
+    pub fn total_kbps(&self, test: Test) -> Option<f64> {
+        self.totals
+            .iter()
+            .find(|t| t.test == test)
+            .map(|t| t.throughput_kbps)
+    }
+
+    /// The headline: the READ total if READ ran, else the WRITE total, KB/s.
+    pub fn headline_kbps(&self) -> f64 {
+        self.total_kbps(Test::Read)
+            .or_else(|| self.total_kbps(Test::Write))
+            .unwrap_or(0.0)
+    }
+}
+
+/// How often the harness looks at the stations, simulated time.
+const LOOK_EVERY: SimDuration = SimDuration::from_millis(20);
+/// Time given to the LAN after the last station finished, for acknowledgements in flight.
+const SETTLE: SimDuration = SimDuration::from_secs(2);
+
+/// The stations' first file number: station `w` uses `FILES_PER_STATION * w + test`.
+pub const FILES_PER_STATION: u32 = 2;
+
+/// Builds the LAN with LANPERF on every workstation.
+pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfLan {
+    let apps = (1..=cfg.lan.workstations)
+        .map(|w| {
+            LanperfApp::new(
+                cfg.params.clone(),
+                cfg.costs.clone(),
+                FILES_PER_STATION * w as u32,
+            )
+        })
+        .collect();
+    Lan::new(cfg.lan.clone(), apps, engine)
+}
+
+/// The longest a run may take before the harness gives up on stations still running:
+/// the tests' lengths plus an hour for filling files.
+fn time_limit(p: &LanperfParams) -> SimTime {
+    SimTime::ZERO + SimDuration::from_secs(p.test_s as u64 * p.tests.len() as u64 + 3600)
+}
+
+/// Runs LANPERF; in builds with debug assertions the LAN is audited at the end and a
+/// violation panics.
+pub fn run(cfg: &LanperfConfig, seed: u64) -> LanperfReport {
+    let (r, audit) = run_audited(cfg, seed);
+    if cfg!(debug_assertions) {
+        if let Err(e) = audit {
+            panic!("seed {seed}: {e}");
+        }
+    }
+    r
+}
+
+/// Runs LANPERF and audits the LAN once it has settled after the last station finished:
+/// the conservation audit, and every byte written stored exactly once.
+pub fn run_audited(cfg: &LanperfConfig, seed: u64) -> (LanperfReport, Result<AuditReport, AuditError>) {
+    if let Some(l) = &cfg.local {
+        // nothing crosses a network: nothing to audit
+        return (run_local(cfg, l, seed), Ok(AuditReport::default()));
+    }
+    let mut engine: Engine<LanEvent> = Engine::new(seed);
+    let mut lan = build_lan(cfg, &mut engine);
+    let n = cfg.lan.workstations;
+    let tests = cfg.params.tests.clone();
+    // per test: the snapshot when all stations were timing it, and when the first left
+    let mut windows: Vec<(Option<LanSnapshot>, Option<LanSnapshot>)> = vec![(None, None); tests.len()];
+    let limit = time_limit(&cfg.params);
+    let mut t = SimTime::ZERO;
+    loop {
+        t += LOOK_EVERY;
+        run_until(&mut lan, &mut engine, t);
+        let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| lan.app(w)).collect();
+        for (k, test) in tests.iter().enumerate() {
+            let all_in = apps.iter().all(|a| a.timing() == Some(*test));
+            let w = &mut windows[k];
+            if w.0.is_none() && all_in {
+                w.0 = Some(lan.snapshot(&engine));
+            } else if w.0.is_some() && w.1.is_none() && !all_in {
+                w.1 = Some(lan.snapshot(&engine));
+            }
+        }
+        if apps.iter().all(|a| a.is_done()) || t >= limit {
+            break;
+        }
+    }
+    let finished_s = t.as_secs_f64();
+    run_until(&mut lan, &mut engine, t + SETTLE);
+    let audit = audit_written(&lan, engine.now());
+    let report = report(cfg, &lan, &windows, finished_s, engine.events_dispatched());
+    (report, audit)
+}
+
+/// A local baseline as a one-station report.
+fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfReport {
+    let (app, events) = local::run_local(l, &cfg.params, &cfg.costs, seed);
+    let p = &cfg.params;
+    let tests: Vec<TestResult> = app.runs().iter().map(|r| TestResult::new(p, r)).collect();
+    let totals = tests
+        .iter()
+        .map(|t| TestTotal {
+            test: t.test,
+            operations: t.operations,
+            throughput_kbps: t.throughput_kbps,
+            mean_response_ms: t.mean_response_ms,
+            usage: None,
+        })
+        .collect();
+    LanperfReport {
+        workstations: 1,
+        servers: 0,
+        params: p.clone(),
+        stations: vec![StationResult { station: 1, tests }],
+        totals,
+        finished_s: app.runs().last().map_or(0.0, |r| r.end.as_secs_f64()),
+        events,
+    }
+}
+
+/// The conservation audit, and, with the LAN settled, every byte written stored once.
+fn audit_written(lan: &LanperfLan, now: SimTime) -> Result<AuditReport, AuditError> {
+    let r = lan.audit(now)?;
+    if r.bytes_stored != r.bytes_written_sent || r.bytes_written_acked != r.bytes_written_sent {
+        return Err(AuditError {
+            at_ns: now.as_nanos(),
+            violations: vec![format!(
+                "settled LAN: bytes written {} = answered {} = stored {} does not hold",
+                r.bytes_written_sent, r.bytes_written_acked, r.bytes_stored
+            )],
+        });
+    }
+    Ok(r)
+}
+
+fn report(
+    cfg: &LanperfConfig,
+    lan: &LanperfLan,
+    windows: &[(Option<LanSnapshot>, Option<LanSnapshot>)],
+    finished_s: f64,
+    events: u64,
+) -> LanperfReport {
+    let p = &cfg.params;
+    let stations: Vec<StationResult> = (1..=cfg.lan.workstations)
+        .filter_map(|w| lan.app(w).map(|a| (w, a)))
+        .map(|(w, a)| StationResult {
+            station: w,
+            tests: a.runs().iter().map(|r| TestResult::new(p, r)).collect(),
+        })
+        .collect();
+    let totals = p
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(k, &test)| {
+            let results: Vec<&TestResult> = stations
+                .iter()
+                .flat_map(|s| s.tests.iter().filter(move |r| r.test == test))
+                .collect();
+            let operations = results.iter().map(|r| r.operations).sum();
+            let usage = match &windows[k] {
+                (Some(a), Some(b)) => Some(usage(a, b, &cfg.lan.server_nodes())),
+                _ => None,
+            };
+            TestTotal {
+                test,
+                operations,
+                throughput_kbps: results.iter().map(|r| r.throughput_kbps).sum(),
+                mean_response_ms: results.iter().map(|r| r.mean_response_ms).sum::<f64>()
+                    / results.len().max(1) as f64,
+                usage,
+            }
+        })
+        .collect();
+    LanperfReport {
+        workstations: cfg.lan.workstations,
+        servers: cfg.lan.servers,
+        params: p.clone(),
+        stations,
+        totals,
+        finished_s,
+        events,
+    }
+}
+
+/// The load on each resource between two snapshots; with several servers, the busiest
+/// server's CPU and disk.
+pub fn usage(a: &LanSnapshot, b: &LanSnapshot, servers: &[usize]) -> Usage {
+    let w_ns = b.window_ns(a).max(1) as f64;
+    let wire_busy = ((b.medium.success_ns - a.medium.success_ns)
+        + (b.medium.collision_ns - a.medium.collision_ns)) as f64
+        / w_ns;
+    let server_cpu = servers
+        .iter()
+        .map(|&s| b.cpu_share(a, s))
+        .fold(None::<CpuShare>, |m, c| match m {
+            Some(m) if m.busy >= c.busy => Some(m),
+            _ => Some(c),
+        })
+        .unwrap_or_default();
+    let disk_busy = servers
+        .iter()
+        .map(|&s| (b.nodes[s].disk_busy_ns - a.nodes[s].disk_busy_ns) as f64 / w_ns)
+        .fold(0.0, f64::max);
+    let workstation_cpu = (1..b.nodes.len())
+        .filter(|i| !servers.contains(i))
+        .map(|i| b.cpu_share(a, i).busy)
+        .fold(0.0, f64::max);
+    let candidates = [
+        (server_cpu.busy, Limit::ServerCpu),
+        (disk_busy, Limit::Disk),
+        (wire_busy, Limit::Wire),
+        (workstation_cpu, Limit::WorkstationCpu),
+    ];
+    let (max, which) = candidates
+        .iter()
+        .fold((f64::MIN, Limit::Latency), |m, c| if c.0 > m.0 { *c } else { m });
+    let packets_retransmitted = (0..b.nodes.len())
+        .map(|i| b.nodes[i].packets_retransmitted - a.nodes[i].packets_retransmitted)
+        .sum();
+    Usage {
+        window_s: w_ns * 1e-9,
+        wire_busy,
+        server_cpu,
+        disk_busy,
+        workstation_cpu,
+        packets_retransmitted,
+        limit: if max >= 0.9 { which } else { Limit::Latency },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_formulas_reproduce_the_seeds_sample_output() {
+        // LANPERF.DOC: t10 b512, WRITE 1153 operations, READ 1725
+        let fmt = |ops| {
+            format!(
+                "{:.3} {:.2}",
+                mean_response_ms(10, ops),
+                throughput_kbps(10, 512, ops)
+            )
+        };
+        assert_eq!(fmt(1153), "8.673 57.65");
+        assert_eq!(fmt(1725), "5.797 86.25");
+        // KB = 1024 B: with 1000 B the READ line would say 88.32
+        assert!((throughput_kbps(10, 512, 1725) - 86.25).abs() < 1e-12);
+    }
+}
