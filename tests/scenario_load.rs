@@ -218,3 +218,36 @@ fn shipped_saturate_scenario_is_valid_and_documented() {
         );
     }
 }
+
+#[test]
+fn workstations_may_have_their_own_data_port_timing() {
+    use ethersim::adapter::CopyEngine;
+    use ethersim::bulletin::{HARDWARE, SCENARIOS};
+    use ethersim::scenario::{load_embedded, Override, Workload};
+    let (name, text) = SCENARIOS[2]; // 16-bit defaults
+    let load = |sets: &[&str]| {
+        let o: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
+        load_embedded(name, text, Some(HARDWARE), &o)
+    };
+    let access = |s: &ethersim::scenario::Scenario| match &s.workload {
+        Workload::Perform3(w) => {
+            let p = &w.config.lan.profile;
+            let ns = |c: &CopyEngine| match c {
+                CopyEngine::ProgrammedIo { access_ns, .. } => *access_ns,
+                #[allow(unreachable_patterns)]
+                _ => f64::NAN,
+            };
+            (ns(&p.server_adapter.copy), ns(&p.workstation_adapter.copy))
+        }
+        _ => panic!("perform3"),
+    };
+    let same = load(&[]).unwrap();
+    let (server, ws) = access(&same);
+    assert_eq!(server, ws, "by default the workstations use the server's timing");
+    let own = load(&["adapter.workstation.io_access_ns_16bit=700"]).unwrap();
+    assert_eq!(access(&own), (server, 700.0));
+    let e = load(&["adapter.workstation.io_access_ns_16bit=1"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("adapter.workstation.io_access_ns_16bit"), "{e}");
+}

@@ -53,12 +53,17 @@ pub struct RawAdapter {
     pub workstation: Option<RawDriver>,
 }
 
-/// `[adapter.workstation]`: AEX settings of the workstations' drivers.
+/// `[adapter.workstation]`: what differs on the workstations: the AEX driver settings, and
+/// the data-port timing (another CPU, chipset and bus clock than the server's).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawDriver {
     pub transmit_buffers: Option<i64>,
     pub packet_size: Option<i64>,
+    pub io_access_ns_8bit: Option<f64>,
+    pub io_access_ns_16bit: Option<f64>,
+    pub io_access_ns_32bit: Option<f64>,
+    pub setup_ns: Option<f64>,
 }
 
 /// `[nos]`: LANtastic.
@@ -256,11 +261,31 @@ pub fn validate(
     }
     .ok_or_else(|| FieldError::invalid(&key, format!("missing: needed for adapter.bus_width = {width}")))?;
     let access_ns = real_in(&key, access, IO_ACCESS_NS.0, IO_ACCESS_NS.1, false)?;
-    let copy = match adapter.copy.as_deref().unwrap_or("programmed_io") {
-        "programmed_io" => CopyEngine::ProgrammedIo {
-            access_ns,
-            setup_ns: real_in("adapter.setup_ns", adapter.setup_ns, 0.0, MAX_SETUP_NS, false)?,
-        },
+    let setup_ns = real_in("adapter.setup_ns", adapter.setup_ns, 0.0, MAX_SETUP_NS, false)?;
+    let ws = adapter.workstation.clone().unwrap_or_default();
+    // the workstations' port timing: their own if given, else the server's
+    let ws_key = format!("adapter.workstation.io_access_ns_{width}bit");
+    let ws_access = match width {
+        8 => ws.io_access_ns_8bit,
+        16 => ws.io_access_ns_16bit,
+        _ => ws.io_access_ns_32bit,
+    };
+    let ws_access_ns = match ws_access {
+        Some(a) => real_in(&ws_key, a, IO_ACCESS_NS.0, IO_ACCESS_NS.1, false)?,
+        None => access_ns,
+    };
+    let ws_setup_ns = match ws.setup_ns {
+        Some(v) => real_in("adapter.workstation.setup_ns", v, 0.0, MAX_SETUP_NS, false)?,
+        None => setup_ns,
+    };
+    let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or("programmed_io") {
+        "programmed_io" => (
+            CopyEngine::ProgrammedIo { access_ns, setup_ns },
+            CopyEngine::ProgrammedIo {
+                access_ns: ws_access_ns,
+                setup_ns: ws_setup_ns,
+            },
+        ),
         other => {
             return Err(FieldError::invalid(
                 "adapter.copy",
@@ -308,7 +333,6 @@ pub fn validate(
         Ok((tx, pkt))
     };
     let (tx, pkt) = driver("adapter", adapter.transmit_buffers, adapter.packet_size)?;
-    let ws = adapter.workstation.unwrap_or_default();
     let (ws_tx, ws_pkt) = driver(
         "adapter.workstation",
         ws.transmit_buffers.unwrap_or(tx as i64),
@@ -321,7 +345,7 @@ pub fn validate(
             crate::ether::frame_bytes(largest)
         ));
     }
-    let profile = |tx: u32, pkt: u32| -> Result<AdapterProfile, FieldError> {
+    let profile = |tx: u32, pkt: u32, copy: &CopyEngine| -> Result<AdapterProfile, FieldError> {
         let p = AdapterProfile {
             name: adapter.name.clone().unwrap_or_else(|| "adapter".into()),
             bus_width_bits: width as u32,
@@ -391,8 +415,8 @@ pub fn validate(
     Ok(LanProfile {
         server_host,
         workstation_host,
-        server_adapter: profile(tx, pkt)?,
-        workstation_adapter: profile(ws_tx, ws_pkt)?,
+        server_adapter: profile(tx, pkt, &copy)?,
+        workstation_adapter: profile(ws_tx, ws_pkt, &ws_copy)?,
         server_session,
         workstation_session,
         redir,
