@@ -85,7 +85,7 @@ pub fn perform3_table(r: &Perform3Report) -> String {
     let mut rows = vec![[
         "block",
         "KB/s",
-        &format!("{ms_unit}/block"),
+        &format!("{ms_unit}/blk"),
         "wire",
         "coll",
         "idle",
@@ -119,7 +119,8 @@ pub fn perform3_table(r: &Perform3Report) -> String {
     }
     s.push_str(&align_with(&rows, "  ", |c| c == 12));
     s.push_str(&wrap(
-        "wire: carrying frames delivered intact; coll: in collisions; server: the server's CPU \
+        "ms/blk: time per block read, all workstations together; wire: carrying frames \
+         delivered intact; coll: in collisions; server: the server's CPU \
          busy, of which copy (bus and memory), proto (interrupts, driver, NetBIOS) and work (file \
          server); wkstn: a workstation's CPU; ack wait: a server session waiting for an \
          acknowledgement; latency: no resource saturated, tasks wait for acks.",

@@ -132,7 +132,7 @@ fn compact(out: &RunOutput) -> String {
         vec![
             "wire".into(),
             format!(
-                "{} carrying delivered frames; {} in collisions, {} carrying damaged frames",
+                "{} carrying delivered frames; {} in collisions, {} with damaged frames",
                 show("utilization"),
                 show("time_collision_s"),
                 show("time_corrupted_s")
