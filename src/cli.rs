@@ -22,6 +22,7 @@ Examples:
   ethersim run scenarios/saturate.toml --seed 7 --format json --out results/
   ethersim run scenarios/16bit-optimized.toml --set adapter.transmit_buffers=4
   ethersim run scenarios/8bit-optimized.toml --explain
+  ethersim run scenarios/16bit-optimized.toml --wide --quiet
 
 KEY is a dotted path into the scenario file (workload.stations, medium.length_m, ...).
 VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a string.";
@@ -74,6 +75,9 @@ point and the MAPE of each curve.";
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Print no warnings (such as a scenario's oversized frames); errors are still printed.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -122,9 +126,13 @@ pub struct ScenarioArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Output format on stdout.
+    /// Output format on stdout (table: a view that fits in 100 columns; csv and json: every
+    /// figure at full precision).
     #[arg(long, value_enum, default_value = "table")]
     pub format: FormatArg,
+    /// With the table format, every figure of every point (one column per figure).
+    #[arg(long)]
+    pub wide: bool,
     /// Also write the result to DIR/run.{txt,csv,json} (atomically).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

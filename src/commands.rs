@@ -16,9 +16,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::{Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
 use ethersim::report::atomic::Staged;
 use ethersim::report::figure1;
-use ethersim::report::sweep::{value_text, SweepStream};
-use ethersim::report::table::{align, pretty};
-use ethersim::report::{self, plot, Format, ReportError};
+use ethersim::report::sweep::SweepStream;
+use ethersim::report::{self, figures, plot, Format, ReportError};
 use ethersim::results::{Figure1Data, SweepParam};
 use ethersim::run;
 use ethersim::scenario::{self, Override, Scenario, Source};
@@ -29,6 +28,7 @@ pub fn run() -> Result<()> {
         .try_get_matches()
         .unwrap_or_else(|e| usage_error(e));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_error(e));
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         Command::Run(a) => run_cmd(a),
         Command::Sweep(a) => {
@@ -63,6 +63,16 @@ pub fn note(line: &str) {
         "{}",
         scenario::error::escape_message(line)
     );
+}
+
+/// `--quiet`: warnings are not printed (errors still are).
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes a warning to stderr through [`note`], unless `--quiet` was given.
+pub fn warning(message: &str) {
+    if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        note(&format!("warning: {message}"));
+    }
 }
 
 /// A command line clap refuses: its message (which quotes the bad argument) goes through
@@ -124,7 +134,7 @@ fn overrides(set: &[String]) -> Result<Vec<Override>> {
 
 fn warn(s: &Scenario) {
     for w in &s.warnings {
-        note(&format!("warning: {w}"));
+        warning(w);
     }
 }
 
@@ -159,6 +169,7 @@ fn run_cmd(a: RunArgs) -> Result<()> {
         check_out_dir(dir)?;
     }
     let format = match a.format {
+        FormatArg::Table if a.wide => Format::WideTable,
         FormatArg::Table => Format::Table,
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
@@ -174,7 +185,12 @@ fn run_cmd(a: RunArgs) -> Result<()> {
     print(&text)?;
     if a.explain {
         print("\n")?;
-        print(&report::explain::run(&out))?;
+        // the default view already holds the PERFORM3 table: add only the narrative
+        if format == Format::Table {
+            print(&report::explain::narrative(&out))?;
+        } else {
+            print(&report::explain::run(&out))?;
+        }
     }
     Ok(())
 }
@@ -245,7 +261,7 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     for c in &combos {
         for w in &c.scenario.warnings {
             if warned.insert(w.clone()) {
-                note(&format!("warning: {w}"));
+                warning(w);
             }
         }
     }
@@ -279,30 +295,15 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let name = combos
         .first()
         .map_or("scenario".into(), |c| c.scenario.name.clone());
-    let headline = rep.headline.clone();
+    let title = format!(
+        "{name}: {} against {}",
+        rep.headline_label,
+        figures::param_label(&params[0].key)
+    );
     staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
-    plot::write_chart(
-        &rep.chart(&format!("{name}: {headline} against {}", params[0].key)),
-        &mut staged,
-        "sweep",
-    )?;
+    plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?;
     let files = staged.commit()?;
-
-    let mut rows = vec![params
-        .iter()
-        .map(|p| p.key.clone())
-        .chain(["runs".into(), format!("{headline} mean"), "95% CI ±".into()])
-        .collect::<Vec<String>>()];
-    for s in &rep.summaries {
-        let mut row: Vec<String> = s.values.iter().map(value_text).collect();
-        row.extend([
-            s.runs.to_string(),
-            pretty(s.mean),
-            s.ci95.map_or("-".into(), pretty),
-        ]);
-        rows.push(row);
-    }
-    print(&align(&rows))?;
+    print(&rep.summary_table())?;
     // LANPERF's maximum-throughput experiments: name the maximum and where it is reached
     if combos
         .first()

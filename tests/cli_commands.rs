@@ -43,6 +43,16 @@ fn run_prints_a_table_by_default() {
     let text = run(&[]);
     for want in [
         "scenario  saturate",
+        "throughput",
+        "Mb/s",
+        "delivered",
+        "collisions",
+    ] {
+        assert!(text.contains(want), "missing {want} in\n{text}");
+    }
+    let text = run(&["--wide"]);
+    for want in [
+        "scenario  saturate",
         "throughput_bps",
         "frames_delivered",
         "collisions",
@@ -203,9 +213,15 @@ fn sweep_writes_csv_and_plots_identically_on_any_thread_count() {
     assert_eq!(summary.lines().count(), 1 + 9);
     // with replications every combination of more than one station has a confidence interval
     assert!(summary.lines().skip(1).all(|l| !l.ends_with(',')), "{summary}");
-    assert!(std::fs::read_to_string(a.join("sweep.svg"))
-        .unwrap()
-        .contains("workload.stations"));
+    // the chart's axes and legend say what is measured, from the registry of figures
+    let svg = std::fs::read_to_string(a.join("sweep.svg")).unwrap();
+    for want in [
+        "Stations",
+        "Throughput, Mb/s",
+        "Frame size (bytes, header to FCS) = 500",
+    ] {
+        assert!(svg.contains(want), "missing {want:?} in sweep.svg");
+    }
     assert_eq!(&std::fs::read(a.join("sweep.png")).unwrap()[1..4], b"PNG");
 }
 

@@ -113,7 +113,7 @@ fn total_corruption_is_null_in_json_and_dash_in_tables() {
 
     let out = Command::cargo_bin("ethersim")
         .unwrap()
-        .args(["run", "scenarios/saturate.toml", "--format", "table"])
+        .args(["run", "scenarios/saturate.toml", "--format", "table", "--wide"])
         .args([
             "--set",
             "medium.corrupt_fraction=1.0",

@@ -155,7 +155,9 @@ impl<'a> Evaluator<'a> {
         if let Some(f) = self.cache.lock().expect("cache").get(&key) {
             return Ok(*f);
         }
-        if self.stop.load(Ordering::SeqCst) {
+        // a stop takes effect once the start has been evaluated, so there is always a
+        // best point to report
+        if self.stop.load(Ordering::SeqCst) && self.count.load(Ordering::SeqCst) > 0 {
             self.halted.store(true, Ordering::SeqCst);
             return Err(Halt::Stopped);
         }

@@ -7,6 +7,7 @@ use super::csv::to_csv;
 use super::fmt_num;
 use super::plot::{write_chart, Chart, Mark, Series};
 use super::table::align;
+use super::units::{error_pct, mape_pct};
 use super::ReportError;
 use crate::calibrate::{Fit, Fold};
 
@@ -40,7 +41,7 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
             p.start.to_string(),
             p.fitted.to_string(),
             if p.sensitivity.is_finite() {
-                format!("{:+.1}%", p.sensitivity * 100.0)
+                error_pct(p.sensitivity * 100.0)
             } else {
                 "-".into()
             },
@@ -67,10 +68,10 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
     for (b, a) in fit.before.iter().zip(&fit.after) {
         rows.push(vec![
             a.scenario.clone(),
-            format!("{:.2}%", b.mape),
-            format!("{:+.1}% at {}", b.worst_pct, fmt_num(b.worst_key)),
-            format!("{:.2}%", a.mape),
-            format!("{:+.1}% at {}", a.worst_pct, fmt_num(a.worst_key)),
+            mape_pct(b.mape),
+            format!("{} at {}", error_pct(b.worst_pct), fmt_num(b.worst_key)),
+            mape_pct(a.mape),
+            format!("{} at {}", error_pct(a.worst_pct), fmt_num(a.worst_key)),
         ]);
     }
     s.push_str(&format!(
@@ -100,10 +101,10 @@ pub fn folds(folds: &[Fold]) -> String {
     for f in folds {
         rows.push(vec![
             f.held_out.clone(),
-            format!("{:.2}%", f.prediction.mape),
+            mape_pct(f.prediction.mape),
             format!(
-                "{:+.1}% at {}",
-                f.prediction.worst_pct,
+                "{} at {}",
+                error_pct(f.prediction.worst_pct),
                 fmt_num(f.prediction.worst_key)
             ),
             if f.flagged.is_empty() {

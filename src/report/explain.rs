@@ -1,19 +1,27 @@
-//! "Where the time went": the explanation of a run, for `ethersim run --explain`.
+//! "Where the time went": the explanation of a run, for `ethersim run --explain`, and the
+//! PERFORM3 table that is also `run`'s default view.
 //!
-//! For PERFORM3, per block size: milliseconds per block read (all workstations together),
-//! the wire's share of the window carrying frames, in collisions and idle; the server CPU's
-//! share split into copying (programmed I/O over the bus and memory copies), protocol work
-//! (interrupts, driver, NetBIOS) and file-server work; the workstations' CPU; and the share
-//! of time a server session sat waiting for an acknowledgement. The resource nearest to
-//! 100% is the bottleneck that sets the throughput. Shares are of the measurement window.
+//! For PERFORM3, per block size: throughput, the time per block read (all workstations
+//! together), the wire's share of the window carrying frames, in collisions and idle; the
+//! server CPU's share split into copying (programmed I/O over the bus and memory copies),
+//! protocol work (interrupts, driver, NetBIOS) and file-server work; the workstations'
+//! CPU; and the share of time a server session sat waiting for an acknowledgement. The
+//! resource nearest to 100% is the bottleneck that sets the throughput. Shares are of the
+//! measurement window. Numbers follow [`super::units`]; every line fits in 100 columns.
 
 use std::fmt::Write;
 
+use super::table::align_with;
+use super::units::Unit;
 use crate::results::{RunDetail, RunOutput};
 use crate::workload::perform3::{Bottleneck, Perform3Report};
 use crate::workload::saturate::SaturateReport;
 
-/// The explanation of any run, from its workload's report.
+/// The width every line of a default view fits in.
+pub const COLUMNS: usize = 100;
+
+/// The explanation of any run, from its workload's report: for PERFORM3 the table and
+/// the narrative, for saturate the narrative.
 pub fn run(out: &RunOutput) -> String {
     match &out.detail {
         RunDetail::Saturate(r) => saturate(r),
@@ -22,24 +30,65 @@ pub fn run(out: &RunOutput) -> String {
     }
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
+/// The narrative alone (what `--explain` adds to the default view, which already holds
+/// the PERFORM3 table).
+pub fn narrative(out: &RunOutput) -> String {
+    match &out.detail {
+        RunDetail::Saturate(r) => saturate(r),
+        RunDetail::Perform3(r) => perform3_narrative(r),
+        // LANPERF's default view is its own layout, so the explanation is all of it
+        RunDetail::Lanperf(r) => super::lanperf::explain(r),
+    }
 }
 
-/// The explanation of a PERFORM3 run.
-pub fn perform3(r: &Perform3Report) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
+fn pct(x: f64) -> String {
+    Unit::Share.number(x)
+}
+
+/// A bottleneck in a word or two, for the table's last column.
+fn short(b: Bottleneck) -> &'static str {
+    match b {
+        Bottleneck::Wire => "wire",
+        Bottleneck::ServerCpu => "server CPU",
+        Bottleneck::WorkstationCpu => "wkstn CPU",
+        Bottleneck::Latency => "latency",
+    }
+}
+
+/// Word-wraps `text` (one paragraph) at [`COLUMNS`].
+pub fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > COLUMNS {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The PERFORM3 table: one row per block size with the bottleneck named, and its legend.
+pub fn perform3_table(r: &Perform3Report) -> String {
+    let mut s = wrap(&format!(
         "Where the time went ({} workstations, {} s measured per block size; shares of that time):",
         r.workstations, r.measure_s
-    );
-    let _ = writeln!(
-        s,
-        "{:>6} {:>7} {:>8} | {:>5} {:>5} {:>5} | {:>6} {:>5} {:>5} {:>5} | {:>6} | {:>8} | bottleneck",
+    ));
+    let ms: Vec<f64> = r.points.iter().map(|p| p.explanation.ms_per_block).collect();
+    let (ms_unit, ms_cells) = Unit::Milliseconds.column(&ms);
+    let mut rows = vec![[
         "block",
         "KB/s",
-        "ms/block",
+        &format!("{ms_unit}/blk"),
         "wire",
         "coll",
         "idle",
@@ -48,16 +97,17 @@ pub fn perform3(r: &Perform3Report) -> String {
         "proto",
         "work",
         "wkstn",
-        "ack-wait"
-    );
-    for p in &r.points {
+        "ack wait",
+        "bottleneck",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (p, ms) in r.points.iter().zip(ms_cells) {
         let x = &p.explanation;
-        let _ = writeln!(
-            s,
-            "{:>6} {:>7.1} {:>8.2} | {:>5} {:>5} {:>5} | {:>6} {:>5} {:>5} {:>5} | {:>6} | {:>8} | {}",
-            p.block_size,
-            p.throughput_kbps,
-            x.ms_per_block,
+        rows.push(vec![
+            p.block_size.to_string(),
+            Unit::KiloBytesPerSecond.number(p.throughput_kbps),
+            ms,
             pct(x.wire_success),
             pct(x.wire_collision),
             pct(x.wire_idle),
@@ -67,80 +117,106 @@ pub fn perform3(r: &Perform3Report) -> String {
             pct(x.server_cpu.work),
             pct(x.workstation_cpu.busy),
             pct(x.server_waiting_for_ack),
-            x.bottleneck
-        );
+            short(x.bottleneck).to_string(),
+        ]);
     }
-    if let Some(big) = r.points.iter().max_by_key(|p| p.block_size) {
-        let x = &big.explanation;
-        let _ = write!(s, "\nAt {} bytes: ", big.block_size);
-        let _ = match x.bottleneck {
-            Bottleneck::ServerCpu => writeln!(
-                s,
-                "the server's CPU is busy {} of the time ({} of it copying frames over the bus), so \
-                 throughput is flat where the server runs out of CPU: a bigger block only spreads the \
-                 per-request work thinner.",
-                pct(x.server_cpu.busy),
-                pct(x.server_cpu.copy / x.server_cpu.busy.max(1e-9))
-            ),
-            Bottleneck::Wire => writeln!(
-                s,
-                "the wire carries frames {} of the time: throughput approaches what 10 Mb/s allows after \
-                 preambles, gaps, headers and acknowledgements.",
-                pct(x.wire_success)
-            ),
-            Bottleneck::WorkstationCpu => writeln!(
-                s,
-                "the workstations' CPUs are the busiest resource ({} on average).",
-                pct(x.workstation_cpu.busy)
-            ),
-            Bottleneck::Latency => writeln!(
-                s,
-                "no resource is saturated (server CPU {}, wire {}): the limit is latency. A server task \
-                 that has sent its reply stays busy until the reply is acknowledged, and the server's \
-                 sessions wait for acknowledgements {} of the time, so requests queue for a free task \
-                 while the CPU idles.",
-                pct(x.server_cpu.busy),
-                pct(x.wire_success + x.wire_collision),
-                pct(x.server_waiting_for_ack)
-            ),
-        };
+    s.push_str(&align_with(&rows, "  ", |c| c == 12));
+    s.push_str(&wrap(
+        "ms/blk: time per block read, all workstations together; wire: carrying frames \
+         delivered intact; coll: in collisions; server: the server's CPU \
+         busy, of which copy (bus and memory), proto (interrupts, driver, NetBIOS) and work (file \
+         server); wkstn: a workstation's CPU; ack wait: a server session waiting for an \
+         acknowledgement; latency: no resource saturated, tasks wait for acks.",
+    ));
+    s
+}
+
+/// The explanation of a PERFORM3 run: the table, then the narrative.
+pub fn perform3(r: &Perform3Report) -> String {
+    let mut s = perform3_table(r);
+    let n = perform3_narrative(r);
+    if !n.is_empty() {
+        s.push('\n');
+        s.push_str(&n);
     }
     s
+}
+
+/// What sets the throughput at the largest block size, in words.
+pub fn perform3_narrative(r: &Perform3Report) -> String {
+    let Some(big) = r.points.iter().max_by_key(|p| p.block_size) else {
+        return String::new();
+    };
+    let x = &big.explanation;
+    let mut s = format!("At {} bytes: ", big.block_size);
+    let _ = match x.bottleneck {
+        Bottleneck::ServerCpu => write!(
+            s,
+            "the server's CPU is busy {} of the time ({} of it copying frames over the bus), so \
+             throughput is flat where the server runs out of CPU: a bigger block only spreads the \
+             per-request work thinner.",
+            pct(x.server_cpu.busy),
+            pct(x.server_cpu.copy / x.server_cpu.busy.max(1e-9))
+        ),
+        Bottleneck::Wire => write!(
+            s,
+            "the wire carries frames {} of the time: throughput approaches what 10 Mb/s allows after \
+             preambles, gaps, headers and acknowledgements.",
+            pct(x.wire_success)
+        ),
+        Bottleneck::WorkstationCpu => write!(
+            s,
+            "the workstations' CPUs are the busiest resource ({} on average).",
+            pct(x.workstation_cpu.busy)
+        ),
+        Bottleneck::Latency => write!(
+            s,
+            "no resource is saturated (server CPU {}, wire {}): the limit is latency. A server task \
+             that has sent its reply stays busy until the reply is acknowledged, and the server's \
+             sessions wait for acknowledgements {} of the time, so requests queue for a free task \
+             while the CPU idles.",
+            pct(x.server_cpu.busy),
+            pct(x.wire_success + x.wire_collision),
+            pct(x.server_waiting_for_ack)
+        ),
+    };
+    wrap(&s)
 }
 
 /// The explanation of a saturate run: how the medium's time was spent.
 pub fn saturate(r: &SaturateReport) -> String {
     let e = &r.ether;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Medium time over {:.3} s: {} carrying successful frames, {} in collisions (fragments and \
+    let mut s = wrap(&format!(
+        "Medium time over {}: {} carrying successful frames, {} in collisions (fragments and \
          jams), {} idle (gaps and backoff with nobody sending).",
-        e.elapsed_s,
+        Unit::Seconds.show(e.elapsed_s),
         pct(e.time_success_s / e.elapsed_s),
         pct(e.time_collision_s / e.elapsed_s),
         pct(e.time_idle_s / e.elapsed_s)
-    );
+    ));
     if e.time_corrupted_s > 0.0 {
-        let _ = writeln!(
-            s,
+        s.push_str(&wrap(&format!(
             "{} carrying frames damaged on the wire (sent, never delivered).",
             pct(e.time_corrupted_s / e.elapsed_s)
-        );
+        )));
     }
-    let _ = match e.capture_longest_run {
-        Some(longest) => writeln!(
-            s,
-            "{} collisions, {} frames dropped after 16 attempts; capture: mean run {:.2}, longest {}; \
-             fairness (Jain) {:.3}.",
-            e.collisions, e.frames_dropped, e.capture_mean_run, longest, e.fairness_jain
+    let count = |n: u64| Unit::Count("").number(n as f64);
+    s.push_str(&wrap(&match e.capture_longest_run {
+        Some(longest) => format!(
+            "{} collisions, {} frames dropped after 16 attempts; capture: mean run {} frames, \
+             longest {}; fairness (Jain) {}.",
+            count(e.collisions),
+            count(e.frames_dropped),
+            Unit::Ratio("").number(e.capture_mean_run),
+            count(longest),
+            Unit::Index.number(e.fairness_jain)
         ),
-        None => writeln!(
-            s,
+        None => format!(
             "{} collisions, {} frames dropped after 16 attempts; nothing delivered, so no capture \
              runs and no fairness.",
-            e.collisions, e.frames_dropped
+            count(e.collisions),
+            count(e.frames_dropped)
         ),
-    };
+    }));
     s
 }

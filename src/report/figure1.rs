@@ -13,6 +13,7 @@ use super::csv::to_csv;
 use super::fmt_num;
 use super::plot::{write_chart, Chart, Mark, Series};
 use super::table::align;
+use super::units::{error_pct, mape_pct, Unit};
 use super::ReportError;
 use crate::results::Figure1Data;
 
@@ -56,20 +57,32 @@ pub fn comparison_table(data: &Figure1Data) -> String {
             "block".to_string(),
             "measured KB/s".to_string(),
             simulated.clone(),
-            "error %".to_string(),
+            "error".to_string(),
         ]];
+        let kbps = Unit::KiloBytesPerSecond;
         for p in &c.points {
             rows.push(vec![
                 p.block_size.to_string(),
-                format!("{:.1}", p.measured_kbps),
-                format!("{:.1}", p.simulated_kbps),
-                format!("{:+.1}", p.error_pct()),
+                kbps.number(p.measured_kbps),
+                kbps.number(p.simulated_kbps),
+                error_pct(p.error_pct()),
             ]);
         }
-        let worst = c.points.iter().map(|p| p.error_pct().abs()).fold(0.0, f64::max);
+        let worst = c
+            .points
+            .iter()
+            .max_by(|a, b| a.error_pct().abs().total_cmp(&b.error_pct().abs()));
         out.push_str(&format!("{} ({})\n", c.config, c.label));
         out.push_str(&align(&rows));
-        out.push_str(&format!("MAPE {:.2}%, worst point {:.1}%\n\n", c.mape(), worst));
+        out.push_str(&format!("MAPE {}", mape_pct(c.mape())));
+        if let Some(w) = worst {
+            out.push_str(&format!(
+                ", worst point {} at {} bytes",
+                error_pct(w.error_pct()),
+                w.block_size
+            ));
+        }
+        out.push_str("\n\n");
     }
     out
 }
@@ -130,7 +143,7 @@ mod tests {
         }
         let t = comparison_table(&d);
         assert!(t.contains("16bit-optimized (16-bit, optimized)"));
-        assert!(t.contains("+2.0"));
+        assert!(t.contains("+2.0%"));
         assert!(t.contains("MAPE 2.00%"));
     }
 

@@ -2,6 +2,8 @@
 //!
 //! - [`Exporter`]: one implementation per output format of a [`RunOutput`] ([`table`],
 //!   [`csv`], [`json`]); they never see the model, only the workload-independent output.
+//! - [`units`]: how each unit reads (one rule per unit); [`figures`]: the registry of
+//!   figures (name, unit, description) that labels tables and charts.
 //! - [`sweep`]: the CSV files and summary statistics of a sweep.
 //! - [`plot`]: SVG and PNG charts with an embedded font (no system fonts needed).
 //! - [`figure1`]: the bulletin's Figure 1 data, its CSV, comparison table and chart.
@@ -13,11 +15,13 @@ pub mod calibration;
 pub mod csv;
 pub mod explain;
 pub mod figure1;
+pub mod figures;
 pub mod json;
 pub mod lanperf;
 pub mod plot;
 pub mod sweep;
 pub mod table;
+pub mod units;
 
 use crate::results::RunOutput;
 
@@ -38,7 +42,10 @@ pub enum ReportError {
 /// An output format of `ethersim run`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// The default view, which fits in 100 columns.
     Table,
+    /// Every figure of every point (`--format table --wide`).
+    WideTable,
     Csv,
     Json,
 }
@@ -54,7 +61,8 @@ pub trait Exporter {
 /// The exporter of a format.
 pub fn exporter(format: Format) -> Box<dyn Exporter> {
     match format {
-        Format::Table => Box::new(table::TableExporter),
+        Format::Table => Box::new(table::TableExporter::default()),
+        Format::WideTable => Box::new(table::TableExporter { wide: true }),
         Format::Csv => Box::new(csv::CsvExporter),
         Format::Json => Box::new(json::JsonExporter),
     }

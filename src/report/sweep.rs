@@ -14,8 +14,11 @@
 //! summary, so a sweep's memory does not grow with its number of runs.
 
 use super::csv::to_csv;
+use super::figures;
 use super::fmt_num;
 use super::plot::{Chart, Series};
+use super::table::align;
+use super::units::Unit;
 use super::ReportError;
 use crate::results::{SweepParam, SweepRun};
 
@@ -82,6 +85,8 @@ pub struct SweepStream<'a, W: std::io::Write> {
     csv: ::csv::Writer<W>,
     /// The headline's name, known from the first run.
     headline: Option<String>,
+    /// The headline's unit and axis title ([`figures::headline`]), from the first run.
+    headline_figure: Option<(Unit, String)>,
     /// Headlines of combination `summaries.len()`, the one being received.
     current: Vec<f64>,
     summaries: Vec<Summary>,
@@ -99,6 +104,7 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             combos,
             csv: ::csv::Writer::from_writer(out),
             headline: None,
+            headline_figure: None,
             current: Vec::new(),
             summaries: Vec::with_capacity(combos.len()),
         }
@@ -137,6 +143,7 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
         );
         if self.headline.is_none() {
             self.write_header(&run.output.headline.name, &run.output.columns)?;
+            self.headline_figure = Some(figures::headline(&run.output));
         }
         self.close_until(run.combination);
         let combo = &self.combos[run.combination];
@@ -160,6 +167,10 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
         }
         self.close_until(self.combos.len());
         let headline = self.headline.take().unwrap_or_default();
+        let (headline_unit, headline_label) = self
+            .headline_figure
+            .take()
+            .unwrap_or_else(|| (Unit::Ratio(""), headline.clone()));
         let out = self
             .csv
             .into_inner()
@@ -169,6 +180,8 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
                 params: self.params,
                 summaries: self.summaries,
                 headline,
+                headline_unit,
+                headline_label,
             },
             out,
         ))
@@ -182,6 +195,10 @@ pub struct SweepSummary<'a> {
     pub summaries: Vec<Summary>,
     /// The name of the headline figure.
     pub headline: String,
+    /// Its unit, which decides how the printed summary reads.
+    pub headline_unit: Unit,
+    /// Its axis title: name, unit and aggregation ([`figures::headline`]).
+    pub headline_label: String,
 }
 
 impl SweepSummary<'_> {
@@ -242,10 +259,12 @@ impl SweepSummary<'_> {
                 } else {
                     format!(" ({label})")
                 };
+                let unit = self.headline_unit;
                 Some(format!(
-                    "highest {}{of}: {} at {} = {}; within {}% of it from {} = {}",
+                    "highest {}{of}: {} {} at {} = {}; within {}% of it from {} = {}",
                     self.headline,
-                    super::table::pretty(max),
+                    unit.number(max),
+                    unit.symbol(max),
                     first.key,
                     value_text(at),
                     within * 100.0,
@@ -254,6 +273,52 @@ impl SweepSummary<'_> {
                 ))
             })
             .collect()
+    }
+
+    /// The printed summary: a line naming the figure, then one row per combination with
+    /// the swept values, the runs, the mean and the half-width of its 95% confidence
+    /// interval in the same format (`-` for one replication).
+    pub fn summary_table(&self) -> String {
+        let unit = self.headline_unit;
+        let both: Vec<f64> = self
+            .summaries
+            .iter()
+            .flat_map(|s| [s.mean, s.ci95.unwrap_or(f64::NAN)])
+            .collect();
+        let (sym, cells) = unit.column(&both);
+        let sym = if unit == Unit::Share { String::new() } else { sym };
+        let with = |h: &str| {
+            if sym.is_empty() {
+                h.to_string()
+            } else {
+                format!("{h} {sym}")
+            }
+        };
+        let mut rows = vec![self
+            .params
+            .iter()
+            .map(|p| p.key.clone())
+            .chain(["runs".into(), with("mean"), with("95% CI ±")])
+            .collect::<Vec<String>>()];
+        for (s, pair) in self.summaries.iter().zip(cells.chunks(2)) {
+            let mut row: Vec<String> = s.values.iter().map(value_text).collect();
+            row.extend([s.runs.to_string(), pair[0].clone(), pair[1].clone()]);
+            rows.push(row);
+        }
+        let many = self.summaries.iter().any(|s| s.runs > 1);
+        let mut out = format!(
+            "{}{}\n",
+            self.headline_label,
+            if many {
+                "; mean over the replications and the half-width of its 95% confidence interval \
+                 (Student's t)"
+            } else {
+                ""
+            }
+        );
+        out = super::explain::wrap(&out);
+        out.push_str(&align(&rows));
+        out
     }
 
     /// The chart of the headline against the first swept key.
@@ -272,7 +337,7 @@ impl SweepSummary<'_> {
             let label = self.params[1..]
                 .iter()
                 .zip(&s.values[1..])
-                .map(|(p, v)| format!("{}={}", p.key, value_text(v)))
+                .map(|(p, v)| format!("{} = {}", figures::param_label(&p.key), value_text(v)))
                 .collect::<Vec<_>>()
                 .join(", ");
             let idx = match series.iter().position(|x| x.label == label) {
@@ -285,12 +350,12 @@ impl SweepSummary<'_> {
             series[idx].points.push((x_of(&s.values[0]), s.mean, s.ci95));
         }
         if series.len() == 1 && series[0].label.is_empty() {
-            series[0].label = self.headline.clone();
+            series[0].label = self.headline_label.clone();
         }
         Chart {
             title: title.to_string(),
-            x_label: first.key.clone(),
-            y_label: self.headline.clone(),
+            x_label: figures::param_label(&first.key),
+            y_label: self.headline_label.clone(),
             x_categories: (!numeric).then(|| first.values.iter().map(value_text).collect()),
             series,
             ceiling: None,
@@ -332,10 +397,12 @@ mod tests {
             params: &params,
             summaries,
             headline: "throughput_kbps".into(),
+            headline_unit: Unit::KiloBytesPerSecond,
+            headline_label: "Throughput".into(),
         };
         assert_eq!(
             s.peaks(0.02),
-            vec!["highest throughput_kbps: 815 at workload.stations = 5; within 2% of it from workload.stations = 4".to_string()]
+            vec!["highest throughput_kbps: 815.0 KB/s at workload.stations = 5; within 2% of it from workload.stations = 4".to_string()]
         );
     }
 

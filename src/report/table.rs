@@ -1,16 +1,29 @@
-//! Human-readable output: a few header lines, then the figures as aligned columns.
+//! Human-readable output of a run, in two views, numbers by the rules of [`super::units`]:
 //!
-//! A run with one point prints one figure per line (`name  value`); a run with several
-//! points prints one row per point with a column per figure. Numbers are right-aligned.
+//! - the default view ([`TableExporter::default()`]), which fits in 100 columns: for
+//!   PERFORM3 the "where the time went" table with the bottleneck of each block size
+//!   ([`super::explain::perform3_table`]); for saturate a compact block of the figures
+//!   that matter, in words;
+//! - the wide view (`--wide`): every figure of every point; one figure per line for a run
+//!   with one point, else one row per point with a column per figure (the column names of
+//!   the CSV, their units on a second heading line).
+//!
+//! Both start with the same header: scenario, workload, seed and the headline figure.
 
+use super::explain;
+use super::figures;
+use super::units::Unit;
 use super::{Exporter, ReportError};
 use crate::results::{RunDetail, RunOutput};
 
-/// The `table` format.
-pub struct TableExporter;
+/// The `table` format: the default view, or with `wide` every figure.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableExporter {
+    pub wide: bool,
+}
 
-/// A figure for reading: whole numbers as integers, others with a precision that suits
-/// their size; `-` for a figure that is undefined (NaN, say fairness with nothing delivered).
+/// A number for reading when its unit is not known (chart ticks): whole numbers as
+/// integers, others with a precision that suits their size; `-` for NaN.
 pub fn pretty(v: f64) -> String {
     if v.is_nan() {
         return "-".to_string();
@@ -31,9 +44,15 @@ pub fn pretty(v: f64) -> String {
     }
 }
 
-/// Lays out `rows` (the first is the header) in columns; column 0 left-aligned, the others
-/// right-aligned.
+/// Lays out `rows` (the first is the header) in columns separated by two spaces; column 0
+/// left-aligned, the others right-aligned.
 pub fn align(rows: &[Vec<String>]) -> String {
+    align_with(rows, "  ", |c| c == 0)
+}
+
+/// Lays out `rows` in columns separated by `sep`, the columns for which `left` holds
+/// left-aligned and the others right-aligned; trailing spaces are trimmed.
+pub fn align_with(rows: &[Vec<String>], sep: &str, left: impl Fn(usize) -> bool) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols)
         .map(|c| {
@@ -50,17 +69,133 @@ pub fn align(rows: &[Vec<String>]) -> String {
             .iter()
             .enumerate()
             .map(|(c, s)| {
-                if c == 0 {
+                if left(c) {
                     format!("{s:<w$}", w = widths[c])
                 } else {
                     format!("{s:>w$}", w = widths[c])
                 }
             })
             .collect();
-        out.push_str(cells.join("  ").trim_end());
+        out.push_str(cells.join(sep).trim_end());
         out.push('\n');
     }
     out
+}
+
+/// Scenario, workload, seed and the headline with its label.
+fn header(out: &RunOutput) -> String {
+    format!(
+        "scenario  {}\nworkload  {}\nseed      {}\nheadline  {}\n\n",
+        out.scenario,
+        out.workload,
+        out.seed,
+        figures::headline_text(out)
+    )
+}
+
+/// The value of column `key` of point `i` (NaN if there is no such column).
+fn get(out: &RunOutput, i: usize, key: &str) -> f64 {
+    out.columns
+        .iter()
+        .position(|c| c == key)
+        .and_then(|c| out.points.get(i)?.get(c).copied())
+        .unwrap_or(f64::NAN)
+}
+
+/// The compact block of a one-point (saturate) run.
+fn compact(out: &RunOutput) -> String {
+    let v = |k: &str| get(out, 0, k);
+    let show = |k: &str| figures::unit(k).show(v(k));
+    let num = |k: &str| figures::unit(k).number(v(k));
+    let rows: Vec<Vec<String>> = vec![
+        vec![
+            "throughput".into(),
+            format!("{} ({})", show("throughput_mbps"), show("frames_per_s")),
+        ],
+        vec![
+            "frames".into(),
+            format!(
+                "{} delivered of {} offered, {} queued at the end",
+                num("frames_delivered"),
+                num("frames_offered"),
+                num("frames_queued")
+            ),
+        ],
+        vec![
+            "lost".into(),
+            format!(
+                "{} dropped after 16 attempts, {} damaged on the wire",
+                num("frames_dropped"),
+                num("frames_corrupted")
+            ),
+        ],
+        vec![
+            "wire".into(),
+            format!(
+                "{} carrying delivered frames; {} in collisions, {} with damaged frames",
+                show("utilization"),
+                show("time_collision_s"),
+                show("time_corrupted_s")
+            ),
+        ],
+        vec![
+            "contention".into(),
+            format!("{} collisions, {} deferrals", num("collisions"), num("deferrals")),
+        ],
+        vec![
+            "access delay".into(),
+            format!(
+                "mean {}, 99th percentile {}",
+                show("access_delay_mean_us"),
+                show("access_delay_p99_us")
+            ),
+        ],
+        vec![
+            "fairness".into(),
+            format!(
+                "Jain's index {}; capture runs: mean {}, longest {}",
+                show("fairness_jain"),
+                show("capture_mean_run"),
+                show("capture_longest_run")
+            ),
+        ],
+        vec!["events".into(), show("events")],
+    ];
+    align_with(&rows, "  ", |_| true)
+}
+
+/// Every figure: one per line for a one-point run, else a column per figure.
+fn wide(out: &RunOutput) -> String {
+    if out.points.len() == 1 {
+        let rows: Vec<Vec<String>> = std::iter::once(["figure", "value", "unit"].map(String::from).to_vec())
+            .chain(out.columns.iter().zip(&out.points[0]).map(|(c, &v)| {
+                let unit = figures::unit(c);
+                let sym = if v.is_nan() || unit == Unit::Share {
+                    String::new()
+                } else {
+                    unit.symbol(v)
+                };
+                vec![c.clone(), unit.number(v), sym]
+            }))
+            .collect();
+        return align_with(&rows, "  ", |c| c != 1);
+    }
+    let mut names = Vec::with_capacity(out.columns.len());
+    let mut units = Vec::with_capacity(out.columns.len());
+    let mut cells: Vec<Vec<String>> = Vec::with_capacity(out.columns.len());
+    for (c, name) in out.columns.iter().enumerate() {
+        let vs: Vec<f64> = out.points.iter().map(|p| p[c]).collect();
+        let unit = figures::unit(name);
+        let (sym, col) = unit.column(&vs);
+        names.push(name.clone());
+        units.push(if unit == Unit::Share { "%".into() } else { sym });
+        cells.push(col);
+    }
+    let mut rows = vec![names, units];
+    for i in 0..out.points.len() {
+        rows.push(cells.iter().map(|col| col[i].clone()).collect());
+    }
+    align_with(&rows, "  ", |_| false)
 }
 
 impl Exporter for TableExporter {
@@ -73,29 +208,38 @@ impl Exporter for TableExporter {
         if let RunDetail::Lanperf(r) = &out.detail {
             return Ok(super::lanperf::table(r));
         }
-        let mut s = format!(
-            "scenario  {}\nworkload  {}\nseed      {}\n{}  {}\n\n",
-            out.scenario,
-            out.workload,
-            out.seed,
-            out.headline.name,
-            pretty(out.headline.value)
-        );
-        let rows: Vec<Vec<String>> = if out.points.len() == 1 {
-            std::iter::once(vec!["figure".to_string(), "value".to_string()])
-                .chain(
-                    out.columns
-                        .iter()
-                        .zip(&out.points[0])
-                        .map(|(c, v)| vec![c.clone(), pretty(*v)]),
-                )
-                .collect()
+        let mut s = header(out);
+        if self.wide {
+            s.push_str(&wide(out));
         } else {
-            std::iter::once(out.columns.clone())
-                .chain(out.points.iter().map(|p| p.iter().map(|v| pretty(*v)).collect()))
-                .collect()
-        };
-        s.push_str(&align(&rows));
+            match &out.detail {
+                crate::results::RunDetail::Perform3(r) => s.push_str(&explain::perform3_table(r)),
+                crate::results::RunDetail::Saturate(_) => s.push_str(&compact(out)),
+                crate::results::RunDetail::Lanperf(_) => unreachable!("LANPERF returned above"),
+            }
+        }
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_align_trims_and_aligns() {
+        let rows = vec![
+            vec!["a".to_string(), "bb".to_string()],
+            vec!["ccc".to_string(), "d".to_string()],
+        ];
+        assert_eq!(align(&rows), "a    bb\nccc   d\n");
+        assert_eq!(align_with(&rows, " ", |_| true), "a   bb\nccc d\n");
+    }
+
+    #[test]
+    fn test_pretty() {
+        assert_eq!(pretty(f64::NAN), "-");
+        assert_eq!(pretty(3.0), "3");
+        assert_eq!(pretty(0.5), "0.500000");
     }
 }

@@ -144,7 +144,7 @@ pub fn perform3_events(
         (1.0 / r.max(1e-3)) + if a > 0.0 { 1.0 / a } else { 0.0 }
     };
     // a server task stays busy until its reply is acknowledged, which a workstation
-    // piggybacks on its next request: at most `network_tasks` blocks are in progress
+    // piggybacks on its next request: at most `network_tasks` requests are in progress
     let concurrent = n.min(lan.server.network_tasks as f64);
     let timers_per_s = n * (min_timer_s(&lan.server_session) + min_timer_s(&lan.workstation_session));
     block_sizes
@@ -155,9 +155,15 @@ pub fn perform3_events(
             let data_frames = requests * (request_unit.min(b) / payload).ceil();
             // a request and an acknowledgement per request, besides the data
             let frames = data_frames + 2.0 * requests;
-            let data_frame_bytes = (payload as u32 + header + 18).max(MIN_FRAME_BYTES);
-            let wire = data_frames * wire_s(medium, data_frame_bytes)
-                + 2.0 * requests * wire_s(medium, MIN_FRAME_BYTES);
+            // data frames carry the block's bytes (a small block: a small frame); a request
+            // carries request_bytes, an acknowledgement nothing
+            let data_bytes = b / data_frames.max(1.0);
+            let data_frame_bytes = crate::ether::frame_bytes(data_bytes.ceil() as u32 + header);
+            let request_frame_bytes = crate::ether::frame_bytes(c.request_bytes + header);
+            let wire = data_frames * wire_s(medium, data_frame_bytes.max(MIN_FRAME_BYTES))
+                + requests
+                    * (wire_s(medium, request_frame_bytes.max(MIN_FRAME_BYTES))
+                        + wire_s(medium, MIN_FRAME_BYTES));
             let server = 1e-9 * (b * (lan.server_host.memcpy_ns_per_byte + srv_port) + frames * srv_setup)
                 + 1e-6 * srv_us_per_kinstr * (requests * c.server_request_kinstr + frames * per_pkt_kinstr);
             let workstation = 1e-9
@@ -167,7 +173,16 @@ pub fn perform3_events(
                     * (c.app_block_kinstr + requests * c.redir_request_kinstr + frames * per_pkt_kinstr);
             let bottleneck = wire.max(server).max(1e-9);
             let cycle = workstation + server + wire;
-            let blocks_per_s = (1.0 / bottleneck).min(concurrent / cycle.max(1e-9));
+            // each workstation runs its application's work at once with the others; a
+            // server task is held for the rest of the cycle and, at the end of a block,
+            // until the workstation's acknowledgement (on its next request, after the
+            // application's work, or when its ACK_TIMEOUT expires; at once without one)
+            let app = 1e-6 * ws_us_per_kinstr * c.app_block_kinstr;
+            let ack_wait = app.min(lan.workstation_session.ack_timeout.as_secs_f64());
+            let task_busy = cycle - app + ack_wait;
+            let blocks_per_s = (1.0 / bottleneck)
+                .min(n / cycle.max(1e-9))
+                .min(concurrent / task_busy.max(1e-9));
             window_s * (blocks_per_s * (P3_PER_BLOCK + P3_PER_FRAME * frames) + timers_per_s)
                 + P3_CONTENTION * n * n.sqrt()
         })

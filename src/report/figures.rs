@@ -1,0 +1,402 @@
+//! The registry of figures: for every column a run produces (and every headline), a name,
+//! a [`Unit`] and a description; for the scenario keys a sweep is likely to vary, a label.
+//! Chart axes and legends, table headings and the sweep summary take their words from
+//! here, never from the raw column names.
+//!
+//! Every column of [`crate::run::SATURATE_COLUMNS`] and [`crate::run::PERFORM3_COLUMNS`]
+//! has an entry (a test checks it), so a new workload's columns must be registered here.
+
+use super::units::Unit;
+use crate::results::RunOutput;
+
+/// One figure: what a column measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// The column's name in CSV and JSON.
+    pub key: &'static str,
+    /// What is measured, capitalised, for an axis or a heading ("Throughput").
+    pub name: &'static str,
+    pub unit: Unit,
+    /// One sentence: over what, of what.
+    pub description: &'static str,
+}
+
+impl Figure {
+    /// The axis title: name and unit, `Throughput, KB/s (1 KB = 1000 B)`.
+    pub fn label(&self) -> String {
+        let sym = match self.unit {
+            Unit::KiloBytesPerSecond => "KB/s (1 KB = 1000 B)".to_string(),
+            Unit::Seconds | Unit::Milliseconds | Unit::Microseconds => match self.unit {
+                Unit::Seconds => "s".into(),
+                Unit::Milliseconds => "ms".into(),
+                _ => "µs".into(),
+            },
+            u => u.symbol(1.0),
+        };
+        if sym.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{}, {sym}", self.name)
+        }
+    }
+}
+
+const fn fig(key: &'static str, name: &'static str, unit: Unit, description: &'static str) -> Figure {
+    Figure {
+        key,
+        name,
+        unit,
+        description,
+    }
+}
+
+/// Every registered figure: the saturate columns, then the PERFORM3 columns (`events` is
+/// shared).
+pub const FIGURES: &[Figure] = &[
+    // saturate
+    fig(
+        "throughput_bps",
+        "Throughput",
+        Unit::BitsPerSecond,
+        "bits of delivered frames (header to FCS) per second",
+    ),
+    fig(
+        "throughput_mbps",
+        "Throughput",
+        Unit::MegabitsPerSecond,
+        "bits of delivered frames (header to FCS) per second",
+    ),
+    fig(
+        "frames_per_s",
+        "Frames delivered per second",
+        Unit::PerSecond("frames"),
+        "frames delivered intact per second",
+    ),
+    fig(
+        "frames_offered",
+        "Frames offered",
+        Unit::Count("frames"),
+        "frames handed to the MACs",
+    ),
+    fig(
+        "frames_delivered",
+        "Frames delivered",
+        Unit::Count("frames"),
+        "frames that arrived intact",
+    ),
+    fig(
+        "frames_dropped",
+        "Frames dropped",
+        Unit::Count("frames"),
+        "frames discarded after 16 transmission attempts",
+    ),
+    fig(
+        "frames_corrupted",
+        "Frames corrupted",
+        Unit::Count("frames"),
+        "frames sent without a collision but damaged on the wire",
+    ),
+    fig(
+        "frames_queued",
+        "Frames still queued",
+        Unit::Count("frames"),
+        "frames still queued at the end of the run",
+    ),
+    fig(
+        "collisions",
+        "Collisions",
+        Unit::Count(""),
+        "collisions suffered by the senders",
+    ),
+    fig(
+        "deferrals",
+        "Deferrals",
+        Unit::Count(""),
+        "times a sender deferred to another's carrier",
+    ),
+    fig(
+        "utilization",
+        "Utilization",
+        Unit::Share,
+        "share of time the cable carried frames delivered intact (preamble included)",
+    ),
+    fig(
+        "time_collision_s",
+        "Time in collisions",
+        Unit::Seconds,
+        "time of busy periods that held a collision",
+    ),
+    fig(
+        "time_corrupted_s",
+        "Time carrying damaged frames",
+        Unit::Seconds,
+        "time the cable carried frames damaged on the wire",
+    ),
+    fig(
+        "fairness_jain",
+        "Fairness (Jain's index)",
+        Unit::Index,
+        "Jain's index over the senders' delivered bytes (1 = fair)",
+    ),
+    fig(
+        "capture_mean_run",
+        "Capture: mean run",
+        Unit::Ratio("frames"),
+        "mean run of consecutive deliveries from one station",
+    ),
+    fig(
+        "capture_longest_run",
+        "Capture: longest run",
+        Unit::Count("frames"),
+        "longest run of consecutive deliveries from one station",
+    ),
+    fig(
+        "access_delay_mean_us",
+        "Access delay, mean",
+        Unit::Microseconds,
+        "from a frame reaching the head of its queue to the start of its successful transmission",
+    ),
+    fig(
+        "access_delay_p99_us",
+        "Access delay, 99th percentile",
+        Unit::Microseconds,
+        "from a frame reaching the head of its queue to the start of its successful transmission",
+    ),
+    fig(
+        "events",
+        "Events",
+        Unit::Count(""),
+        "events the simulation dispatched",
+    ),
+    // perform3
+    fig("block_size", "Block size", Unit::Count("bytes"), "bytes per read"),
+    fig(
+        "throughput_kbps",
+        "Throughput",
+        Unit::KiloBytesPerSecond,
+        "file data the workstations received, all workstations together",
+    ),
+    fig(
+        "blocks_completed",
+        "Blocks read",
+        Unit::Count("blocks"),
+        "blocks read in the measurement window, all workstations together",
+    ),
+    fig(
+        "ms_per_block",
+        "Time per block",
+        Unit::Milliseconds,
+        "the measurement window divided by the blocks read",
+    ),
+    fig(
+        "wire_success",
+        "Wire carrying frames",
+        Unit::Share,
+        "share of the window the cable carried frames delivered intact",
+    ),
+    fig(
+        "wire_collision",
+        "Wire in collisions",
+        Unit::Share,
+        "share of the window the cable was in collisions",
+    ),
+    fig(
+        "wire_corrupted",
+        "Wire carrying damaged frames",
+        Unit::Share,
+        "share of the window the cable carried frames damaged on the wire",
+    ),
+    fig(
+        "wire_idle",
+        "Wire idle",
+        Unit::Share,
+        "share of the window the cable carried nothing",
+    ),
+    fig(
+        "collisions_per_block",
+        "Collisions per block",
+        Unit::Ratio(""),
+        "collisions per block read",
+    ),
+    fig(
+        "server_cpu",
+        "Server CPU busy",
+        Unit::Share,
+        "share of the window the server's CPU was busy",
+    ),
+    fig(
+        "server_copy",
+        "Server CPU copying",
+        Unit::Share,
+        "share of the window the server's CPU copied data (bus and memory)",
+    ),
+    fig(
+        "server_protocol",
+        "Server CPU in protocol work",
+        Unit::Share,
+        "share of the window the server's CPU ran interrupts, the driver and NetBIOS",
+    ),
+    fig(
+        "server_work",
+        "Server CPU in the file server",
+        Unit::Share,
+        "share of the window the server's CPU ran the file server",
+    ),
+    fig(
+        "workstation_cpu",
+        "Workstation CPU busy",
+        Unit::Share,
+        "share of the window a workstation's CPU was busy (mean)",
+    ),
+    fig(
+        "workstation_copy",
+        "Workstation CPU copying",
+        Unit::Share,
+        "share of the window a workstation's CPU copied data (mean)",
+    ),
+    fig(
+        "server_waiting_for_ack",
+        "Server waiting for acks",
+        Unit::Share,
+        "mean share of time a server session had data out and waited for an acknowledgement",
+    ),
+    fig(
+        "packets_retransmitted",
+        "Packets retransmitted",
+        Unit::Count("packets"),
+        "NOS retransmissions",
+    ),
+    fig(
+        "rx_ring_drops",
+        "Receive ring drops",
+        Unit::Count("frames"),
+        "frames lost to a full receive ring",
+    ),
+];
+
+/// The figure of a column, if registered.
+pub fn figure(key: &str) -> Option<&'static Figure> {
+    FIGURES.iter().find(|f| f.key == key)
+}
+
+/// The unit of a column (a bare number if it is not registered).
+pub fn unit(key: &str) -> Unit {
+    figure(key).map_or(Unit::Ratio(""), |f| f.unit)
+}
+
+/// Labels of the scenario keys a sweep is likely to vary.
+const PARAMS: &[(&str, &str)] = &[
+    ("adapter.transmit_buffers", "AEX TRANSMIT_BUFFERS (frames)"),
+    ("adapter.packet_size", "AEX PACKET_SIZE (bytes)"),
+    (
+        "adapter.workstation.transmit_buffers",
+        "Workstation AEX TRANSMIT_BUFFERS (frames)",
+    ),
+    (
+        "adapter.workstation.packet_size",
+        "Workstation AEX PACKET_SIZE (bytes)",
+    ),
+    ("workload.stations", "Stations"),
+    ("workload.frame_bytes", "Frame size (bytes, header to FCS)"),
+    ("workload.duration_s", "Simulated duration (s)"),
+    ("medium.length_m", "Cable length (m)"),
+    ("medium.velocity_factor", "Velocity factor"),
+    ("medium.bit_rate_mbps", "Bit rate (Mb/s)"),
+    ("medium.corrupt_fraction", "Frames damaged on the wire (fraction)"),
+    ("seed", "Seed"),
+];
+
+/// The label of a scenario key for an axis or a legend: registered words where known,
+/// else the key itself.
+pub fn param_label(key: &str) -> String {
+    PARAMS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or_else(|| key.to_string(), |(_, l)| l.to_string())
+}
+
+/// What a workload's points are, in the plural, for "mean over the 16 block sizes".
+fn points_noun(workload: &str) -> &'static str {
+    match workload {
+        "perform3" => "block sizes",
+        _ => "points",
+    }
+}
+
+/// The headline of a run as a labelled figure: its registered unit, and an axis title that
+/// says how it is aggregated ("Throughput, KB/s (1 KB = 1000 B), mean over the 16 block
+/// sizes").
+pub fn headline(out: &RunOutput) -> (Unit, String) {
+    let f = figure(&out.headline.name);
+    let unit = f.map_or(Unit::Ratio(""), |f| f.unit);
+    let mut label = f.map_or_else(|| out.headline.name.clone(), Figure::label);
+    if out.points.len() > 1 {
+        label.push_str(&format!(
+            ", mean over the {} {}",
+            out.points.len(),
+            points_noun(&out.workload)
+        ));
+    }
+    (unit, label)
+}
+
+/// The headline of a run in words, with its value: `Throughput 984.2 KB/s (1 KB = 1000 B),
+/// mean over the 16 block sizes`.
+pub fn headline_text(out: &RunOutput) -> String {
+    let v = out.headline.value;
+    let mut s = match figure(&out.headline.name) {
+        Some(f) => format!("{} {}", f.name, f.unit.show(v)),
+        None => format!("{} {}", out.headline.name, super::table::pretty(v)),
+    };
+    if figure(&out.headline.name).is_some_and(|f| f.unit == Unit::KiloBytesPerSecond) {
+        s.push_str(" (1 KB = 1000 B)");
+    }
+    if out.points.len() > 1 {
+        s.push_str(&format!(
+            ", mean over the {} {}",
+            out.points.len(),
+            points_noun(&out.workload)
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::{PERFORM3_COLUMNS, SATURATE_COLUMNS};
+
+    #[test]
+    fn test_every_column_is_registered() {
+        for c in SATURATE_COLUMNS.iter().chain(&PERFORM3_COLUMNS) {
+            let f = figure(c).unwrap_or_else(|| panic!("column {c} has no entry in FIGURES"));
+            assert!(!f.name.is_empty() && !f.description.is_empty(), "{c}");
+        }
+    }
+
+    #[test]
+    fn test_keys_are_unique() {
+        for (i, f) in FIGURES.iter().enumerate() {
+            assert!(FIGURES[i + 1..].iter().all(|g| g.key != f.key), "{} twice", f.key);
+        }
+    }
+
+    #[test]
+    fn test_labels() {
+        assert_eq!(
+            figure("throughput_kbps").unwrap().label(),
+            "Throughput, KB/s (1 KB = 1000 B)"
+        );
+        assert_eq!(figure("ms_per_block").unwrap().label(), "Time per block, ms");
+        assert_eq!(figure("wire_idle").unwrap().label(), "Wire idle, %");
+        assert_eq!(
+            figure("fairness_jain").unwrap().label(),
+            "Fairness (Jain's index)"
+        );
+        assert_eq!(
+            param_label("adapter.transmit_buffers"),
+            "AEX TRANSMIT_BUFFERS (frames)"
+        );
+        assert_eq!(param_label("nos.costs.x"), "nos.costs.x");
+    }
+}

@@ -1,0 +1,153 @@
+//! Snapshots of every human-facing view (issue 16), reviewed by eye: `run`'s default view
+//! for saturate and PERFORM3, `--wide`, `--explain`, the sweep summary, the Figure 1
+//! comparison and `validate`; and the rule that no line of a default view is wider than
+//! 100 columns.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn scenario(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name)
+}
+
+/// stdout of `ethersim ARGS` run in the crate's directory (scenario paths stay relative).
+fn stdout(args: &[&str]) -> String {
+    let out = Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .timeout(Duration::from_secs(120))
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn assert_fits(what: &str, text: &str) {
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "{what}: a line of {} columns:\n{line}",
+            line.chars().count()
+        );
+    }
+}
+
+const SCENARIOS: [&str; 5] = [
+    "saturate.toml",
+    "16bit-optimized.toml",
+    "16bit-defaults.toml",
+    "8bit-optimized.toml",
+    "8bit-defaults.toml",
+];
+
+#[test]
+fn run_default_view_saturate() {
+    insta::assert_snapshot!(stdout(&["run", "scenarios/saturate.toml"]));
+}
+
+#[test]
+fn run_default_view_perform3() {
+    insta::assert_snapshot!(stdout(&["run", "scenarios/16bit-optimized.toml", "-q"]));
+}
+
+#[test]
+fn run_wide_perform3() {
+    insta::assert_snapshot!(stdout(&["run", "scenarios/16bit-optimized.toml", "-q", "--wide"]));
+}
+
+#[test]
+fn run_wide_saturate() {
+    insta::assert_snapshot!(stdout(&["run", "scenarios/saturate.toml", "--wide"]));
+}
+
+#[test]
+fn run_explain_perform3() {
+    insta::assert_snapshot!(stdout(&["run", "scenarios/8bit-defaults.toml", "--explain"]));
+}
+
+#[test]
+fn run_explain_saturate() {
+    insta::assert_snapshot!(stdout(&["run", "scenarios/saturate.toml", "--explain"]));
+}
+
+#[test]
+fn sweep_summary_with_replications() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("sweep");
+    let text = stdout(&[
+        "sweep",
+        "scenarios/16bit-optimized.toml",
+        "-q",
+        "--param",
+        "adapter.transmit_buffers",
+        "--values",
+        "2,4",
+        "--set",
+        "workload.block_sizes=[3072,64512]",
+        "--set",
+        "workload.measure_s=1",
+        "--replications",
+        "3",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_fits("sweep summary", &text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn figure1_comparison() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("fig");
+    let text = stdout(&["figure1", "--jobs", "2", "--out", out.to_str().unwrap()]);
+    assert_fits("figure1 comparison", &text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn validate_view() {
+    insta::assert_snapshot!(stdout(&["validate", "scenarios/saturate.toml"]));
+}
+
+#[test]
+fn default_views_fit_in_100_columns() {
+    for s in SCENARIOS {
+        let path = scenario(s);
+        let p = path.to_str().unwrap();
+        assert_fits(s, &stdout(&["run", p, "-q"]));
+        assert_fits(&format!("{s} --explain"), &stdout(&["run", p, "-q", "--explain"]));
+    }
+}
+
+#[test]
+fn quiet_silences_warnings_not_errors() {
+    let run = |args: &[&str]| {
+        Command::cargo_bin("ethersim")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let loud = run(&["validate", "scenarios/16bit-optimized.toml"]);
+    assert!(String::from_utf8_lossy(&loud.stderr).contains("warning: AEX packet_size 1700"));
+    let quiet = run(&["validate", "scenarios/16bit-optimized.toml", "--quiet"]);
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
+    let bad = run(&[
+        "-q",
+        "validate",
+        "scenarios/saturate.toml",
+        "--set",
+        "workload.stations=0",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("error:"));
+}
