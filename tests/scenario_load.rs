@@ -225,28 +225,38 @@ fn workstations_may_have_their_own_data_port_timing() {
     use ethersim::bulletin::{HARDWARE, SCENARIOS};
     use ethersim::scenario::{load_embedded, Override, Workload};
     let (name, text) = SCENARIOS[2]; // 16-bit defaults
-    let load = |sets: &[&str]| {
+                                     // the bulletin hardware without its [adapter.workstation] port timing
+    let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
+    doc["adapter"].as_table_mut().unwrap().remove("workstation");
+    let shared = doc.to_string();
+    let load = |hw: &str, sets: &[&str]| {
         let o: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-        load_embedded(name, text, Some(HARDWARE), &o)
+        load_embedded(name, text, Some((HARDWARE.0, hw)), &o)
     };
     let access = |s: &ethersim::scenario::Scenario| match &s.workload {
         Workload::Perform3(w) => {
             let p = &w.config.lan.profile;
             let ns = |c: &CopyEngine| match c {
                 CopyEngine::ProgrammedIo { access_ns, .. } => *access_ns,
-                #[allow(unreachable_patterns)]
-                _ => f64::NAN,
             };
             (ns(&p.server_adapter.copy), ns(&p.workstation_adapter.copy))
         }
         _ => panic!("perform3"),
     };
-    let same = load(&[]).unwrap();
-    let (server, ws) = access(&same);
-    assert_eq!(server, ws, "by default the workstations use the server's timing");
-    let own = load(&["adapter.workstation.io_access_ns_16bit=700"]).unwrap();
+    let (server, ws) = access(&load(&shared, &[]).unwrap());
+    assert_eq!(
+        server, ws,
+        "without their own, the workstations use the server's timing"
+    );
+    let own = load(&shared, &["adapter.workstation.io_access_ns_16bit=700"]).unwrap();
     assert_eq!(access(&own), (server, 700.0));
-    let e = load(&["adapter.workstation.io_access_ns_16bit=1"])
+    // the shipped hardware file fits them separately
+    let (s2, w2) = access(&load(HARDWARE.1, &[]).unwrap());
+    assert!(
+        w2 < s2,
+        "the workstations' fitted access {w2} ns, the server's {s2} ns"
+    );
+    let e = load(&shared, &["adapter.workstation.io_access_ns_16bit=1"])
         .unwrap_err()
         .to_string();
     assert!(e.contains("adapter.workstation.io_access_ns_16bit"), "{e}");

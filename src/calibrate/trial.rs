@@ -62,7 +62,10 @@ pub fn hardware_text(
         let mut new =
             edit_value(v).ok_or_else(|| CalibrationError::Edit(format!("{} cannot hold {v}", p.key)))?;
         if let Some(m) = marker {
-            decor.set_suffix(format!(" # {m} (was {old})", old = old.to_string().trim()));
+            // the old value as written, without its own trailing comment
+            let mut bare = old.clone();
+            bare.decor_mut().clear();
+            decor.set_suffix(format!(" # {m} (was {})", bare.to_string().trim()));
         }
         *new.decor_mut() = decor;
         *item = toml_edit::Item::Value(new);
