@@ -356,3 +356,44 @@ fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     .unwrap_err();
     assert!(e.contains("workload.local.device"), "{e}");
 }
+
+#[test]
+fn test_bad_input_through_the_cli_writes_nothing_and_does_not_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for (sets, want) in [
+        (
+            &["workload.options=\"t9\""][..],
+            "out of range 10..=65535 (LANPERF option t#)",
+        ),
+        (
+            &["workload.options=\"t30 b64 f10 q\""],
+            "option `q`: unknown option",
+        ),
+        (
+            &["workload.options=\"b70000\""],
+            "out of range 1..=65535 (LANPERF option b#)",
+        ),
+        (
+            &["workload.options=\"f65535 b65535\"", "workload.stations=10"],
+            "the disk has",
+        ),
+    ] {
+        let out = dir.path().join("out");
+        let mut cmd = assert_cmd::Command::cargo_bin("ethersim").unwrap();
+        cmd.arg("run")
+            .arg("scenarios/lanperf-x.toml")
+            .arg("--out")
+            .arg(&out);
+        for s in sets {
+            cmd.arg("--set").arg(s);
+        }
+        let o = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{sets:?}: {err}");
+        assert!(
+            err.contains("error:") && err.contains(want) && !err.contains("panicked"),
+            "{sets:?}: {err}"
+        );
+        assert!(!out.join("run.txt").exists(), "{sets:?}: nothing is written");
+    }
+}
