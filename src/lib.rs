@@ -17,6 +17,9 @@
 //! - [`host`]: a host's CPU (interrupt and task queues, preemption) and its speed.
 //! - [`nos`]: the network operating system's state machines: NetBIOS packets and
 //!   sessions, the redirector, the file server, and the LANtastic settings.
+//! - [`tcp`]: TCP/IP as pure state machines beside the NOS: segments and their frame
+//!   size, a stack's profile (MSS, ACK policy, window rules, timers), and one connection
+//!   (socket buffers, windows, delayed ACKs, retransmission on timeout).
 //! - [`lan`]: the one composition layer. It wires each node (CPU, adapter, sessions,
 //!   redirector or server, application) to the segment, turning each state machine's step
 //!   into CPU jobs, frames and timers; it runs any [`lan::Application`]. It also audits
@@ -48,5 +51,6 @@ pub mod results;
 pub mod run;
 pub mod scenario;
 pub mod stats;
+pub mod tcp;
 pub mod time;
 pub mod workload;

@@ -13,7 +13,7 @@ const LAYERS: [&[&str]; 14] = [
     &["ether"],
     &["adapter"],
     &["host"],
-    &["nos"],
+    &["nos", "tcp"],
     &["lan"],
     &["workload"],
     &["scenario"],
