@@ -29,6 +29,7 @@ pub mod merge;
 pub mod perform3;
 pub mod saturate;
 pub mod source;
+pub mod stack;
 pub mod units;
 pub mod workload;
 
