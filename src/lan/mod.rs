@@ -35,6 +35,7 @@ mod config;
 mod node;
 mod path;
 mod stats;
+pub mod tcp;
 
 pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
@@ -74,6 +75,12 @@ pub enum LanEvent {
     /// A workstation's application starts.
     Start {
         node: u32,
+    },
+    /// A TCP connection's timer (`tcp` composition only).
+    TcpTimer {
+        node: u32,
+        timer: crate::tcp::Timer,
+        gen: u32,
     },
 }
 
@@ -478,6 +485,7 @@ impl<A: Application> Model for Lan<A> {
                 self.pump(n, engine);
             }
             LanEvent::Start { node } => self.next_op(node as usize, engine),
+            LanEvent::TcpTimer { .. } => unreachable!("TCP timer on a NetBIOS LAN: {ev:?}"),
         }
     }
 }

@@ -4,3 +4,4 @@
 
 pub mod perform3;
 pub mod saturate;
+pub mod ttcp;
