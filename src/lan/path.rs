@@ -74,7 +74,7 @@ pub(super) fn apply_tx<J: FrameJob>(
     }
     if let Some(frame) = step.copy {
         let cost = Cost {
-            copy: adapter.profile.copy_time(frame.bytes),
+            copy: adapter.profile.tx_copy_time(frame.bytes),
             ..Cost::default()
         };
         start_job(cpu, n, prio, cost, J::tx_copy(frame, prio), engine);
@@ -113,7 +113,7 @@ pub(super) fn rx_interrupt<J: FrameJob>(
         return false;
     }
     let cost = Cost {
-        copy: adapter.profile.copy_time(frame.bytes),
+        copy: adapter.profile.rx_copy_time(frame.bytes),
         protocol: host.instructions(protocol_kinstr),
         ..Cost::default()
     };
