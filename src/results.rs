@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::workload::perform3::Perform3Report;
 use crate::workload::saturate::SaturateReport;
+use crate::workload::ttcp::TtcpSummary;
 
 /// The headline figure of a run: what a sweep plots.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,6 +27,7 @@ pub struct Headline {
 pub enum RunDetail {
     Saturate(Box<SaturateReport>),
     Perform3(Perform3Report),
+    Ttcp(Box<TtcpSummary>),
 }
 
 /// The result of one run, in a workload-independent shape.

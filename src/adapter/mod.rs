@@ -139,6 +139,13 @@ impl AdapterProfile {
         self.pages(wire_bytes + RX_HEADER_BYTES)
     }
 
+    /// Does the card start its next ready frame by itself when the MAC is done with one
+    /// (a bus master walking its descriptor ring), rather than from the driver's
+    /// transmit-complete interrupt (the 8390's transmit command, the 3C509's FIFO refill)?
+    pub fn chains_transmits(&self) -> bool {
+        matches!(self.copy, CopyEngine::BusMaster { .. })
+    }
+
     /// CPU time to move a frame of `bytes` between host memory and the card (either
     /// way; see [`AdapterProfile::tx_copy_time`] and [`AdapterProfile::rx_copy_time`]).
     pub fn copy_time(&self, bytes: u32) -> SimDuration {
@@ -213,6 +220,9 @@ pub struct Adapter {
     card_ready: VecDeque<Frame>,
     /// A frame is with the MAC.
     transmitting: bool,
+    /// Frames the MAC is done with whose interrupt is not yet serviced (a card that
+    /// chains its transmits only).
+    unserviced: u32,
     rx_free_pages: u32,
     pub stats: AdapterStats,
 }
@@ -227,6 +237,7 @@ impl Adapter {
             copying: false,
             card_ready: VecDeque::new(),
             transmitting: false,
+            unserviced: 0,
             stats: AdapterStats::default(),
             profile,
         }
@@ -302,11 +313,32 @@ impl Adapter {
         Some(f)
     }
 
+    /// The MAC is done with the frame (sent or given up). A card that chains its
+    /// transmits ([`AdapterProfile::chains_transmits`]) hands its next ready frame to the
+    /// MAC now; any other card waits for the interrupt ([`Adapter::transmit_complete`]).
+    pub fn mac_done(&mut self) -> TxStep {
+        if !self.profile.chains_transmits() {
+            return TxStep::default();
+        }
+        debug_assert!(self.transmitting);
+        self.transmitting = false;
+        self.unserviced += 1;
+        TxStep {
+            to_mac: self.next_for_mac(),
+            copy: None,
+        }
+    }
+
     /// The transmit-complete interrupt was serviced (frame sent or given up): the slot is
     /// free: the next frame on the card goes to the MAC, and the next copy starts.
     pub fn transmit_complete(&mut self) -> TxStep {
-        debug_assert!(self.transmitting && self.held > 0);
-        self.transmitting = false;
+        if self.profile.chains_transmits() {
+            debug_assert!(self.unserviced > 0 && self.held > 0);
+            self.unserviced -= 1;
+        } else {
+            debug_assert!(self.transmitting && self.held > 0);
+            self.transmitting = false;
+        }
         self.held -= 1;
         self.tx_slots_free += 1;
         self.step()

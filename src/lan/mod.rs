@@ -423,7 +423,15 @@ impl<A: Application> Lan<A> {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
                 let node = &mut self.nodes[frame.src];
                 let kinstr = self.cfg.profile.costs.interrupt_kinstr;
-                path::tx_interrupt(&mut node.cpu, &node.host, frame.src, kinstr, engine);
+                path::tx_interrupt(
+                    &mut self.segment,
+                    &mut node.cpu,
+                    &mut node.adapter,
+                    &node.host,
+                    frame.src,
+                    kinstr,
+                    engine,
+                );
             }
             Indication::Received { frame } => {
                 let n = frame.dst;

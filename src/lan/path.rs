@@ -81,15 +81,21 @@ pub(super) fn apply_tx<J: FrameJob>(
     }
 }
 
-/// The MAC is done with a frame of node `n` (sent or dropped): the transmit-complete
-/// interrupt, costing `interrupt_kinstr` thousand instructions.
+/// The MAC is done with a frame of node `n` (sent or dropped): a card that chains its
+/// transmits starts the next one at once; then the transmit-complete interrupt, costing
+/// `interrupt_kinstr` thousand instructions.
 pub(super) fn tx_interrupt<J: FrameJob>(
+    segment: &mut Segment,
     cpu: &mut Cpu<J>,
+    adapter: &mut Adapter,
     host: &HostProfile,
     n: usize,
     interrupt_kinstr: f64,
     engine: &mut Engine<LanEvent>,
 ) {
+    if let Some(f) = adapter.mac_done().to_mac {
+        segment.enqueue(f, engine);
+    }
     let cost = Cost {
         protocol: host.instructions(interrupt_kinstr),
         ..Cost::default()

@@ -479,7 +479,15 @@ impl<S: SocketApp> TcpLan<S> {
                 }
                 let node = &mut self.nodes[frame.src];
                 let kinstr = node.costs.interrupt_kinstr;
-                path::tx_interrupt(&mut node.cpu, &node.host, frame.src, kinstr, engine);
+                path::tx_interrupt(
+                    &mut self.medium,
+                    &mut node.cpu,
+                    &mut node.adapter,
+                    &node.host,
+                    frame.src,
+                    kinstr,
+                    engine,
+                );
             }
             Indication::Received { frame } => {
                 let n = frame.dst;

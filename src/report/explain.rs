@@ -18,6 +18,7 @@ pub fn run(out: &RunOutput) -> String {
     match &out.detail {
         RunDetail::Saturate(r) => saturate(r),
         RunDetail::Perform3(r) => perform3(r),
+        RunDetail::Ttcp(r) => r.explain(),
     }
 }
 

@@ -1,5 +1,5 @@
-//! The `[stack]` table: a TCP/IP stack's profile as a scenario (usually its hardware
-//! file, from `scenarios/stacks/*.toml`) writes it, validated into a
+//! The `stack` table: a TCP/IP stack's profile as a scenario's hardware file writes it
+//! (`[workload.stack]` of `scenarios/ttcp-1995.toml` for Linux 1.2), validated into a
 //! [`crate::tcp::StackProfile`] plus the socket-buffer defaults and limits.
 //!
 //! Keys: `name`, `mss_bytes`, `ack_every_segments`, `delayed_ack_ms`,
@@ -198,18 +198,23 @@ mod tests {
     use super::*;
     use crate::time::SimDuration;
 
+    /// The `[workload.stack]` table of a shipped hardware file.
     fn shipped(name: &str) -> toml::Value {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios/stacks")
+            .join("scenarios")
             .join(name);
-        let text = std::fs::read_to_string(path).expect("shipped stack file");
+        let text = std::fs::read_to_string(path).expect("shipped hardware file");
         let mut v: toml::Table = toml::from_str(&text).expect("TOML");
-        v.remove("stack").expect("[stack]")
+        let mut w = v.remove("workload").expect("[workload]");
+        w.as_table_mut()
+            .expect("a table")
+            .remove("stack")
+            .expect("[workload.stack]")
     }
 
     #[test]
     fn test_linux_1_2_profile_from_its_file() {
-        let raw: RawStack = super::super::de::from_value(shipped("linux-1.2.toml"), "stack").unwrap();
+        let raw: RawStack = super::super::de::from_value(shipped("ttcp-1995.toml"), "stack").unwrap();
         let s = raw.validate().unwrap();
         assert_eq!(s.profile.mss_bytes, 1436);
         assert_eq!(s.profile.ack_every_segments, 1);
@@ -225,7 +230,7 @@ mod tests {
 
     #[test]
     fn test_bad_stack_names_the_key() {
-        let mut v = shipped("linux-1.2.toml");
+        let mut v = shipped("ttcp-1995.toml");
         v.as_table_mut()
             .unwrap()
             .insert("ack_every_segments".into(), toml::Value::Integer(2));

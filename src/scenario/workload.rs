@@ -8,16 +8,18 @@ use super::de;
 use super::error::{clip, FieldError, Problem};
 use super::perform3::{Perform3Workload, RawPerform3};
 use super::saturate::{RawSaturate, SaturateWorkload};
+use super::ttcp::{RawTtcp, TtcpWorkload};
 use super::Sections;
 
 /// The workload kinds this build knows.
-pub const KINDS: &[&str] = &["saturate", "perform3"];
+pub const KINDS: &[&str] = &["saturate", "perform3", "ttcp"];
 
 /// A validated workload.
 #[derive(Clone, Debug)]
 pub enum Workload {
     Saturate(SaturateWorkload),
     Perform3(Box<Perform3Workload>),
+    Ttcp(Box<TtcpWorkload>),
 }
 
 impl Workload {
@@ -26,6 +28,7 @@ impl Workload {
         match self {
             Workload::Saturate(_) => "saturate",
             Workload::Perform3(_) => "perform3",
+            Workload::Ttcp(_) => "ttcp",
         }
     }
 
@@ -34,6 +37,7 @@ impl Workload {
         match self {
             Workload::Saturate(w) => w.summary(),
             Workload::Perform3(w) => w.summary(),
+            Workload::Ttcp(w) => w.summary(),
         }
     }
 }
@@ -68,6 +72,10 @@ pub(super) fn validate(
         "perform3" => {
             let raw: RawPerform3 = de::from_value(body, "workload")?;
             Ok(Workload::Perform3(Box::new(raw.validate(sections)?)))
+        }
+        "ttcp" => {
+            let raw: RawTtcp = de::from_value(body, "workload")?;
+            Ok(Workload::Ttcp(Box::new(raw.validate(sections)?)))
         }
         _ => {
             let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();

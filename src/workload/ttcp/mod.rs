@@ -12,6 +12,10 @@
 //!
 //! Units: bytes, seconds.
 
+mod summary;
+
+pub use summary::{summarise, TtcpSummary, TTCP_COLUMNS};
+
 use crate::engine::Engine;
 use crate::ether::{EtherReport, SegmentConfig};
 use crate::lan::tcp::{SockCall, SocketApp, TcpHost, TcpLan, TcpNodeReport};
