@@ -18,7 +18,7 @@ const LAYERS: [&[&str]; 14] = [
     &["workload"],
     &["scenario"],
     &["results"],
-    &["run", "bulletin"],
+    &["run", "bulletin", "ttcp1995"],
     &["calibrate"],
     &["report"],
 ];
