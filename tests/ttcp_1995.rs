@@ -39,3 +39,20 @@ fn table_runs_below_the_ceiling_with_the_measured_asymmetries() {
     // SMC receiving from the Lance is below SMC transmitting to it
     assert!(k("BOCA Lance PCI", "receive") < 0.95 * k("BOCA Lance PCI", "transmit"));
 }
+
+#[test]
+fn cli_writes_the_table_with_errors() {
+    use assert_cmd::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args(["ttcp1995", "--out", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(printed.contains("mean absolute error"), "{printed}");
+    let csv = std::fs::read_to_string(dir.path().join("ttcp-1995.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 9);
+    assert!(csv.starts_with("midkemia_card,kelewan_card,direction_from_midkemia,measured_kbytes_per_s"));
+}
