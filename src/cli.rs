@@ -69,6 +69,15 @@ and DIR/figure1.png, and prints simulated (the mean over the seeds 1992, 1, 2, 3
 measured values with the error of each
 point and the MAPE of each curve.";
 
+const TTCP1995_EXAMPLES: &str = "\
+Examples:
+  ethersim ttcp1995
+  ethersim ttcp1995 --out output
+
+Runs the eight ttcp measurements of 1995 (scenarios/ttcp-1995-*.toml), writes
+DIR/ttcp-1995.csv (measured, simulated, error) and prints the table with each error and
+the mean absolute error.";
+
 /// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 #[derive(Debug, Parser)]
 #[command(name = "ethersim", version, about, after_help = MAIN_EXAMPLES)]
@@ -94,6 +103,9 @@ pub enum Command {
     /// Regenerate Figure 1 of the Artisoft bulletin (simulated against measured).
     #[command(after_help = FIGURE1_EXAMPLES)]
     Figure1(Figure1Args),
+    /// Reproduce the 1995 ttcp table over TCP/IP (simulated against measured).
+    #[command(after_help = TTCP1995_EXAMPLES)]
+    Ttcp1995(Ttcp1995Args),
     /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]
@@ -180,6 +192,13 @@ pub struct Figure1Args {
     /// Threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct Ttcp1995Args {
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -13,7 +13,9 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::{Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
+use crate::cli::{
+    Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, Ttcp1995Args, ValidateArgs,
+};
 use ethersim::report::atomic::Staged;
 use ethersim::report::figure1;
 use ethersim::report::sweep::SweepStream;
@@ -37,6 +39,7 @@ pub fn run() -> Result<()> {
         }
         Command::Validate(a) => validate_cmd(a),
         Command::Figure1(a) => figure1_cmd(a),
+        Command::Ttcp1995(a) => ttcp1995_cmd(a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             crate::calibrate_cmd::run(a, j)
@@ -324,6 +327,17 @@ fn figure1_data(jobs: usize) -> Result<Figure1Data> {
         .build()
         .context("thread pool")?;
     Ok(pool.install(ethersim::bulletin::figure1)?)
+}
+
+fn ttcp1995_cmd(a: Ttcp1995Args) -> Result<()> {
+    check_out_dir(&a.out)?;
+    let rows = ethersim::ttcp1995::run(&[])?;
+    let mut staged = Staged::new(&a.out);
+    staged.write("ttcp-1995.csv", ethersim::ttcp1995::csv(&rows).as_bytes())?;
+    let files = staged.commit()?;
+    print(&ethersim::ttcp1995::table(&rows))?;
+    wrote(&files);
+    Ok(())
 }
 
 fn figure1_cmd(a: Figure1Args) -> Result<()> {

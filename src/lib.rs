@@ -19,6 +19,9 @@
 //! - [`nos`]: the network operating system's state machines: NetBIOS packets and
 //!   sessions, the redirector (reads and writes), the file server, LANCACHE, and the
 //!   LANtastic settings.
+//! - [`tcp`]: TCP/IP as pure state machines beside the NOS: segments and their frame
+//!   size, a stack's profile (MSS, ACK policy, window rules, timers), and one connection
+//!   (socket buffers, windows, delayed ACKs, retransmission on timeout).
 //! - [`lan`]: the one composition layer. It wires each node (CPU, adapter, sessions,
 //!   redirector or server, application) to the segment, turning each state machine's step
 //!   into CPU jobs, frames and timers; it runs any [`lan::Application`]. It also audits
@@ -30,8 +33,9 @@
 //! - [`scenario`]: the TOML scenario files, parsed in two tiers (raw serde structs, then a
 //!   validated model whose errors name file, line and key).
 //! - [`results`]: what a run produces, in shapes the exporters understand.
-//! - [`run`], [`bulletin`]: the runners: one scenario, a sweep, and the bulletin's four
-//!   configurations against Table 1 (which lives with that runner).
+//! - [`run`], [`bulletin`], [`ttcp1995`]: the runners: one scenario, a sweep, the
+//!   bulletin's four configurations against Table 1, and the 1995 ttcp table's eight
+//!   measurements (each measured table lives with its runner).
 //! - [`calibrate`]: refits constants of a hardware file to measurements (a runner over
 //!   [`run`]), with sensitivities, seed noise and cross-validation.
 //! - [`report`]: formatting only: exporters (table, CSV, JSON), the explanation, sweep
@@ -51,5 +55,7 @@ pub mod results;
 pub mod run;
 pub mod scenario;
 pub mod stats;
+pub mod tcp;
 pub mod time;
+pub mod ttcp1995;
 pub mod workload;

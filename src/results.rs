@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::workload::lanperf::LanperfReport;
 use crate::workload::perform3::Perform3Report;
 use crate::workload::saturate::SaturateReport;
+use crate::workload::ttcp::TtcpSummary;
 
 /// The headline figure of a run: what a sweep plots.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -28,6 +29,7 @@ pub enum RunDetail {
     Saturate(Box<SaturateReport>),
     Perform3(Perform3Report),
     Lanperf(Box<LanperfReport>),
+    Ttcp(Box<TtcpSummary>),
 }
 
 /// The result of one run, in a workload-independent shape.

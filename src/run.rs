@@ -17,7 +17,7 @@
 use crate::engine::seed;
 use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
-use crate::workload::{lanperf, perform3, saturate};
+use crate::workload::{lanperf, perform3, saturate, ttcp};
 
 /// Builds a row of named figures in order.
 #[derive(Default)]
@@ -37,6 +37,21 @@ impl Row {
 /// Runs a scenario to completion.
 pub fn run(scenario: &Scenario) -> RunOutput {
     match &scenario.workload {
+        Workload::Ttcp(w) => {
+            let s = ttcp::summarise(ttcp::run(&w.config, scenario.seed));
+            RunOutput {
+                scenario: scenario.name.clone(),
+                seed: scenario.seed,
+                workload: scenario.workload.kind().to_string(),
+                columns: ttcp::TTCP_COLUMNS.iter().map(|c| c.to_string()).collect(),
+                points: vec![s.row()],
+                headline: Headline {
+                    name: "kbytes_per_s".into(),
+                    value: s.kbytes_per_s,
+                },
+                detail: RunDetail::Ttcp(Box::new(s)),
+            }
+        }
         Workload::Saturate(w) => {
             let r = saturate::run(&w.config, &w.segment, scenario.seed);
             let e = &r.ether;
@@ -249,6 +264,7 @@ pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
         Workload::Saturate(_) => &SATURATE_COLUMNS,
         Workload::Perform3(_) => &PERFORM3_COLUMNS,
         Workload::Lanperf(_) => &LANPERF_COLUMNS,
+        Workload::Ttcp(_) => &ttcp::TTCP_COLUMNS,
     }
 }
 
@@ -271,6 +287,7 @@ pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String>
                 Workload::Perform3(_) => "block_size",
                 Workload::Lanperf(_) => "test",
                 Workload::Saturate(_) => "none: a saturate run has one point",
+                Workload::Ttcp(_) => "none: a ttcp run has one point",
             }
         )),
     }

@@ -37,6 +37,7 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
             let est = budget::saturate_events(&s.medium, senders, c.frame_bytes, c.duration.as_secs_f64());
             (est, saturate::run(c, &w.segment, s.seed).events)
         }
+        Workload::Ttcp(_) => unreachable!("admission properties cover saturate and perform3"),
         Workload::Perform3(w) => {
             let c = &w.config;
             let window = (c.warmup + c.measure).as_secs_f64();
@@ -254,7 +255,7 @@ mod full_ranges {
                     (c.warmup + c.measure).as_secs_f64(),
                 )
             }
-            Workload::Lanperf(_) => return Ok(()), // not drawn here
+            Workload::Lanperf(_) | Workload::Ttcp(_) => return Ok(()), // not drawn here
         };
         prop_assert!(
             estimate.is_finite() && estimate >= 0.0,

@@ -238,6 +238,7 @@ fn workstations_may_have_their_own_data_port_timing() {
             let p = &w.config.lan.profile;
             let ns = |c: &CopyEngine| match c {
                 CopyEngine::ProgrammedIo { access_ns, .. } => *access_ns,
+                other => panic!("the bulletin's AE2 is programmed I/O, not {other:?}"),
             };
             (ns(&p.server_adapter.copy), ns(&p.workstation_adapter.copy))
         }

@@ -7,8 +7,12 @@
 //! The NE2000-class card modelled here (DP8390 with "remote DMA") uses **programmed
 //! I/O**: the host CPU moves every byte through the data port, one bus access per byte
 //! (8-bit mode) or per 16-bit word, and is busy for the whole copy. The copy time is
-//! `setup + accesses x access time`. Other copy engines (shared memory, bus-master DMA)
-//! belong in [`CopyEngine`] as further variants with their own timing.
+//! `setup + accesses x access time`. The other engines of [`CopyEngine`]: the 3C509's
+//! programmed I/O through on-card FIFOs (whose sizes bound the frames on the card), the
+//! SMC Elite Ultra's shared memory (the CPU copies over ISA memory cycles) and the
+//! PCnet/Lance bus-master DMA with descriptor rings (the CPU only sets up; the Linux
+//! driver still copies each received frame from the ring). Access times come from the
+//! host's buses ([`bus`]), so a card is timed by the machine it sits in.
 //!
 //! Transmit: the card's transmit half of RAM holds `tx_slots` frames of the largest size
 //! the driver builds; the driver queues up to `transmit_buffers` frames in host memory in
@@ -22,6 +26,8 @@ use std::collections::VecDeque;
 
 use crate::ether::{frame_bytes, Frame};
 use crate::time::SimDuration;
+
+pub mod bus;
 
 /// The DP8390 writes a 4-byte receive header (status, next page, byte count) in front of
 /// every frame it stores in the ring (National DP8390 datasheet, "Receive Buffer Ring").
@@ -37,6 +43,36 @@ pub enum CopyEngine {
         access_ns: f64,
         /// Per-frame set-up: remote-DMA address/count registers and command, ns.
         setup_ns: f64,
+    },
+    /// 3C509-style: the CPU moves whole frames through transmit and receive FIFOs with
+    /// 16-bit I/O string accesses; only as many frames as fit the FIFOs are on the card.
+    FifoPio {
+        /// One 16-bit I/O access ([`bus::HostBus::isa_io_ns`]), ns.
+        access_ns: f64,
+        /// Per-frame register work (length word, status), ns.
+        setup_ns: f64,
+        tx_fifo_bytes: u32,
+        rx_fifo_bytes: u32,
+    },
+    /// SMC Elite Ultra-style: the card's RAM is mapped into memory; the CPU copies with
+    /// 16-bit ISA memory cycles into `tx_buffers` transmit buffers (the rest of the RAM
+    /// is the receive ring).
+    SharedMemory {
+        /// One 16-bit memory access ([`bus::HostBus::isa_mem_ns`]), ns.
+        access_ns: f64,
+        /// Per-frame window enable and register work, ns.
+        setup_ns: f64,
+        tx_buffers: u32,
+    },
+    /// PCnet/Lance-style bus master: the CPU writes a descriptor (`setup_ns`) and the
+    /// card fetches the frame itself; received frames land in ring buffers and the
+    /// driver copies each into host memory at the host's memcpy rate.
+    BusMaster {
+        setup_ns: f64,
+        /// Host memory copy, ns per byte (the receive copy from the ring).
+        rx_copy_ns_per_byte: f64,
+        tx_ring: u32,
+        rx_ring: u32,
     },
 }
 
@@ -67,15 +103,35 @@ impl AdapterProfile {
         bytes.div_ceil(self.page_bytes)
     }
 
-    /// On-card transmit slots: half the RAM, in slots of the largest frame.
+    /// On-card transmit slots: for the NE2000 half the RAM in slots of the largest
+    /// frame; the frames that fit the transmit FIFO; the shared-memory transmit buffers;
+    /// the bus master's transmit descriptors.
     pub fn tx_slots(&self) -> u32 {
-        let tx_pages = self.card_ram_bytes / 2 / self.page_bytes;
-        (tx_pages / self.pages(self.max_frame_bytes())).max(1)
+        match self.copy {
+            CopyEngine::ProgrammedIo { .. } => {
+                let tx_pages = self.card_ram_bytes / 2 / self.page_bytes;
+                (tx_pages / self.pages(self.max_frame_bytes())).max(1)
+            }
+            CopyEngine::FifoPio { tx_fifo_bytes, .. } => (tx_fifo_bytes / self.max_frame_bytes()).max(1),
+            CopyEngine::SharedMemory { tx_buffers, .. } => tx_buffers.max(1),
+            CopyEngine::BusMaster { tx_ring, .. } => tx_ring.max(1),
+        }
     }
 
-    /// Receive ring size in pages: the other half of the RAM.
+    /// Receive space in pages: the other half of the NE2000's RAM; the receive FIFO;
+    /// the shared RAM left after the transmit buffers; the bus master's ring buffers.
     pub fn rx_pages(&self) -> u32 {
-        self.card_ram_bytes / 2 / self.page_bytes
+        match self.copy {
+            CopyEngine::ProgrammedIo { .. } => self.card_ram_bytes / 2 / self.page_bytes,
+            CopyEngine::FifoPio { rx_fifo_bytes, .. } => rx_fifo_bytes / self.page_bytes,
+            CopyEngine::SharedMemory { tx_buffers, .. } => {
+                let tx = tx_buffers * self.pages(self.max_frame_bytes());
+                (self.card_ram_bytes / self.page_bytes).saturating_sub(tx)
+            }
+            CopyEngine::BusMaster { rx_ring, .. } => {
+                rx_ring * self.pages(self.max_frame_bytes() + RX_HEADER_BYTES)
+            }
+        }
     }
 
     /// Ring pages a received frame occupies (the DP8390 prepends its receive header).
@@ -83,14 +139,46 @@ impl AdapterProfile {
         self.pages(wire_bytes + RX_HEADER_BYTES)
     }
 
-    /// CPU time to move a frame of `bytes` between host memory and the card.
+    /// Does the card start its next ready frame by itself when the MAC is done with one
+    /// (a bus master walking its descriptor ring), rather than from the driver's
+    /// transmit-complete interrupt (the 8390's transmit command, the 3C509's FIFO refill)?
+    pub fn chains_transmits(&self) -> bool {
+        matches!(self.copy, CopyEngine::BusMaster { .. })
+    }
+
+    /// CPU time to move a frame of `bytes` between host memory and the card (either
+    /// way; see [`AdapterProfile::tx_copy_time`] and [`AdapterProfile::rx_copy_time`]).
     pub fn copy_time(&self, bytes: u32) -> SimDuration {
+        self.tx_copy_time(bytes)
+    }
+
+    /// CPU time to put a frame of `bytes` on the card.
+    pub fn tx_copy_time(&self, bytes: u32) -> SimDuration {
         match self.copy {
             CopyEngine::ProgrammedIo { access_ns, setup_ns } => {
                 let width = (self.bus_width_bits / 8).max(1);
                 let accesses = bytes.div_ceil(width);
                 SimDuration::from_nanos_f64(setup_ns + accesses as f64 * access_ns)
             }
+            CopyEngine::FifoPio {
+                access_ns, setup_ns, ..
+            }
+            | CopyEngine::SharedMemory {
+                access_ns, setup_ns, ..
+            } => SimDuration::from_nanos_f64(setup_ns + bytes.div_ceil(2) as f64 * access_ns),
+            CopyEngine::BusMaster { setup_ns, .. } => SimDuration::from_nanos_f64(setup_ns),
+        }
+    }
+
+    /// CPU time to take a received frame of `bytes` off the card into host memory.
+    pub fn rx_copy_time(&self, bytes: u32) -> SimDuration {
+        match self.copy {
+            CopyEngine::BusMaster {
+                setup_ns,
+                rx_copy_ns_per_byte,
+                ..
+            } => SimDuration::from_nanos_f64(setup_ns + bytes as f64 * rx_copy_ns_per_byte),
+            _ => self.tx_copy_time(bytes),
         }
     }
 }
@@ -132,6 +220,9 @@ pub struct Adapter {
     card_ready: VecDeque<Frame>,
     /// A frame is with the MAC.
     transmitting: bool,
+    /// Frames the MAC is done with whose interrupt is not yet serviced (a card that
+    /// chains its transmits only).
+    unserviced: u32,
     rx_free_pages: u32,
     pub stats: AdapterStats,
 }
@@ -146,6 +237,7 @@ impl Adapter {
             copying: false,
             card_ready: VecDeque::new(),
             transmitting: false,
+            unserviced: 0,
             stats: AdapterStats::default(),
             profile,
         }
@@ -221,11 +313,32 @@ impl Adapter {
         Some(f)
     }
 
+    /// The MAC is done with the frame (sent or given up). A card that chains its
+    /// transmits ([`AdapterProfile::chains_transmits`]) hands its next ready frame to the
+    /// MAC now; any other card waits for the interrupt ([`Adapter::transmit_complete`]).
+    pub fn mac_done(&mut self) -> TxStep {
+        if !self.profile.chains_transmits() {
+            return TxStep::default();
+        }
+        debug_assert!(self.transmitting);
+        self.transmitting = false;
+        self.unserviced += 1;
+        TxStep {
+            to_mac: self.next_for_mac(),
+            copy: None,
+        }
+    }
+
     /// The transmit-complete interrupt was serviced (frame sent or given up): the slot is
     /// free: the next frame on the card goes to the MAC, and the next copy starts.
     pub fn transmit_complete(&mut self) -> TxStep {
-        debug_assert!(self.transmitting && self.held > 0);
-        self.transmitting = false;
+        if self.profile.chains_transmits() {
+            debug_assert!(self.unserviced > 0 && self.held > 0);
+            self.unserviced -= 1;
+        } else {
+            debug_assert!(self.transmitting && self.held > 0);
+            self.transmitting = false;
+        }
         self.held -= 1;
         self.tx_slots_free += 1;
         self.step()
@@ -280,6 +393,9 @@ impl Adapter {
         self.transmitting
     }
 }
+
+#[cfg(test)]
+mod engine_tests;
 
 #[cfg(test)]
 mod tests {

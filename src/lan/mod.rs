@@ -23,6 +23,8 @@
 //! 5. At the destination, `Indication::Received`: the frame lands in the receive ring and
 //!    the receive interrupt copies it out (`RxIsr` job); NetBIOS takes the packet.
 //!
+//! Steps 2-5 are the shared frame path of `path` (also used by the TCP/IP composition).
+//!
 //! Event flow of one read (workstation W, server S): the application's `Read` -> request
 //! message (W) -> frame path -> `ServerRead` job (S) -> response packets -> frame path ->
 //! `RedirDone` job (W) copies the data to the application -> next request, or the read is
@@ -37,7 +39,9 @@ mod app;
 mod audit;
 mod config;
 mod node;
+mod path;
 mod stats;
+pub mod tcp;
 
 pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
@@ -90,6 +94,24 @@ pub enum LanEvent {
     Flush {
         node: u32,
     },
+    /// A TCP connection's timer (`tcp` composition only).
+    TcpTimer {
+        node: u32,
+        timer: crate::tcp::Timer,
+        gen: u32,
+    },
+}
+
+impl path::FrameJob for Job {
+    fn tx_copy(frame: Frame, prio: Priority) -> Self {
+        Job::TxCopy { frame, prio }
+    }
+    fn tx_isr() -> Self {
+        Job::TxIsr
+    }
+    fn rx_isr(frame: Frame) -> Self {
+        Job::RxIsr { frame }
+    }
 }
 
 impl From<EtherEvent> for LanEvent {
@@ -238,16 +260,7 @@ impl<A: Application> Lan<A> {
     }
 
     fn start_job(&mut self, n: usize, prio: Priority, cost: Cost, job: Job, engine: &mut Engine<LanEvent>) {
-        let now = engine.now();
-        if let Some(c) = self.nodes[n].cpu.submit(now, prio, cost, job) {
-            engine.schedule(
-                c.at,
-                LanEvent::CpuDone {
-                    node: n as u32,
-                    gen: c.gen,
-                },
-            );
-        }
+        path::start_job(&mut self.nodes[n].cpu, n, prio, cost, job, engine);
     }
 
     fn arm(&mut self, n: usize, peer: usize, t: Option<TimerRequest>, engine: &mut Engine<LanEvent>) {
@@ -449,16 +462,16 @@ impl<A: Application> Lan<A> {
     /// the MAC goes to the segment, then the next copy into the card starts as a CPU job
     /// at `prio` (the priority of the code that took the step).
     fn apply_tx(&mut self, n: usize, step: TxStep, prio: Priority, engine: &mut Engine<LanEvent>) {
-        if let Some(f) = step.to_mac {
-            self.segment.enqueue(f, engine);
-        }
-        if let Some(frame) = step.copy {
-            let cost = Cost {
-                copy: self.nodes[n].adapter.profile.copy_time(frame.bytes),
-                ..Cost::default()
-            };
-            self.start_job(n, prio, cost, Job::TxCopy { frame, prio }, engine);
-        }
+        let node = &mut self.nodes[n];
+        path::apply_tx(
+            &mut self.segment,
+            &mut node.cpu,
+            &node.adapter,
+            n,
+            step,
+            prio,
+            engine,
+        );
     }
 
     /// The redirector sends read requests while it has buffers and bytes to ask for.
@@ -553,28 +566,32 @@ impl<A: Application> Lan<A> {
         }
         match ind {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
-                let n = frame.src;
-                let cost = Cost {
-                    protocol: self.nodes[n]
-                        .host
-                        .instructions(self.cfg.profile.costs.interrupt_kinstr),
-                    ..Cost::default()
-                };
-                self.start_job(n, Priority::Interrupt, cost, Job::TxIsr, engine);
+                let node = &mut self.nodes[frame.src];
+                let kinstr = self.cfg.profile.costs.interrupt_kinstr;
+                path::tx_interrupt(
+                    &mut self.segment,
+                    &mut node.cpu,
+                    &mut node.adapter,
+                    &node.host,
+                    frame.src,
+                    kinstr,
+                    engine,
+                );
             }
             Indication::Received { frame } => {
                 let n = frame.dst;
-                if self.nodes[n].adapter.arrive(&frame) {
-                    let node = &self.nodes[n];
-                    let cost = Cost {
-                        copy: node.adapter.profile.copy_time(frame.bytes),
-                        protocol: node.host.instructions(
-                            self.cfg.profile.costs.interrupt_kinstr + self.cfg.profile.costs.packet_kinstr,
-                        ),
-                        ..Cost::default()
-                    };
-                    self.start_job(n, Priority::Interrupt, cost, Job::RxIsr { frame }, engine);
-                } else {
+                let costs = &self.cfg.profile.costs;
+                let kinstr = costs.interrupt_kinstr + costs.packet_kinstr;
+                let node = &mut self.nodes[n];
+                if !path::rx_interrupt(
+                    &mut node.cpu,
+                    &mut node.adapter,
+                    &node.host,
+                    n,
+                    frame,
+                    kinstr,
+                    engine,
+                ) {
                     self.ledger.lost(&frame);
                 }
             }
@@ -601,13 +618,9 @@ impl<A: Application> Model for Lan<A> {
             }
             LanEvent::CpuDone { node, gen } => {
                 let n = node as usize;
-                if !self.nodes[n].cpu.is_current(gen) {
+                let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
                     return; // the job was preempted; it completes later
-                }
-                let (job, next) = self.nodes[n].cpu.finish(engine.now());
-                if let Some(c) = next {
-                    engine.schedule(c.at, LanEvent::CpuDone { node, gen: c.gen });
-                }
+                };
                 self.job_done(n, job, engine);
                 // a job may have handed frames to the MAC
                 self.segment.drain_indications(&mut self.inds);
@@ -644,6 +657,7 @@ impl<A: Application> Model for Lan<A> {
                     }
                 }
             }
+            LanEvent::TcpTimer { .. } => unreachable!("TCP timer on a NetBIOS LAN: {ev:?}"),
         }
     }
 }

@@ -27,6 +27,7 @@ pub fn run(out: &RunOutput) -> String {
         RunDetail::Saturate(r) => saturate(r),
         RunDetail::Perform3(r) => perform3(r),
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
+        RunDetail::Ttcp(r) => r.explain(),
     }
 }
 
@@ -38,6 +39,7 @@ pub fn narrative(out: &RunOutput) -> String {
         RunDetail::Perform3(r) => perform3_narrative(r),
         // LANPERF's default view is its own layout, so the explanation is all of it
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
+        RunDetail::Ttcp(r) => r.explain(),
     }
 }
 

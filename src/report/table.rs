@@ -216,6 +216,8 @@ impl Exporter for TableExporter {
                 crate::results::RunDetail::Perform3(r) => s.push_str(&explain::perform3_table(r)),
                 crate::results::RunDetail::Saturate(_) => s.push_str(&compact(out)),
                 crate::results::RunDetail::Lanperf(_) => unreachable!("LANPERF returned above"),
+                // one point: every figure on its own line is already compact
+                crate::results::RunDetail::Ttcp(_) => s.push_str(&wide(out)),
             }
         }
         Ok(s)

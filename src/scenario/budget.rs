@@ -113,6 +113,13 @@ fn port_ns_per_byte(p: &crate::adapter::AdapterProfile) -> (f64, f64) {
         CopyEngine::ProgrammedIo { access_ns, setup_ns } => {
             (access_ns / (p.bus_width_bits as f64 / 8.0), setup_ns)
         }
+        CopyEngine::FifoPio {
+            access_ns, setup_ns, ..
+        }
+        | CopyEngine::SharedMemory {
+            access_ns, setup_ns, ..
+        } => (access_ns / 2.0, setup_ns),
+        CopyEngine::BusMaster { setup_ns, .. } => (0.0, setup_ns),
     }
 }
 

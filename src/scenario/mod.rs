@@ -30,6 +30,8 @@ pub mod merge;
 pub mod perform3;
 pub mod saturate;
 pub mod source;
+pub mod stack;
+pub mod ttcp;
 pub mod units;
 pub mod workload;
 

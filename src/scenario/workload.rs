@@ -9,10 +9,11 @@ use super::error::{clip, FieldError, Problem};
 use super::lanperf::{LanperfWorkload, RawLanperf};
 use super::perform3::{Perform3Workload, RawPerform3};
 use super::saturate::{RawSaturate, SaturateWorkload};
+use super::ttcp::{RawTtcp, TtcpWorkload};
 use super::Sections;
 
 /// The workload kinds this build knows.
-pub const KINDS: &[&str] = &["saturate", "perform3", "lanperf"];
+pub const KINDS: &[&str] = &["saturate", "perform3", "lanperf", "ttcp"];
 
 /// A validated workload.
 #[derive(Clone, Debug)]
@@ -20,6 +21,7 @@ pub enum Workload {
     Saturate(SaturateWorkload),
     Perform3(Box<Perform3Workload>),
     Lanperf(Box<LanperfWorkload>),
+    Ttcp(Box<TtcpWorkload>),
 }
 
 impl Workload {
@@ -29,6 +31,7 @@ impl Workload {
             Workload::Saturate(_) => "saturate",
             Workload::Perform3(_) => "perform3",
             Workload::Lanperf(_) => "lanperf",
+            Workload::Ttcp(_) => "ttcp",
         }
     }
 
@@ -38,6 +41,7 @@ impl Workload {
             Workload::Saturate(w) => w.summary(),
             Workload::Perform3(w) => w.summary(),
             Workload::Lanperf(w) => w.summary(),
+            Workload::Ttcp(w) => w.summary(),
         }
     }
 }
@@ -76,6 +80,10 @@ pub(super) fn validate(
         "lanperf" => {
             let raw: RawLanperf = de::from_value(body, "workload")?;
             Ok(Workload::Lanperf(Box::new(raw.validate(sections)?)))
+        }
+        "ttcp" => {
+            let raw: RawTtcp = de::from_value(body, "workload")?;
+            Ok(Workload::Ttcp(Box::new(raw.validate(sections)?)))
         }
         _ => {
             let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();

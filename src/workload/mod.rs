@@ -7,3 +7,4 @@
 pub mod lanperf;
 pub mod perform3;
 pub mod saturate;
+pub mod ttcp;

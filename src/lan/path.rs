@@ -1,0 +1,128 @@
+//! The frame path shared by every composition on this layer: a node's CPU jobs for the
+//! copy into the card, the transmit-complete interrupt and the receive interrupt, the
+//! driver's [`TxStep`]s, and the CPU's completion events. The NetBIOS LAN ([`super::Lan`])
+//! and the TCP/IP pair (`super::tcp`) both drive their frames through these
+//! functions, so the path is written once.
+//!
+//! A composition's job type implements [`FrameJob`] to name the three frame-path jobs;
+//! what a protocol does with a received frame stays with the composition.
+
+use crate::adapter::{Adapter, TxStep};
+use crate::engine::Engine;
+use crate::ether::{Frame, Segment};
+use crate::host::{Cost, Cpu, HostProfile, Priority};
+
+use super::LanEvent;
+
+/// The frame-path jobs of a composition's job type.
+pub(super) trait FrameJob: Sized {
+    /// Copy of a frame into a card transmit slot, at the priority of the code that started it.
+    fn tx_copy(frame: Frame, prio: Priority) -> Self;
+    /// Transmit-complete interrupt.
+    fn tx_isr() -> Self;
+    /// Receive interrupt: the frame is copied out of the card.
+    fn rx_isr(frame: Frame) -> Self;
+}
+
+/// Submits `job` to node `n`'s CPU and schedules its completion if it runs at once.
+pub(super) fn start_job<J>(
+    cpu: &mut Cpu<J>,
+    n: usize,
+    prio: Priority,
+    cost: Cost,
+    job: J,
+    engine: &mut Engine<LanEvent>,
+) {
+    if let Some(c) = cpu.submit(engine.now(), prio, cost, job) {
+        engine.schedule(
+            c.at,
+            LanEvent::CpuDone {
+                node: n as u32,
+                gen: c.gen,
+            },
+        );
+    }
+}
+
+/// The running job of node `node` finished (if `gen` is current): the job, with the next
+/// one's completion scheduled. `None` for a stale completion (the job was preempted).
+pub(super) fn cpu_done<J>(cpu: &mut Cpu<J>, node: u32, gen: u32, engine: &mut Engine<LanEvent>) -> Option<J> {
+    if !cpu.is_current(gen) {
+        return None;
+    }
+    let (job, next) = cpu.finish(engine.now());
+    if let Some(c) = next {
+        engine.schedule(c.at, LanEvent::CpuDone { node, gen: c.gen });
+    }
+    Some(job)
+}
+
+/// Does what a transmit-side step of node `n`'s driver asks, in order: the frame for the
+/// MAC goes to the segment, then the next copy into the card starts as a CPU job at
+/// `prio` (the priority of the code that took the step).
+pub(super) fn apply_tx<J: FrameJob>(
+    segment: &mut Segment,
+    cpu: &mut Cpu<J>,
+    adapter: &Adapter,
+    n: usize,
+    step: TxStep,
+    prio: Priority,
+    engine: &mut Engine<LanEvent>,
+) {
+    if let Some(f) = step.to_mac {
+        segment.enqueue(f, engine);
+    }
+    if let Some(frame) = step.copy {
+        let cost = Cost {
+            copy: adapter.profile.tx_copy_time(frame.bytes),
+            ..Cost::default()
+        };
+        start_job(cpu, n, prio, cost, J::tx_copy(frame, prio), engine);
+    }
+}
+
+/// The MAC is done with a frame of node `n` (sent or dropped): a card that chains its
+/// transmits starts the next one at once; then the transmit-complete interrupt, costing
+/// `interrupt_kinstr` thousand instructions.
+pub(super) fn tx_interrupt<J: FrameJob>(
+    segment: &mut Segment,
+    cpu: &mut Cpu<J>,
+    adapter: &mut Adapter,
+    host: &HostProfile,
+    n: usize,
+    interrupt_kinstr: f64,
+    engine: &mut Engine<LanEvent>,
+) {
+    if let Some(f) = adapter.mac_done().to_mac {
+        segment.enqueue(f, engine);
+    }
+    let cost = Cost {
+        protocol: host.instructions(interrupt_kinstr),
+        ..Cost::default()
+    };
+    start_job(cpu, n, Priority::Interrupt, cost, J::tx_isr(), engine);
+}
+
+/// A frame arrived for node `n`: into the receive ring and a receive interrupt (the copy
+/// out of the card plus `protocol_kinstr` thousand instructions), or false if the ring
+/// had no room (the card dropped it).
+pub(super) fn rx_interrupt<J: FrameJob>(
+    cpu: &mut Cpu<J>,
+    adapter: &mut Adapter,
+    host: &HostProfile,
+    n: usize,
+    frame: Frame,
+    protocol_kinstr: f64,
+    engine: &mut Engine<LanEvent>,
+) -> bool {
+    if !adapter.arrive(&frame) {
+        return false;
+    }
+    let cost = Cost {
+        copy: adapter.profile.rx_copy_time(frame.bytes),
+        protocol: host.instructions(protocol_kinstr),
+        ..Cost::default()
+    };
+    start_job(cpu, n, Priority::Interrupt, cost, J::rx_isr(frame), engine);
+    true
+}

@@ -1,0 +1,559 @@
+//! The TCP/IP composition: two hosts on one segment, each with a CPU, an adapter, a TCP
+//! connection to the other (`crate::tcp`) and a socket application ([`SocketApp`]).
+//!
+//! Frames go through the shared frame path (`super::path`): this file only says what a
+//! TCP host does around it. The work is CPU jobs (units: thousands of instructions via
+//! the host's MIPS, bytes via its memcpy rate):
+//! - a socket call (`Write`, `Read`): system-call entry plus the user-kernel copy; with a
+//!   separate checksum (`checksum_in_copy = false`) the send side adds a checksum pass
+//!   over the bytes written;
+//! - `Send`: the protocol work to build one segment (IP, TCP, driver hand-over), then the
+//!   driver takes the frame;
+//! - the receive interrupt: interrupt service, per-segment protocol work and (separate
+//!   checksum) the checksum pass over the payload.
+//!
+//! Segments ride in frames by tag: the segment waits in `in_flight` until its frame is
+//! received (or lost). Timers are the connection's (retransmit, delayed ACK), armed on
+//! the engine as [`LanEvent::TcpTimer`] with the connection's generation.
+//!
+//! Invariant: a node runs at most one socket call at a time (a ttcp process is single
+//! threaded); a call that cannot progress blocks until an ACK frees send buffer (writer)
+//! or data or a FIN arrives (reader).
+
+use std::collections::HashMap;
+
+use super::path::{self, FrameJob};
+use super::LanEvent;
+use crate::adapter::{Adapter, AdapterProfile};
+use crate::engine::{Engine, Model};
+use crate::ether::{frame_bytes, EtherReport, Frame, Indication, Segment as Medium, SegmentConfig};
+use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
+use crate::tcp::segment::{IP_HEADER_BYTES, TCP_HEADER_BYTES};
+use crate::tcp::{ConnStats, Connection, Segment, StackProfile};
+use crate::time::SimTime;
+
+/// A call a socket application makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SockCall {
+    /// Write `bytes`; returns when all are in the send buffer.
+    Write { bytes: u32 },
+    /// Read at most `max` bytes; returns what was there (0 at end of file).
+    Read { max: u32 },
+    /// No more writes: the FIN follows the data.
+    Close,
+}
+
+/// An application on a socket: it makes one call at a time.
+pub trait SocketApp {
+    /// The next call, or `None` when the application is done.
+    fn next_call(&mut self, now: SimTime) -> Option<SockCall>;
+    /// The last call returned at `now`, having moved `bytes`.
+    fn returned(&mut self, now: SimTime, call: SockCall, bytes: u64);
+}
+
+/// CPU costs of the stack on a host, thousands of instructions unless stated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TcpCosts {
+    /// Entering and leaving one socket system call.
+    pub syscall_kinstr: f64,
+    /// IP and TCP work for one segment, sent or received (besides the checksum).
+    pub segment_kinstr: f64,
+    /// Interrupt entry and the driver's interrupt service.
+    pub interrupt_kinstr: f64,
+    /// The Internet checksum's pass over data, instructions per byte.
+    pub checksum_instr_per_byte: f64,
+}
+
+/// One host of the pair as configured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpHost {
+    pub host: HostProfile,
+    pub adapter: AdapterProfile,
+    pub stack: StackProfile,
+    pub costs: TcpCosts,
+    /// Socket send and receive buffers, bytes.
+    pub sndbuf: u32,
+    pub rcvbuf: u32,
+}
+
+/// Where a node's application is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    Idle,
+    /// In a call; `busy` while its CPU job runs, else blocked; `left` bytes still to write.
+    Writing {
+        bytes: u32,
+        left: u32,
+        busy: bool,
+    },
+    Reading {
+        max: u32,
+        busy: bool,
+    },
+    Done,
+}
+
+/// Work a TCP host's CPU does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpJob {
+    /// Build the segment of frame `tag`; then the driver takes the frame.
+    Send {
+        tag: u64,
+    },
+    TxCopy {
+        frame: Frame,
+        prio: Priority,
+    },
+    TxIsr,
+    RxIsr {
+        frame: Frame,
+    },
+    /// Copy `bytes` from the application into the send buffer.
+    Write {
+        bytes: u32,
+    },
+    /// Copy `bytes` from the receive buffer to the application (0: end of file).
+    Read {
+        bytes: u32,
+    },
+}
+
+impl FrameJob for TcpJob {
+    fn tx_copy(frame: Frame, prio: Priority) -> Self {
+        TcpJob::TxCopy { frame, prio }
+    }
+    fn tx_isr() -> Self {
+        TcpJob::TxIsr
+    }
+    fn rx_isr(frame: Frame) -> Self {
+        TcpJob::RxIsr { frame }
+    }
+}
+
+struct TcpNode<S> {
+    cpu: Cpu<TcpJob>,
+    adapter: Adapter,
+    host: HostProfile,
+    costs: TcpCosts,
+    checksum_in_copy: bool,
+    conn: Connection,
+    app: S,
+    call: Call,
+    bytes_written: u64,
+    bytes_read: u64,
+}
+
+/// Counters of one host, for the workload's report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpNodeReport {
+    pub cpu: CpuStats,
+    pub conn: ConnStats,
+    pub bytes_written: u64,
+    pub bytes_read: u64,
+    pub rx_ring_drops: u64,
+}
+
+/// Two TCP hosts on one segment.
+pub struct TcpLan<S> {
+    medium: Medium,
+    nodes: Vec<TcpNode<S>>,
+    inds: Vec<Indication>,
+    in_flight: HashMap<u64, Segment>,
+    next_tag: u64,
+    /// Frames lost on the wire or in a receive ring.
+    pub frames_lost: u64,
+}
+
+impl<S: SocketApp> TcpLan<S> {
+    /// Builds the pair (node 0 and node 1) and starts both applications at time 0.
+    pub fn new(
+        segment: &SegmentConfig,
+        hosts: [TcpHost; 2],
+        apps: [S; 2],
+        engine: &mut Engine<LanEvent>,
+    ) -> Self {
+        let medium = Medium::new(segment, engine.rng_streams());
+        let [h0, h1] = hosts;
+        let (c0, c1) = Connection::pair((h0.stack, h0.sndbuf, h0.rcvbuf), (h1.stack, h1.sndbuf, h1.rcvbuf));
+        let nodes = [(h0, c0), (h1, c1)]
+            .into_iter()
+            .zip(apps)
+            .map(|((h, conn), app)| TcpNode {
+                cpu: Cpu::new(),
+                adapter: Adapter::new(h.adapter),
+                host: h.host,
+                costs: h.costs,
+                checksum_in_copy: h.stack.checksum_in_copy,
+                conn,
+                app,
+                call: Call::Idle,
+                bytes_written: 0,
+                bytes_read: 0,
+            })
+            .collect();
+        for n in 0..2 {
+            engine.schedule_in(crate::time::SimDuration::ZERO, LanEvent::Start { node: n });
+        }
+        TcpLan {
+            medium,
+            nodes,
+            inds: Vec::new(),
+            in_flight: HashMap::new(),
+            next_tag: 0,
+            frames_lost: 0,
+        }
+    }
+
+    pub fn app(&self, n: usize) -> &S {
+        &self.nodes[n].app
+    }
+    pub fn conn(&self, n: usize) -> &Connection {
+        &self.nodes[n].conn
+    }
+    /// Both applications are done.
+    pub fn finished(&self) -> bool {
+        self.nodes.iter().all(|n| n.call == Call::Done)
+    }
+    pub fn ether(&self, now: SimTime) -> EtherReport {
+        self.medium.report(now)
+    }
+    pub fn node_report(&self, n: usize) -> TcpNodeReport {
+        let node = &self.nodes[n];
+        TcpNodeReport {
+            cpu: node.cpu.stats().clone(),
+            conn: node.conn.stats().clone(),
+            bytes_written: node.bytes_written,
+            bytes_read: node.bytes_read,
+            rx_ring_drops: node.adapter.stats.rx_ring_drops,
+        }
+    }
+
+    /// Frames whose segments are still owed to a receiver: 0 once the wire is quiet.
+    pub fn segments_in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    fn checksum(&self, n: usize, bytes: u64) -> Cost {
+        let node = &self.nodes[n];
+        Cost {
+            protocol: node
+                .host
+                .instructions(bytes as f64 * node.costs.checksum_instr_per_byte / 1e3),
+            ..Cost::default()
+        }
+    }
+
+    fn start(&mut self, n: usize, prio: Priority, cost: Cost, job: TcpJob, engine: &mut Engine<LanEvent>) {
+        path::start_job(&mut self.nodes[n].cpu, n, prio, cost, job, engine);
+    }
+
+    fn arm_timers(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        for r in self.nodes[n].conn.take_timer_requests() {
+            engine.schedule_in(
+                r.after,
+                LanEvent::TcpTimer {
+                    node: n as u32,
+                    timer: r.timer,
+                    gen: r.gen,
+                },
+            );
+        }
+    }
+
+    /// Hands segments to the driver while it has room.
+    fn pump(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let now = engine.now();
+        while self.nodes[n].adapter.can_accept() {
+            let Some(seg) = self.nodes[n].conn.next_segment(now) else {
+                break;
+            };
+            let reserved = self.nodes[n].adapter.reserve();
+            assert!(reserved, "the driver refused a buffer it said it had");
+            self.next_tag += 1;
+            let tag = self.next_tag;
+            self.in_flight.insert(tag, seg);
+            let node = &self.nodes[n];
+            let cost = Cost {
+                protocol: node.host.instructions(node.costs.segment_kinstr),
+                ..Cost::default()
+            };
+            // ACKs leave from the receive path (interrupt level), data from the writer
+            let prio = if seg.is_pure_ack() {
+                Priority::Interrupt
+            } else {
+                Priority::Task
+            };
+            self.start(n, prio, cost, TcpJob::Send { tag }, engine);
+        }
+        self.arm_timers(n, engine);
+    }
+
+    /// Starts the application's next call, or resumes a blocked one.
+    fn advance(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let now = engine.now();
+        loop {
+            let node = &mut self.nodes[n];
+            match node.call {
+                Call::Done => return,
+                Call::Writing { busy: true, .. } | Call::Reading { busy: true, .. } => return,
+                Call::Idle => match node.app.next_call(now) {
+                    None => {
+                        node.call = Call::Done;
+                        return;
+                    }
+                    Some(SockCall::Write { bytes }) => {
+                        node.call = Call::Writing {
+                            bytes,
+                            left: bytes,
+                            busy: false,
+                        }
+                    }
+                    Some(SockCall::Read { max }) => node.call = Call::Reading { max, busy: false },
+                    Some(SockCall::Close) => {
+                        node.conn.close();
+                        node.app.returned(now, SockCall::Close, 0);
+                        self.pump(n, engine);
+                    }
+                },
+                Call::Writing {
+                    bytes,
+                    left,
+                    busy: false,
+                } => {
+                    let k = left.min(node.conn.write_space());
+                    if k == 0 {
+                        return; // blocked until an ACK frees buffer space
+                    }
+                    node.call = Call::Writing {
+                        bytes,
+                        left,
+                        busy: true,
+                    };
+                    let mut cost = Cost {
+                        protocol: node.host.instructions(node.costs.syscall_kinstr),
+                        copy: node.host.memcpy(k as u64),
+                        ..Cost::default()
+                    };
+                    if !node.checksum_in_copy {
+                        cost.protocol += self.checksum(n, k as u64).protocol;
+                    }
+                    self.start(n, Priority::Task, cost, TcpJob::Write { bytes: k }, engine);
+                    return;
+                }
+                Call::Reading { max, busy: false } => {
+                    let r = node.conn.readable().min(max as u64) as u32;
+                    if r == 0 && !node.conn.eof() {
+                        return; // blocked until data or a FIN arrives
+                    }
+                    node.call = Call::Reading { max, busy: true };
+                    let mut cost = Cost {
+                        protocol: node.host.instructions(node.costs.syscall_kinstr),
+                        copy: node.host.memcpy(r as u64),
+                        ..Cost::default()
+                    };
+                    if node.checksum_in_copy {
+                        cost.protocol += self.checksum(n, r as u64).protocol;
+                    }
+                    self.start(n, Priority::Task, cost, TcpJob::Read { bytes: r }, engine);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn job_done(&mut self, n: usize, job: TcpJob, engine: &mut Engine<LanEvent>) {
+        let now = engine.now();
+        match job {
+            TcpJob::Send { tag } => {
+                let seg = self.in_flight[&tag];
+                let frame = Frame {
+                    src: n,
+                    dst: 1 - n,
+                    bytes: seg.frame_bytes(),
+                    tag,
+                };
+                let node = &mut self.nodes[n];
+                let step = node.adapter.submit(frame);
+                path::apply_tx(
+                    &mut self.medium,
+                    &mut node.cpu,
+                    &node.adapter,
+                    n,
+                    step,
+                    Priority::Task,
+                    engine,
+                );
+            }
+            TcpJob::TxCopy { frame, prio } => {
+                let node = &mut self.nodes[n];
+                let step = node.adapter.copied_to_card(frame);
+                path::apply_tx(
+                    &mut self.medium,
+                    &mut node.cpu,
+                    &node.adapter,
+                    n,
+                    step,
+                    prio,
+                    engine,
+                );
+            }
+            TcpJob::TxIsr => {
+                let node = &mut self.nodes[n];
+                let step = node.adapter.transmit_complete();
+                path::apply_tx(
+                    &mut self.medium,
+                    &mut node.cpu,
+                    &node.adapter,
+                    n,
+                    step,
+                    Priority::Interrupt,
+                    engine,
+                );
+                self.pump(n, engine);
+            }
+            TcpJob::RxIsr { frame } => {
+                self.nodes[n].adapter.copied_from_card(&frame);
+                let seg = self
+                    .in_flight
+                    .remove(&frame.tag)
+                    .expect("a received frame carries a segment");
+                let out = self.nodes[n].conn.on_segment(&seg, now);
+                debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
+                self.pump(n, engine);
+                if out.accepted > 0 || out.fin || out.acked > 0 {
+                    self.advance(n, engine);
+                }
+            }
+            TcpJob::Write { bytes } => {
+                let node = &mut self.nodes[n];
+                let took = node.conn.write(bytes);
+                assert_eq!(took, bytes, "the send buffer shrank under a running write");
+                node.bytes_written += bytes as u64;
+                let Call::Writing {
+                    bytes: total, left, ..
+                } = node.call
+                else {
+                    unreachable!("write job outside a write")
+                };
+                let left = left - bytes;
+                node.call = if left == 0 {
+                    node.app
+                        .returned(now, SockCall::Write { bytes: total }, total as u64);
+                    Call::Idle
+                } else {
+                    Call::Writing {
+                        bytes: total,
+                        left,
+                        busy: false,
+                    }
+                };
+                self.pump(n, engine);
+                self.advance(n, engine);
+            }
+            TcpJob::Read { bytes } => {
+                let node = &mut self.nodes[n];
+                let got = node.conn.read(bytes as u64);
+                debug_assert_eq!(got, bytes as u64);
+                node.bytes_read += got;
+                let Call::Reading { max, .. } = node.call else {
+                    unreachable!("read job outside a read")
+                };
+                node.app.returned(now, SockCall::Read { max }, got);
+                node.call = Call::Idle;
+                self.pump(n, engine);
+                self.advance(n, engine);
+            }
+        }
+    }
+
+    fn lost(&mut self, frame: &Frame) {
+        self.frames_lost += 1;
+        self.in_flight.remove(&frame.tag);
+    }
+
+    fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
+        match ind {
+            Indication::Sent { frame } | Indication::Dropped { frame } => {
+                if let Indication::Dropped { .. } = ind {
+                    self.lost(&frame);
+                }
+                let node = &mut self.nodes[frame.src];
+                let kinstr = node.costs.interrupt_kinstr;
+                path::tx_interrupt(
+                    &mut self.medium,
+                    &mut node.cpu,
+                    &mut node.adapter,
+                    &node.host,
+                    frame.src,
+                    kinstr,
+                    engine,
+                );
+            }
+            Indication::Received { frame } => {
+                let n = frame.dst;
+                let payload = frame
+                    .bytes
+                    .saturating_sub(frame_bytes(IP_HEADER_BYTES + TCP_HEADER_BYTES));
+                let node = &self.nodes[n];
+                let mut kinstr = node.costs.interrupt_kinstr + node.costs.segment_kinstr;
+                if !node.checksum_in_copy {
+                    kinstr += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
+                }
+                let node = &mut self.nodes[n];
+                if !path::rx_interrupt(
+                    &mut node.cpu,
+                    &mut node.adapter,
+                    &node.host,
+                    n,
+                    frame,
+                    kinstr,
+                    engine,
+                ) {
+                    self.lost(&frame);
+                }
+            }
+            Indication::Corrupted { frame } => self.lost(&frame),
+        }
+    }
+}
+
+impl<S: SocketApp> Model for TcpLan<S> {
+    type Event = LanEvent;
+
+    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        match ev {
+            LanEvent::Ether(e) => {
+                self.medium.handle(e, engine);
+                self.medium.drain_indications(&mut self.inds);
+                let inds = std::mem::take(&mut self.inds);
+                for ind in &inds {
+                    self.on_indication(*ind, engine);
+                }
+                self.inds = inds;
+                self.inds.clear();
+            }
+            LanEvent::CpuDone { node, gen } => {
+                let n = node as usize;
+                let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
+                    return;
+                };
+                self.job_done(n, job, engine);
+                self.medium.drain_indications(&mut self.inds);
+                debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
+            }
+            LanEvent::TcpTimer { node, timer, gen } => {
+                let n = node as usize;
+                if self.nodes[n].conn.on_timer(timer, gen) {
+                    self.pump(n, engine);
+                }
+            }
+            LanEvent::Start { node } => self.advance(node as usize, engine),
+            LanEvent::Retry { .. } | LanEvent::AckTimer { .. } => {
+                unreachable!("NetBIOS timer on a TCP/IP LAN: {ev:?}")
+            }
+            LanEvent::DiskDone { .. } | LanEvent::Flush { .. } => {
+                unreachable!("file server storage event on a TCP/IP LAN: {ev:?}")
+            }
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! Workload kind `ttcp`: a ttcp transfer between two hosts over TCP/IP.
+//!
+//! Keys under `[workload]` (the hardware file usually gives the catalogue, the scenario
+//! the choice): `stack` (a [`super::stack`] table), `costs` (the stack's CPU costs on a
+//! host: `syscall_kinstr`, `segment_kinstr`, `interrupt_kinstr`,
+//! `checksum_instr_per_byte`), `hosts.<name>` (`cpu`, `mips`, `memcpy_ns_per_byte`,
+//! `isa` = { `path` = `"vl_chipset"` | `"pci_bridge"`, `bridge_ns`, `clock_mhz`,
+//! `io_clocks`, `mem_clocks` }, optional `pci` = { `clock_mhz`, `bytes_per_clock` }),
+//! `cards.<name>` (`name`, `engine` = `"fifo_pio"` | `"shared_memory"` | `"bus_master"`,
+//! `setup_ns`, and per engine `tx_fifo_bytes`/`rx_fifo_bytes`, `ram_bytes`/`tx_buffers`,
+//! `tx_ring`/`rx_ring`; `driver_queue` frames), then the run: `card` = { host = card },
+//! `transmitter` (a host name), ttcp's `buflen` (-l), `nbuf` (-n), `socket_buffer` (-b,
+//! clamped by the stack) and `limit_s`. Exactly two hosts.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::error::{show, FieldError};
+use super::stack::RawStack;
+use super::Sections;
+use crate::adapter::bus::{HostBus, IsaBus, IsaPath, PciBus};
+use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::host::HostProfile;
+use crate::lan::tcp::{TcpCosts, TcpHost};
+use crate::workload::ttcp::TtcpConfig;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTtcp {
+    pub stack: RawStack,
+    pub costs: RawCosts,
+    pub hosts: BTreeMap<String, RawHost>,
+    pub cards: BTreeMap<String, RawCard>,
+    pub card: BTreeMap<String, String>,
+    pub transmitter: String,
+    pub buflen: i64,
+    pub nbuf: i64,
+    pub socket_buffer: Option<i64>,
+    pub limit_s: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCosts {
+    pub syscall_kinstr: f64,
+    pub segment_kinstr: f64,
+    pub interrupt_kinstr: f64,
+    pub checksum_instr_per_byte: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHost {
+    pub cpu: String,
+    pub mips: f64,
+    pub memcpy_ns_per_byte: f64,
+    pub isa: RawIsa,
+    pub pci: Option<RawPci>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(tag = "path", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawIsa {
+    VlChipset {
+        clock_mhz: f64,
+        io_clocks: f64,
+        mem_clocks: f64,
+    },
+    PciBridge {
+        bridge_ns: f64,
+        clock_mhz: f64,
+        io_clocks: f64,
+        mem_clocks: f64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPci {
+    pub clock_mhz: f64,
+    pub bytes_per_clock: f64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(tag = "engine", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawEngine {
+    FifoPio { tx_fifo_bytes: u32, rx_fifo_bytes: u32 },
+    SharedMemory { ram_bytes: u32, tx_buffers: u32 },
+    BusMaster { tx_ring: u32, rx_ring: u32 },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct RawCard {
+    pub name: String,
+    pub setup_ns: f64,
+    pub driver_queue: u32,
+    #[serde(flatten)]
+    pub engine: RawEngine,
+}
+
+/// A validated ttcp run.
+#[derive(Clone, Debug)]
+pub struct TtcpWorkload {
+    pub config: TtcpConfig,
+    /// Host names in node order, and the card each has.
+    pub hosts: [(String, String); 2],
+}
+
+fn real(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(v)
+    } else {
+        Err(FieldError::range(
+            path,
+            show(v),
+            format!("[{}, {}]", show(lo), show(hi)),
+        ))
+    }
+}
+
+fn bus(path: &str, h: &RawHost) -> Result<HostBus, FieldError> {
+    let (p, clock_mhz, io_clocks, mem_clocks) = match h.isa {
+        RawIsa::VlChipset {
+            clock_mhz,
+            io_clocks,
+            mem_clocks,
+        } => (IsaPath::VlChipset, clock_mhz, io_clocks, mem_clocks),
+        RawIsa::PciBridge {
+            bridge_ns,
+            clock_mhz,
+            io_clocks,
+            mem_clocks,
+        } => {
+            let bridge_ns = real(&format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
+            (IsaPath::PciBridge { bridge_ns }, clock_mhz, io_clocks, mem_clocks)
+        }
+    };
+    let isa = IsaBus {
+        path: p,
+        clock_mhz: real(&format!("{path}.isa.clock_mhz"), clock_mhz, 4.0, 16.0)?,
+        io_clocks: real(&format!("{path}.isa.io_clocks"), io_clocks, 1.0, 64.0)?,
+        mem_clocks: real(&format!("{path}.isa.mem_clocks"), mem_clocks, 1.0, 64.0)?,
+    };
+    let pci = match h.pci {
+        None => None,
+        Some(p) => Some(PciBus {
+            clock_mhz: real(&format!("{path}.pci.clock_mhz"), p.clock_mhz, 20.0, 66.0)?,
+            bytes_per_clock: real(
+                &format!("{path}.pci.bytes_per_clock"),
+                p.bytes_per_clock,
+                0.5,
+                8.0,
+            )?,
+        }),
+    };
+    Ok(HostBus { isa, pci })
+}
+
+fn adapter(
+    key: &str,
+    c: &RawCard,
+    bus: &HostBus,
+    memcpy_ns_per_byte: f64,
+) -> Result<AdapterProfile, FieldError> {
+    let setup_ns = real(&format!("{key}.setup_ns"), c.setup_ns, 0.0, 1e6)?;
+    if !(1..=256).contains(&c.driver_queue) {
+        return Err(FieldError::range(
+            format!("{key}.driver_queue"),
+            c.driver_queue,
+            "1..=256",
+        ));
+    }
+    let (copy, ram, page) = match c.engine {
+        RawEngine::FifoPio {
+            tx_fifo_bytes,
+            rx_fifo_bytes,
+        } => (
+            CopyEngine::FifoPio {
+                access_ns: bus.isa_io_ns(),
+                setup_ns,
+                tx_fifo_bytes,
+                rx_fifo_bytes,
+            },
+            tx_fifo_bytes + rx_fifo_bytes,
+            256,
+        ),
+        RawEngine::SharedMemory {
+            ram_bytes,
+            tx_buffers,
+        } => (
+            CopyEngine::SharedMemory {
+                access_ns: bus.isa_mem_ns(),
+                setup_ns,
+                tx_buffers,
+            },
+            ram_bytes,
+            256,
+        ),
+        RawEngine::BusMaster { tx_ring, rx_ring } => {
+            if bus.pci.is_none() {
+                return Err(FieldError::invalid(
+                    key,
+                    "a bus-master PCI card needs a host with `pci`",
+                ));
+            }
+            let copy = CopyEngine::BusMaster {
+                setup_ns,
+                rx_copy_ns_per_byte: memcpy_ns_per_byte,
+                tx_ring,
+                rx_ring,
+            };
+            (copy, 0, 1544)
+        }
+    };
+    let a = AdapterProfile {
+        name: c.name.clone(),
+        bus_width_bits: 16,
+        copy,
+        card_ram_bytes: ram,
+        page_bytes: page,
+        transmit_buffers: c.driver_queue,
+        packet_size: 1500,
+    };
+    if a.rx_pages() < a.rx_pages_for(a.max_frame_bytes()) {
+        return Err(FieldError::invalid(
+            key,
+            "the receive space cannot hold one full frame",
+        ));
+    }
+    Ok(a)
+}
+
+impl RawTtcp {
+    pub fn validate(self, s: &Sections<'_>) -> Result<TtcpWorkload, FieldError> {
+        let stack = self.stack.validate().map_err(|mut e| {
+            e.path = format!("workload.{}", e.path);
+            e
+        })?;
+        if self.hosts.len() != 2 {
+            return Err(FieldError::invalid(
+                "workload.hosts",
+                format!("needs exactly two hosts, has {}", self.hosts.len()),
+            ));
+        }
+        if !self.hosts.contains_key(&self.transmitter) {
+            return Err(FieldError::invalid(
+                "workload.transmitter",
+                format!("{:?} is not one of workload.hosts", self.transmitter),
+            ));
+        }
+        if !(1..=1 << 20).contains(&self.buflen) {
+            return Err(FieldError::range(
+                "workload.buflen",
+                self.buflen,
+                "1..=1048576 bytes",
+            ));
+        }
+        if !(1..=1 << 20).contains(&self.nbuf) || self.buflen * self.nbuf > 1 << 30 {
+            return Err(FieldError::range(
+                "workload.nbuf",
+                self.nbuf,
+                "1..=1048576, at most 1 GiB in all",
+            ));
+        }
+        let b = self.socket_buffer.unwrap_or(stack.socket_buffer_bytes as i64);
+        if !(1..=1 << 20).contains(&b) {
+            return Err(FieldError::range(
+                "workload.socket_buffer",
+                b,
+                "1..=1048576 bytes",
+            ));
+        }
+        let b = stack.clamp_socket_buffer(b as u32);
+        let c = self.costs;
+        let costs = TcpCosts {
+            syscall_kinstr: real("workload.costs.syscall_kinstr", c.syscall_kinstr, 0.0, 1e4)?,
+            segment_kinstr: real("workload.costs.segment_kinstr", c.segment_kinstr, 0.0, 1e4)?,
+            interrupt_kinstr: real("workload.costs.interrupt_kinstr", c.interrupt_kinstr, 0.0, 1e4)?,
+            checksum_instr_per_byte: real(
+                "workload.costs.checksum_instr_per_byte",
+                c.checksum_instr_per_byte,
+                0.0,
+                100.0,
+            )?,
+        };
+        let mut built = Vec::new();
+        for (name, h) in &self.hosts {
+            let key = format!("workload.hosts.{name}");
+            let mips = real(&format!("{key}.mips"), h.mips, 0.1, 1e6)?;
+            let memcpy = real(
+                &format!("{key}.memcpy_ns_per_byte"),
+                h.memcpy_ns_per_byte,
+                0.0,
+                1e4,
+            )?;
+            let bus = bus(&key, h)?;
+            let Some(card_name) = self.card.get(name) else {
+                return Err(FieldError::invalid(
+                    format!("workload.card.{name}"),
+                    "missing: which card this host has",
+                ));
+            };
+            let Some(card) = self.cards.get(card_name) else {
+                let known: Vec<&str> = self.cards.keys().map(String::as_str).collect();
+                return Err(FieldError::invalid(
+                    format!("workload.card.{name}"),
+                    format!("{card_name:?} is not in workload.cards ({})", known.join(", ")),
+                ));
+            };
+            let adapter = adapter(&format!("workload.cards.{card_name}"), card, &bus, memcpy)?;
+            let host = TcpHost {
+                host: HostProfile {
+                    name: h.cpu.clone(),
+                    mips,
+                    memcpy_ns_per_byte: memcpy,
+                },
+                adapter,
+                stack: stack.profile,
+                costs,
+                sndbuf: b,
+                rcvbuf: b,
+            };
+            built.push(((name.clone(), card_name.clone()), host));
+        }
+        let transmitter = built
+            .iter()
+            .position(|((n, _), _)| *n == self.transmitter)
+            .expect("checked above");
+        let limit = super::units::seconds(
+            "workload.limit_s",
+            self.limit_s.unwrap_or(600.0),
+            (0.001, 3600.0),
+            false,
+        )?;
+        let ((n1, h1), (n0, h0)) = (built.pop().expect("two"), built.pop().expect("two"));
+        Ok(TtcpWorkload {
+            config: TtcpConfig {
+                segment: s.medium.segment(s.medium.even_positions(2)),
+                hosts: [h0, h1],
+                transmitter,
+                buflen: self.buflen as u32,
+                nbuf: self.nbuf as u32,
+                limit,
+            },
+            hosts: [n0, n1],
+        })
+    }
+}
+
+impl TtcpWorkload {
+    /// One line for `ethersim validate`.
+    pub fn summary(&self) -> String {
+        let c = &self.config;
+        let tx = c.transmitter;
+        format!(
+            "ttcp -l {} -n {} from {} ({}) to {} ({})",
+            c.buflen,
+            c.nbuf,
+            self.hosts[tx].0,
+            self.hosts[tx].1,
+            self.hosts[1 - tx].0,
+            self.hosts[1 - tx].1
+        )
+    }
+}

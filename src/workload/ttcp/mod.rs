@@ -1,0 +1,210 @@
+//! ttcp over TCP/IP between two hosts: a transmitter writing `-n` buffers of `-l` bytes
+//! (source mode `-s`: a pattern, no file) and a receiver reading until end of file (sink
+//! mode), through sockets of `-b` bytes, on an otherwise idle segment.
+//!
+//! What each side reports is what ttcp prints: bytes, real seconds and KB/s (ttcp's KB is
+//! 1024 bytes; the transmitter's clock stops when its last write returns, the
+//! receiver's when a read returns 0 at the FIN), and its CPU time. User time is the
+//! application's own work (none in source/sink mode, which copies nothing of its own);
+//! system time is everything the host's CPU does for the transfer (the model charges
+//! interrupt service to the process, as Linux 1.2's tick sampling mostly does). The
+//! wire's view comes from the segment: frames, collisions and deferrals.
+//!
+//! Units: bytes, seconds.
+
+mod summary;
+
+pub use summary::{summarise, TtcpSummary, TTCP_COLUMNS};
+
+use crate::engine::Engine;
+use crate::ether::{EtherReport, SegmentConfig};
+use crate::lan::tcp::{SockCall, SocketApp, TcpHost, TcpLan, TcpNodeReport};
+use crate::lan::LanEvent;
+use crate::time::{SimDuration, SimTime};
+
+/// Which end of the transfer a ttcp process is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// `ttcp -t -s`: writes `nbuf` buffers of `buflen` bytes, then closes.
+    Transmit { buflen: u32, nbuf: u32 },
+    /// `ttcp -r -s`: reads `buflen` at a time until end of file.
+    Receive { buflen: u32 },
+}
+
+/// One ttcp process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ttcp {
+    role: Role,
+    calls: u32,
+    bytes: u64,
+    closed: bool,
+    eof: bool,
+    /// When its timer stopped (last write returned / read returned 0).
+    stop: Option<SimTime>,
+}
+
+impl Ttcp {
+    pub fn new(role: Role) -> Self {
+        Ttcp {
+            role,
+            calls: 0,
+            bytes: 0,
+            closed: false,
+            eof: false,
+            stop: None,
+        }
+    }
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    pub fn stop(&self) -> Option<SimTime> {
+        self.stop
+    }
+}
+
+impl SocketApp for Ttcp {
+    fn next_call(&mut self, _now: SimTime) -> Option<SockCall> {
+        match self.role {
+            Role::Transmit { buflen, nbuf } => {
+                if self.calls < nbuf {
+                    Some(SockCall::Write { bytes: buflen })
+                } else if !self.closed {
+                    self.closed = true;
+                    Some(SockCall::Close)
+                } else {
+                    None
+                }
+            }
+            Role::Receive { buflen } => (!self.eof).then_some(SockCall::Read { max: buflen }),
+        }
+    }
+
+    fn returned(&mut self, now: SimTime, call: SockCall, bytes: u64) {
+        match (self.role, call) {
+            (Role::Transmit { nbuf, .. }, SockCall::Write { .. }) => {
+                self.calls += 1;
+                self.bytes += bytes;
+                if self.calls == nbuf {
+                    self.stop = Some(now);
+                }
+            }
+            (Role::Receive { .. }, SockCall::Read { .. }) => {
+                if bytes == 0 {
+                    self.eof = true;
+                    self.stop = Some(now);
+                } else {
+                    self.calls += 1;
+                    self.bytes += bytes;
+                }
+            }
+            (_, SockCall::Close) => {}
+            (role, call) => unreachable!("{call:?} returned to a ttcp {role:?}"),
+        }
+    }
+}
+
+/// A ttcp measurement: which host transmits, the options and the hardware.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TtcpConfig {
+    pub segment: SegmentConfig,
+    /// Host 0 and host 1; `transmitter` is the index of the one running `ttcp -t`.
+    pub hosts: [TcpHost; 2],
+    pub transmitter: usize,
+    /// `-l`, `-n`.
+    pub buflen: u32,
+    pub nbuf: u32,
+    /// Longest simulated time before the run is declared stuck.
+    pub limit: SimDuration,
+}
+
+/// What one ttcp process prints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TtcpSide {
+    pub bytes: u64,
+    pub real_s: f64,
+    /// ttcp's KB/s: bytes / 1024 / real seconds.
+    pub kbytes_per_s: f64,
+    pub user_s: f64,
+    pub sys_s: f64,
+    pub node: TcpNodeReport,
+}
+
+/// Both sides and the wire.
+#[derive(Clone, Debug)]
+pub struct TtcpReport {
+    pub transmitter: TtcpSide,
+    pub receiver: TtcpSide,
+    pub ether: EtherReport,
+    pub frames_lost: u64,
+    pub events: u64,
+}
+
+/// Why a run did not finish.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TtcpError {
+    #[error(
+        "the transfer did not finish within {limit_s} simulated seconds ({bytes} of {total} bytes read)"
+    )]
+    Stuck { limit_s: f64, bytes: u64, total: u64 },
+    #[error("the receiver read {read} bytes but {written} were written")]
+    Conservation { read: u64, written: u64 },
+}
+
+fn side(lan: &TcpLan<Ttcp>, n: usize) -> TtcpSide {
+    let app = lan.app(n);
+    let real_s = app.stop().map_or(0.0, |t| t.as_secs_f64());
+    let node = lan.node_report(n);
+    let bytes = app.bytes();
+    TtcpSide {
+        bytes,
+        real_s,
+        kbytes_per_s: if real_s > 0.0 {
+            bytes as f64 / 1024.0 / real_s
+        } else {
+            0.0
+        },
+        user_s: node.cpu.work_ns as f64 * 1e-9,
+        sys_s: (node.cpu.busy_ns - node.cpu.work_ns) as f64 * 1e-9,
+        node,
+    }
+}
+
+/// Runs one ttcp transfer (both timers start at time 0: the connection is established).
+pub fn run(cfg: &TtcpConfig, seed: u64) -> Result<TtcpReport, TtcpError> {
+    let mut engine: Engine<LanEvent> = Engine::new(seed);
+    let tx = cfg.transmitter;
+    let mut apps = [
+        Ttcp::new(Role::Receive { buflen: cfg.buflen }),
+        Ttcp::new(Role::Receive { buflen: cfg.buflen }),
+    ];
+    apps[tx] = Ttcp::new(Role::Transmit {
+        buflen: cfg.buflen,
+        nbuf: cfg.nbuf,
+    });
+    let mut lan = TcpLan::new(&cfg.segment, cfg.hosts.clone(), apps, &mut engine);
+    let limit = SimTime::ZERO + cfg.limit;
+    while !lan.finished() {
+        let Some(ev) = engine.pop_until(limit) else {
+            return Err(TtcpError::Stuck {
+                limit_s: cfg.limit.as_secs_f64(),
+                bytes: lan.app(1 - tx).bytes(),
+                total: cfg.buflen as u64 * cfg.nbuf as u64,
+            });
+        };
+        crate::engine::Model::handle(&mut lan, ev, &mut engine);
+    }
+    let (written, read) = (lan.app(tx).bytes(), lan.app(1 - tx).bytes());
+    if written != read || lan.conn(1 - tx).stats().bytes_read != read {
+        return Err(TtcpError::Conservation { read, written });
+    }
+    Ok(TtcpReport {
+        transmitter: side(&lan, tx),
+        receiver: side(&lan, 1 - tx),
+        ether: lan.ether(engine.now()),
+        frames_lost: lan.frames_lost,
+        events: engine.events_dispatched(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,167 @@
+//! Whole transfers on hand-made hosts: the ceiling, loss recovery, conservation.
+
+use super::*;
+use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::host::HostProfile;
+use crate::lan::tcp::TcpCosts;
+use crate::tcp::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+
+pub(crate) fn linux_1_2() -> StackProfile {
+    StackProfile {
+        mss_bytes: 1436,
+        ack_every_segments: 1,
+        delayed_ack: SimDuration::ZERO,
+        window: WindowRule::HalfFreeSpace {
+            reserve_bytes: 2048,
+            max_bytes: 16384,
+            full_margin_bytes: 4096,
+            sws_floor_bytes: 8192,
+        },
+        window_update: WindowUpdateRule::MoreThanMss,
+        buffer_overhead_bytes: 214,
+        congestion: Congestion::Linear { max_segments: 2048 },
+        nagle: true,
+        rto_initial: SimDuration::from_millis(3000),
+        rto_min: SimDuration::from_millis(200),
+        rto_max: SimDuration::from_secs(120),
+        checksum_in_copy: false,
+    }
+}
+
+/// A host and card that take no time for copies, protocol work and checksums. Only the
+/// transmit-complete interrupt takes 20 us (20 kinstr at 1000 MIPS): an 8390-class card
+/// starts its next frame from that interrupt, so a waiting ACK (ready after the 9.6 us
+/// gap) goes first instead of colliding with the next data frame.
+fn instant_host() -> TcpHost {
+    TcpHost {
+        host: HostProfile {
+            name: "instant".into(),
+            mips: 1000.0,
+            memcpy_ns_per_byte: 0.0,
+        },
+        adapter: AdapterProfile {
+            name: "instant".into(),
+            bus_width_bits: 32,
+            copy: CopyEngine::ProgrammedIo {
+                access_ns: 0.0,
+                setup_ns: 0.0,
+            },
+            card_ram_bytes: 65_536,
+            page_bytes: 256,
+            transmit_buffers: 16,
+            packet_size: 1500,
+        },
+        stack: linux_1_2(),
+        costs: TcpCosts {
+            syscall_kinstr: 0.0,
+            segment_kinstr: 0.0,
+            interrupt_kinstr: 20.0,
+            checksum_instr_per_byte: 0.0,
+        },
+        sndbuf: 32_767,
+        rcvbuf: 32_767,
+    }
+}
+
+fn slow_host() -> TcpHost {
+    let mut h = instant_host();
+    h.host = HostProfile {
+        name: "486-ish".into(),
+        mips: 30.0,
+        memcpy_ns_per_byte: 40.0,
+    };
+    h.adapter.copy = CopyEngine::ProgrammedIo {
+        access_ns: 500.0,
+        setup_ns: 5_000.0,
+    };
+    h.costs = TcpCosts {
+        syscall_kinstr: 1.0,
+        segment_kinstr: 2.0,
+        interrupt_kinstr: 0.5,
+        checksum_instr_per_byte: 0.5,
+    };
+    h
+}
+
+pub(crate) fn segment(corrupt_fraction: f64) -> SegmentConfig {
+    SegmentConfig {
+        positions_m: vec![0.0, 10.0],
+        velocity_factor: 0.77,
+        bit_ns: 100,
+        corrupt_fraction,
+    }
+}
+
+fn cfg(hosts: [TcpHost; 2], nbuf: u32, corrupt: f64) -> TtcpConfig {
+    TtcpConfig {
+        segment: segment(corrupt),
+        hosts,
+        transmitter: 0,
+        buflen: 8192,
+        nbuf,
+        limit: SimDuration::from_secs(3600),
+    }
+}
+
+/// The TCP ceiling on 10 Mb/s for MSS 1436 and one ACK per segment, KiB/s: a 1494-byte
+/// data frame and a 64-byte ACK, each with 8 bytes of preamble and 12 of gap, per 1436
+/// bytes (REFERENCE-ttcp.md: 1097.0).
+pub(crate) fn ceiling_kib_per_s() -> f64 {
+    let bits = ((1494 + 20) + (64 + 20)) * 8;
+    1436.0 / 1024.0 / (bits as f64 * 100e-9)
+}
+
+#[test]
+fn test_ceiling_is_1097() {
+    assert!(
+        (ceiling_kib_per_s() - 1097.0).abs() < 0.1,
+        "{}",
+        ceiling_kib_per_s()
+    );
+}
+
+#[test]
+fn test_instant_hosts_come_within_1pct_of_the_ceiling() {
+    let r = run(&cfg([instant_host(), instant_host()], 2048, 0.0), 1).unwrap();
+    let c = ceiling_kib_per_s();
+    let k = r.receiver.kbytes_per_s;
+    assert_eq!(r.receiver.bytes, 16 * 1024 * 1024);
+    assert!(k <= c, "{k} above the ceiling {c}");
+    assert!(
+        k >= 0.99 * c,
+        "{k} more than 1% below the ceiling {c}; collisions {}",
+        r.ether.collisions
+    );
+}
+
+#[test]
+fn test_slow_hosts_stay_below_the_ceiling_and_conserve_bytes() {
+    let r = run(&cfg([slow_host(), slow_host()], 256, 0.0), 1).unwrap();
+    assert_eq!(r.receiver.bytes, 256 * 8192);
+    assert!(r.receiver.kbytes_per_s < ceiling_kib_per_s());
+    assert!(r.receiver.kbytes_per_s > 100.0, "{}", r.receiver.kbytes_per_s);
+    assert!(r.transmitter.sys_s > 0.0);
+}
+
+#[test]
+fn test_loss_is_recovered_and_slows_the_transfer() {
+    let clean = run(&cfg([slow_host(), slow_host()], 128, 0.0), 3).unwrap();
+    let one = run(&cfg([slow_host(), slow_host()], 128, 0.01), 3).unwrap();
+    let ten = run(&cfg([slow_host(), slow_host()], 128, 0.10), 3).unwrap();
+    for r in [&clean, &one, &ten] {
+        assert_eq!(
+            r.receiver.bytes,
+            128 * 8192,
+            "every byte delivered once, in order"
+        );
+    }
+    assert!(one.frames_lost > 0 && ten.frames_lost > one.frames_lost);
+    let k = |r: &TtcpReport| r.receiver.kbytes_per_s;
+    assert!(
+        k(&clean) > k(&one) && k(&one) > k(&ten),
+        "{} {} {}",
+        k(&clean),
+        k(&one),
+        k(&ten)
+    );
+}
