@@ -274,9 +274,55 @@ pub const FIGURES: &[Figure] = &[
     ),
 ];
 
+#[cfg(test)]
+mod lanperf_tests {
+    use super::*;
+    use crate::results::{Headline, RunDetail, RunOutput};
+
+    #[test]
+    fn test_lanperf_throughput_is_labelled_in_1024_byte_kb() {
+        let out = |workload: &str| RunOutput {
+            scenario: "s".into(),
+            seed: 1,
+            workload: workload.into(),
+            columns: vec![],
+            points: vec![vec![]],
+            headline: Headline {
+                name: "throughput_kbps".into(),
+                value: 100.0,
+            },
+            detail: RunDetail::Perform3(crate::workload::perform3::Perform3Report {
+                workstations: 1,
+                warmup_s: 0.0,
+                measure_s: 0.0,
+                points: vec![],
+            }),
+        };
+        assert!(headline(&out("lanperf")).1.contains("1 KB = 1024 B"));
+        assert!(headline(&out("perform3")).1.contains("1 KB = 1000 B"));
+    }
+}
+
 /// The figure of a column, if registered.
 pub fn figure(key: &str) -> Option<&'static Figure> {
     FIGURES.iter().find(|f| f.key == key)
+}
+
+/// LANPERF's throughput: the program counts a KB as 1024 bytes, and so does its column.
+const LANPERF_THROUGHPUT: Figure = Figure {
+    key: "throughput_kbps",
+    name: "Throughput (1 KB = 1024 B)",
+    unit: Unit::PerSecond("KB"),
+    description: "data read or written, all stations together, as LANPERF counts it",
+};
+
+/// The figure of a run's headline: as registered, except where the workload gives the
+/// column a meaning of its own (LANPERF's 1024-byte KB).
+fn headline_figure(out: &RunOutput) -> Option<&'static Figure> {
+    if out.workload == "lanperf" && out.headline.name == LANPERF_THROUGHPUT.key {
+        return Some(&LANPERF_THROUGHPUT);
+    }
+    figure(&out.headline.name)
 }
 
 /// The unit of a column (a bare number if it is not registered).
@@ -327,7 +373,7 @@ fn points_noun(workload: &str) -> &'static str {
 /// says how it is aggregated ("Throughput, KB/s (1 KB = 1000 B), mean over the 16 block
 /// sizes").
 pub fn headline(out: &RunOutput) -> (Unit, String) {
-    let f = figure(&out.headline.name);
+    let f = headline_figure(out);
     let unit = f.map_or(Unit::Ratio(""), |f| f.unit);
     let mut label = f.map_or_else(|| out.headline.name.clone(), Figure::label);
     if out.points.len() > 1 {
@@ -344,11 +390,11 @@ pub fn headline(out: &RunOutput) -> (Unit, String) {
 /// mean over the 16 block sizes`.
 pub fn headline_text(out: &RunOutput) -> String {
     let v = out.headline.value;
-    let mut s = match figure(&out.headline.name) {
+    let mut s = match headline_figure(out) {
         Some(f) => format!("{} {}", f.name, f.unit.show(v)),
         None => format!("{} {}", out.headline.name, super::table::pretty(v)),
     };
-    if figure(&out.headline.name).is_some_and(|f| f.unit == Unit::KiloBytesPerSecond) {
+    if headline_figure(out).is_some_and(|f| f.unit == Unit::KiloBytesPerSecond) {
         s.push_str(" (1 KB = 1000 B)");
     }
     if out.points.len() > 1 {
