@@ -119,3 +119,66 @@ impl Figure1Curve {
         self.points.iter().map(|p| p.error_pct().abs()).sum::<f64>() / self.points.len() as f64
     }
 }
+
+/// The figures of each point (test: WRITE, then READ) of a LANPERF run, in column order;
+/// `test` is 1 for WRITE and 2 for READ, the throughput is the LAN total (KB = 1024 B).
+pub const LANPERF_COLUMNS: [&str; 12] = [
+    "test",
+    "stations",
+    "block_size",
+    "operations",
+    "mean_response_ms",
+    "throughput_kbps",
+    "wire_busy",
+    "server_cpu",
+    "disk_busy",
+    "workstation_cpu",
+    "packets_retransmitted",
+    "events",
+];
+
+/// The figures of each point of a saturate run, in column order.
+pub const SATURATE_COLUMNS: [&str; 19] = [
+    "throughput_bps",
+    "throughput_mbps",
+    "frames_per_s",
+    "frames_offered",
+    "frames_delivered",
+    "frames_dropped",
+    "frames_corrupted",
+    "frames_queued",
+    "collisions",
+    "deferrals",
+    "utilization",
+    "time_collision_s",
+    "time_corrupted_s",
+    "fairness_jain",
+    "capture_mean_run",
+    "capture_longest_run",
+    "access_delay_mean_us",
+    "access_delay_p99_us",
+    "events",
+];
+
+/// The figures of each point (block size) of a PERFORM3 run, in column order.
+pub const PERFORM3_COLUMNS: [&str; 19] = [
+    "block_size",
+    "throughput_kbps",
+    "blocks_completed",
+    "ms_per_block",
+    "wire_success",
+    "wire_collision",
+    "wire_corrupted",
+    "wire_idle",
+    "collisions_per_block",
+    "server_cpu",
+    "server_copy",
+    "server_protocol",
+    "server_work",
+    "workstation_cpu",
+    "workstation_copy",
+    "server_waiting_for_ack",
+    "packets_retransmitted",
+    "rx_ring_drops",
+    "events",
+];

@@ -6,7 +6,7 @@
 //! and answers with a short reply of [`WRITE_REPLY_BYTES`]. Either way it stays busy until
 //! its response is acknowledged, then takes the next waiting request. Where the data
 //! lives (LANCACHE or disk, and how long that takes) is the composition layer's business
-//! (`crate::lan`, with `crate::nos::cache` and `crate::host::disk`); this module counts
+//! (the LAN model above, with [`super::cache`] and the host's disk); this module counts
 //! what each workstation wrote, for the conservation audit.
 //!
 //! Invariants: `busy <= tasks`; a request waits only while every task is busy; every

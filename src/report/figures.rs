@@ -3,7 +3,7 @@
 //! Chart axes and legends, table headings and the sweep summary take their words from
 //! here, never from the raw column names.
 //!
-//! Every column of [`crate::run::SATURATE_COLUMNS`] and [`crate::run::PERFORM3_COLUMNS`]
+//! Every column of [`crate::results::SATURATE_COLUMNS`] and [`crate::results::PERFORM3_COLUMNS`]
 //! has an entry (a test checks it), so a new workload's columns must be registered here.
 
 use super::units::Unit;
@@ -410,7 +410,7 @@ pub fn headline_text(out: &RunOutput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::{PERFORM3_COLUMNS, SATURATE_COLUMNS};
+    use crate::results::{PERFORM3_COLUMNS, SATURATE_COLUMNS};
 
     #[test]
     fn test_every_column_is_registered() {
