@@ -607,14 +607,11 @@ impl<A: Application> Model for Lan<A> {
     fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
         match ev {
             LanEvent::Ether(e) => {
-                self.segment.handle(e, engine);
-                self.segment.drain_indications(&mut self.inds);
-                let inds = std::mem::take(&mut self.inds);
+                let inds = path::ether_step(&mut self.segment, &mut self.inds, e, engine);
                 for ind in &inds {
                     self.on_indication(*ind, engine);
                 }
                 self.inds = inds;
-                self.inds.clear();
             }
             LanEvent::CpuDone { node, gen } => {
                 let n = node as usize;

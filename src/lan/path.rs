@@ -9,7 +9,7 @@
 
 use crate::adapter::{Adapter, TxStep};
 use crate::engine::Engine;
-use crate::ether::{Frame, Segment};
+use crate::ether::{EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Cpu, HostProfile, Priority};
 
 use super::LanEvent;
@@ -22,6 +22,21 @@ pub(super) trait FrameJob: Sized {
     fn tx_isr() -> Self;
     /// Receive interrupt: the frame is copied out of the card.
     fn rx_isr(frame: Frame) -> Self;
+}
+
+/// The segment handles `e`; returns the indications it raised, in order, in the buffer
+/// `spare` (taken and returned to the caller's field after use, so no event allocates).
+pub(super) fn ether_step(
+    segment: &mut Segment,
+    spare: &mut Vec<Indication>,
+    e: EtherEvent,
+    engine: &mut Engine<LanEvent>,
+) -> Vec<Indication> {
+    segment.handle(e, engine);
+    let mut inds = std::mem::take(spare);
+    inds.clear();
+    segment.drain_indications(&mut inds);
+    inds
 }
 
 /// Submits `job` to node `n`'s CPU and schedules its completion if it runs at once.

@@ -523,14 +523,11 @@ impl<S: SocketApp> Model for TcpLan<S> {
     fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
         match ev {
             LanEvent::Ether(e) => {
-                self.medium.handle(e, engine);
-                self.medium.drain_indications(&mut self.inds);
-                let inds = std::mem::take(&mut self.inds);
+                let inds = path::ether_step(&mut self.medium, &mut self.inds, e, engine);
                 for ind in &inds {
                     self.on_indication(*ind, engine);
                 }
                 self.inds = inds;
-                self.inds.clear();
             }
             LanEvent::CpuDone { node, gen } => {
                 let n = node as usize;
