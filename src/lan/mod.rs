@@ -607,10 +607,11 @@ impl<A: Application> Model for Lan<A> {
     fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
         match ev {
             LanEvent::Ether(e) => {
-                let inds = path::ether_step(&mut self.segment, &mut self.inds, e, engine);
+                let mut inds = path::ether_step(&mut self.segment, &mut self.inds, e, engine);
                 for ind in &inds {
                     self.on_indication(*ind, engine);
                 }
+                inds.clear();
                 self.inds = inds;
             }
             LanEvent::CpuDone { node, gen } => {

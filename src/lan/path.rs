@@ -25,7 +25,8 @@ pub(super) trait FrameJob: Sized {
 }
 
 /// The segment handles `e`; returns the indications it raised, in order, in the buffer
-/// `spare` (taken and returned to the caller's field after use, so no event allocates).
+/// `spare` (the caller clears it and puts it back in its field after use, so no event
+/// allocates; the field must be empty between events, which the CPU handlers check).
 pub(super) fn ether_step(
     segment: &mut Segment,
     spare: &mut Vec<Indication>,
