@@ -2,9 +2,10 @@
 //!
 //! The same card is timed by the machine it sits in: ISA slots behind a 486 VL-bus
 //! chipset, ISA slots behind a PCI-ISA bridge on a Pentium board, or a PCI slot. A
-//! copy engine ([`super::CopyEngine`]) is built from a card's own description and the
-//! host's [`HostBus`] ([`HostBus::isa_io_ns`], [`HostBus::isa_mem_ns`],
-//! [`HostBus::pci_ns_per_byte`]). Units: MHz, bus clocks, nanoseconds.
+//! copy engine ([`super::CopyEngine`]) is built from a card's own description (how many
+//! bus clocks one of its 16-bit accesses lasts: the wait states it asks for) and the
+//! host's [`HostBus`] ([`HostBus::isa_access_ns`], [`HostBus::pci_ns_per_byte`]).
+//! Units: MHz, bus clocks, nanoseconds.
 
 /// How the ISA slots are reached.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,11 +23,6 @@ pub struct IsaBus {
     pub path: IsaPath,
     /// SYSCLK, MHz (8.33 nominal).
     pub clock_mhz: f64,
-    /// Bus clocks of one 16-bit I/O access, wait states and the CPU's string
-    /// instruction included.
-    pub io_clocks: f64,
-    /// Bus clocks of one 16-bit memory access (wait states included).
-    pub mem_clocks: f64,
 }
 
 /// The PCI bus of a host.
@@ -46,20 +42,15 @@ pub struct HostBus {
 }
 
 impl HostBus {
-    fn isa_access(&self, clocks: f64) -> f64 {
+    /// One 16-bit access to an ISA card (I/O port or shared RAM) that lasts `clocks` bus
+    /// clocks (the card's wait states and the CPU's string instruction included), plus
+    /// the bridge's cost on a PCI board, ns.
+    pub fn isa_access_ns(&self, clocks: f64) -> f64 {
         let bridge = match self.isa.path {
             IsaPath::VlChipset => 0.0,
             IsaPath::PciBridge { bridge_ns } => bridge_ns,
         };
         clocks * 1e3 / self.isa.clock_mhz + bridge
-    }
-    /// One 16-bit I/O access to an ISA card, ns.
-    pub fn isa_io_ns(&self) -> f64 {
-        self.isa_access(self.isa.io_clocks)
-    }
-    /// One 16-bit memory access to an ISA card's shared RAM, ns.
-    pub fn isa_mem_ns(&self) -> f64 {
-        self.isa_access(self.isa.mem_clocks)
     }
     /// A bus master's burst rate, ns per byte (`None` without PCI).
     pub fn pci_ns_per_byte(&self) -> Option<f64> {
@@ -75,8 +66,6 @@ mod tests {
         IsaBus {
             path,
             clock_mhz: 8.0,
-            io_clocks: 4.0,
-            mem_clocks: 3.0,
         }
     }
 
@@ -86,8 +75,8 @@ mod tests {
             isa: isa(IsaPath::VlChipset),
             pci: None,
         };
-        assert_eq!(vl.isa_io_ns(), 500.0); // 4 clocks of 125 ns
-        assert_eq!(vl.isa_mem_ns(), 375.0);
+        assert_eq!(vl.isa_access_ns(4.0), 500.0); // 4 clocks of 125 ns
+        assert_eq!(vl.isa_access_ns(3.0), 375.0);
         assert_eq!(vl.pci_ns_per_byte(), None);
         let p90 = HostBus {
             isa: isa(IsaPath::PciBridge { bridge_ns: 60.0 }),
@@ -97,7 +86,7 @@ mod tests {
             }),
         };
         assert_eq!(
-            p90.isa_io_ns(),
+            p90.isa_access_ns(4.0),
             560.0,
             "the same card is slower behind the bridge"
         );

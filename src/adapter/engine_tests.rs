@@ -8,8 +8,6 @@ fn bus_486() -> HostBus {
         isa: IsaBus {
             path: IsaPath::VlChipset,
             clock_mhz: 8.0,
-            io_clocks: 4.0,
-            mem_clocks: 3.0,
         },
         pci: None,
     }
@@ -20,8 +18,6 @@ fn bus_p90() -> HostBus {
         isa: IsaBus {
             path: IsaPath::PciBridge { bridge_ns: 100.0 },
             clock_mhz: 8.0,
-            io_clocks: 4.0,
-            mem_clocks: 3.0,
         },
         pci: Some(PciBus {
             clock_mhz: 25.0,
@@ -44,7 +40,7 @@ fn card(copy: CopyEngine, ram: u32, page: u32) -> AdapterProfile {
 
 fn c3c509(bus: &HostBus) -> AdapterProfile {
     let copy = CopyEngine::FifoPio {
-        access_ns: bus.isa_io_ns(),
+        access_ns: bus.isa_access_ns(4.0),
         setup_ns: 2_000.0,
         tx_fifo_bytes: 2048,
         rx_fifo_bytes: 4096,
@@ -92,7 +88,7 @@ fn test_fifo_holds_one_full_frame() {
 fn test_shared_memory_copy_is_words_times_memory_access() {
     let bus = bus_486();
     let copy = CopyEngine::SharedMemory {
-        access_ns: bus.isa_mem_ns(),
+        access_ns: bus.isa_access_ns(3.0),
         setup_ns: 1_000.0,
         tx_buffers: 2,
     };

@@ -47,7 +47,7 @@ pub enum CopyEngine {
     /// 3C509-style: the CPU moves whole frames through transmit and receive FIFOs with
     /// 16-bit I/O string accesses; only as many frames as fit the FIFOs are on the card.
     FifoPio {
-        /// One 16-bit I/O access ([`bus::HostBus::isa_io_ns`]), ns.
+        /// One 16-bit I/O access ([`bus::HostBus::isa_access_ns`]), ns.
         access_ns: f64,
         /// Per-frame register work (length word, status), ns.
         setup_ns: f64,
@@ -58,7 +58,7 @@ pub enum CopyEngine {
     /// 16-bit ISA memory cycles into `tx_buffers` transmit buffers (the rest of the RAM
     /// is the receive ring).
     SharedMemory {
-        /// One 16-bit memory access ([`bus::HostBus::isa_mem_ns`]), ns.
+        /// One 16-bit memory access ([`bus::HostBus::isa_access_ns`]), ns.
         access_ns: f64,
         /// Per-frame window enable and register work, ns.
         setup_ns: f64,

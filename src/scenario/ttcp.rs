@@ -4,11 +4,13 @@
 //! the choice): `stack` (a [`super::stack`] table), `costs` (the stack's CPU costs on a
 //! host: `syscall_kinstr`, `segment_kinstr`, `interrupt_kinstr`,
 //! `checksum_instr_per_byte`), `hosts.<name>` (`cpu`, `mips`, `memcpy_ns_per_byte`,
-//! `isa` = { `path` = `"vl_chipset"` | `"pci_bridge"`, `bridge_ns`, `clock_mhz`,
-//! `io_clocks`, `mem_clocks` }, optional `pci` = { `clock_mhz`, `bytes_per_clock` }),
-//! `cards.<name>` (`name`, `engine` = `"fifo_pio"` | `"shared_memory"` | `"bus_master"`,
-//! `setup_ns`, and per engine `tx_fifo_bytes`/`rx_fifo_bytes`, `ram_bytes`/`tx_buffers`,
-//! `tx_ring`/`rx_ring`; `driver_queue` frames), then the run: `card` = { host = card },
+//! `isa` = { `path` = `"vl_chipset"` | `"pci_bridge"`, `bridge_ns`, `clock_mhz` },
+//! optional `pci` = { `clock_mhz`, `bytes_per_clock` }), `cards.<name>` (`name`,
+//! `engine` = `"fifo_pio"` | `"shared_memory"` | `"bus_master"`, `setup_ns`, and per
+//! engine `tx_fifo_bytes`/`rx_fifo_bytes`/`io_clocks`, `ram_bytes`/`tx_buffers`/
+//! `mem_clocks`, `tx_ring`/`rx_ring`; `driver_queue` frames). An ISA card's access
+//! length in bus clocks (`io_clocks`, `mem_clocks`) is the card's: the wait states it
+//! asks for (IOCHRDY, 0WS) decide it; the host gives the clock and the bridge, then the run: `card` = { host = card },
 //! `transmitter` (a host name), ttcp's `buflen` (-l), `nbuf` (-n), `socket_buffer` (-b,
 //! clamped by the stack) and `limit_s`. Exactly two hosts.
 
@@ -62,17 +64,8 @@ pub struct RawHost {
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(tag = "path", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RawIsa {
-    VlChipset {
-        clock_mhz: f64,
-        io_clocks: f64,
-        mem_clocks: f64,
-    },
-    PciBridge {
-        bridge_ns: f64,
-        clock_mhz: f64,
-        io_clocks: f64,
-        mem_clocks: f64,
-    },
+    VlChipset { clock_mhz: f64 },
+    PciBridge { bridge_ns: f64, clock_mhz: f64 },
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -85,8 +78,16 @@ pub struct RawPci {
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(tag = "engine", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RawEngine {
-    FifoPio { tx_fifo_bytes: u32, rx_fifo_bytes: u32 },
-    SharedMemory { ram_bytes: u32, tx_buffers: u32 },
+    FifoPio {
+        tx_fifo_bytes: u32,
+        rx_fifo_bytes: u32,
+        io_clocks: f64,
+    },
+    SharedMemory {
+        ram_bytes: u32,
+        tx_buffers: u32,
+        mem_clocks: f64,
+    },
     BusMaster { tx_ring: u32, rx_ring: u32 },
 }
 
@@ -120,27 +121,19 @@ fn real(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
 }
 
 fn bus(path: &str, h: &RawHost) -> Result<HostBus, FieldError> {
-    let (p, clock_mhz, io_clocks, mem_clocks) = match h.isa {
-        RawIsa::VlChipset {
-            clock_mhz,
-            io_clocks,
-            mem_clocks,
-        } => (IsaPath::VlChipset, clock_mhz, io_clocks, mem_clocks),
+    let (p, clock_mhz) = match h.isa {
+        RawIsa::VlChipset { clock_mhz } => (IsaPath::VlChipset, clock_mhz),
         RawIsa::PciBridge {
             bridge_ns,
             clock_mhz,
-            io_clocks,
-            mem_clocks,
         } => {
             let bridge_ns = real(&format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
-            (IsaPath::PciBridge { bridge_ns }, clock_mhz, io_clocks, mem_clocks)
+            (IsaPath::PciBridge { bridge_ns }, clock_mhz)
         }
     };
     let isa = IsaBus {
         path: p,
         clock_mhz: real(&format!("{path}.isa.clock_mhz"), clock_mhz, 4.0, 16.0)?,
-        io_clocks: real(&format!("{path}.isa.io_clocks"), io_clocks, 1.0, 64.0)?,
-        mem_clocks: real(&format!("{path}.isa.mem_clocks"), mem_clocks, 1.0, 64.0)?,
     };
     let pci = match h.pci {
         None => None,
@@ -175,9 +168,10 @@ fn adapter(
         RawEngine::FifoPio {
             tx_fifo_bytes,
             rx_fifo_bytes,
+            io_clocks,
         } => (
             CopyEngine::FifoPio {
-                access_ns: bus.isa_io_ns(),
+                access_ns: bus.isa_access_ns(real(&format!("{key}.io_clocks"), io_clocks, 1.0, 64.0)?),
                 setup_ns,
                 tx_fifo_bytes,
                 rx_fifo_bytes,
@@ -188,9 +182,10 @@ fn adapter(
         RawEngine::SharedMemory {
             ram_bytes,
             tx_buffers,
+            mem_clocks,
         } => (
             CopyEngine::SharedMemory {
-                access_ns: bus.isa_mem_ns(),
+                access_ns: bus.isa_access_ns(real(&format!("{key}.mem_clocks"), mem_clocks, 1.0, 64.0)?),
                 setup_ns,
                 tx_buffers,
             },
