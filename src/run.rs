@@ -207,7 +207,8 @@ pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
 }
 
 /// The value of `column` at each point of `scenario`'s run, for a column known before
-/// running (a PERFORM3 run's `block_size`); an error names the columns that are.
+/// running (a PERFORM3 run's `block_size`, a LANPERF run's `test`, a ttcp run's
+/// `bytes`); an error names the columns that are.
 pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String> {
     match (&scenario.workload, column) {
         (Workload::Perform3(w), "block_size") => Ok(w.config.block_sizes.iter().map(|&b| b as f64).collect()),
@@ -218,6 +219,8 @@ pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String>
             .iter()
             .map(|&t| lanperf_test_code(t))
             .collect()),
+        // a ttcp run's one point: the bytes ttcp moves, -l times -n
+        (Workload::Ttcp(w), "bytes") => Ok(vec![w.config.buflen as f64 * w.config.nbuf as f64]),
         (w, _) => Err(format!(
             "{column:?} is not known before a {} run (known: {})",
             w.kind(),
@@ -225,7 +228,7 @@ pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String>
                 Workload::Perform3(_) => "block_size",
                 Workload::Lanperf(_) => "test",
                 Workload::Saturate(_) => "none: a saturate run has one point",
-                Workload::Ttcp(_) => "none: a ttcp run has one point",
+                Workload::Ttcp(_) => "bytes (its one point)",
             }
         )),
     }

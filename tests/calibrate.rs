@@ -333,3 +333,29 @@ fn a_budget_spent_inside_the_first_simplex_ends_the_search_cleanly() {
         "the start, the middle of the bounds"
     );
 }
+
+#[test]
+fn fitted_values_inside_inline_tables_stay_valid_toml_and_are_marked_after_the_table() {
+    // the 1995 ttcp calibration fits `workload.hosts.kelewan.isa.bridge_ns`, a value
+    // inside `isa = { ... }` where a comment cannot go
+    let cal = Calibration::load(Path::new("calibrations/ttcp-1995.toml")).expect("valid calibration");
+    let values: Vec<toml::Value> = cal.parameters.iter().map(|p| p.start.clone()).collect();
+    let text = ethersim::calibrate::trial::hardware_text(&cal, &values, Some("calibrated by t"))
+        .expect("the fitted copy is written");
+    let doc: toml::Table = toml::from_str(&text).expect("the fitted copy parses");
+    let bridge = &doc["workload"]["hosts"]["kelewan"]["isa"]["bridge_ns"];
+    let i = cal
+        .parameters
+        .iter()
+        .position(|p| p.key == "workload.hosts.kelewan.isa.bridge_ns")
+        .unwrap();
+    assert_eq!(number(bridge), number(&values[i]));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("isa = { path = \"pci_bridge\""))
+        .unwrap();
+    assert!(line.contains("} # calibrated by t: bridge_ns (was "), "{line}");
+    // a value outside an inline table keeps its marker on its own line
+    let seg = text.lines().find(|l| l.starts_with("segment_kinstr")).unwrap();
+    assert!(seg.contains(" # calibrated by t (was "), "{seg}");
+}

@@ -28,16 +28,24 @@ fn table_runs_below_the_ceiling_with_the_measured_asymmetries() {
             r.direction,
             r.simulated
         );
-        assert!(r.error_pct().abs() < 25.0, "{r:?}");
+        // issue 12's bar, with the constants calibrations/ttcp-1995.toml fits
+        assert!(r.error_pct().abs() <= 5.0, "{r:?}");
     }
     // 3C509 <-> 3C509: receiving (the P90's 3C509 sends) is slower than transmitting
     let c3 = rows.iter().filter(|r| r.midkemia == "3C509").collect::<Vec<_>>();
     assert!(c3[0].simulated < c3[1].simulated);
-    // SMC <-> SMC within 1% of the ceiling both ways
-    assert!(k("SMC Elite Ultra", "receive") > 0.99 * CEILING);
-    assert!(k("SMC Elite Ultra", "transmit") > 0.99 * CEILING);
-    // SMC receiving from the Lance is below SMC transmitting to it
+    // SMC <-> SMC within 2% of the ceiling both ways (measured: 99.9% and 99.7%)
+    assert!(k("SMC Elite Ultra", "receive") > 0.98 * CEILING);
+    assert!(k("SMC Elite Ultra", "transmit") > 0.98 * CEILING);
+    // SMC receiving from the Lance is below SMC transmitting to it (measured: 0.85)
     assert!(k("BOCA Lance PCI", "receive") < 0.95 * k("BOCA Lance PCI", "transmit"));
+    // and only there does the sender idle for the window: the ACKs that queue behind the
+    // Lance's chained frames hold it back
+    for r in &rows {
+        let lance_rx = r.kelewan == "BOCA Lance PCI" && r.direction == "receive";
+        let stalled = r.summary.tx_window_limited;
+        assert!(if lance_rx { stalled > 0.03 } else { stalled < 0.01 }, "{r:?}");
+    }
 }
 
 #[test]

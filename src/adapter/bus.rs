@@ -63,10 +63,7 @@ mod tests {
     use super::*;
 
     fn isa(path: IsaPath) -> IsaBus {
-        IsaBus {
-            path,
-            clock_mhz: 8.0,
-        }
+        IsaBus { path, clock_mhz: 8.0 }
     }
 
     #[test]

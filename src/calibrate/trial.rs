@@ -49,11 +49,18 @@ pub fn hardware_text(
         .parse()
         .map_err(|e: toml_edit::TomlError| CalibrationError::Edit(e.to_string()))?;
     for (p, v) in cal.parameters.iter().zip(values) {
+        let parts: Vec<&str> = p.key.split('.').collect();
+        let missing =
+            || CalibrationError::Edit(format!("{} has no key {}", cal.hardware.path.display(), p.key));
+        // how many parts lead to an inline table holding the value, if one does: a comment
+        // cannot go inside `{ ... }`, so the marker then goes after the whole table
+        let mut inline_at = None;
         let mut item = doc.as_item_mut();
-        for part in p.key.split('.') {
-            item = item.get_mut(part).ok_or_else(|| {
-                CalibrationError::Edit(format!("{} has no key {}", cal.hardware.path.display(), p.key))
-            })?;
+        for (i, part) in parts.iter().enumerate() {
+            if inline_at.is_none() && item.as_value().is_some_and(|v| v.is_inline_table()) {
+                inline_at = Some(i);
+            }
+            item = item.get_mut(part).ok_or_else(missing)?;
         }
         let old = item
             .as_value()
@@ -61,14 +68,36 @@ pub fn hardware_text(
         let mut decor = old.decor().clone();
         let mut new =
             edit_value(v).ok_or_else(|| CalibrationError::Edit(format!("{} cannot hold {v}", p.key)))?;
-        if let Some(m) = marker {
-            // the old value as written, without its own trailing comment
-            let mut bare = old.clone();
-            bare.decor_mut().clear();
-            decor.set_suffix(format!(" # {m} (was {})", bare.to_string().trim()));
+        // the old value as written, without its own trailing comment
+        let mut bare = old.clone();
+        bare.decor_mut().clear();
+        let was = bare.to_string().trim().to_string();
+        if let (Some(m), None) = (marker, inline_at) {
+            decor.set_suffix(format!(" # {m} (was {was})"));
         }
         *new.decor_mut() = decor;
         *item = toml_edit::Item::Value(new);
+        if let (Some(m), Some(k)) = (marker, inline_at) {
+            let mut table = doc.as_item_mut();
+            for part in &parts[..k] {
+                table = table.get_mut(part).ok_or_else(missing)?;
+            }
+            let inner = parts[k..].join(".");
+            let value = table.as_value_mut().ok_or_else(missing)?;
+            let suffix = value
+                .decor()
+                .suffix()
+                .and_then(|s| s.as_str())
+                .unwrap_or("")
+                .to_string();
+            let head = format!(" # {m}:");
+            let suffix = if suffix.starts_with(&head) {
+                format!("{suffix}; {inner} (was {was})")
+            } else {
+                format!("{head} {inner} (was {was})")
+            };
+            value.decor_mut().set_suffix(suffix);
+        }
     }
     Ok(doc.to_string())
 }

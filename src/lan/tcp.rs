@@ -141,6 +141,16 @@ struct TcpNode<S> {
     call: Call,
     bytes_written: u64,
     bytes_read: u64,
+    /// Since when the driver has held no frame while written data waited for the
+    /// window to open, if it is so now.
+    stalled_since: Option<SimTime>,
+    /// Total of such time, ns.
+    window_stall_ns: u64,
+    /// Since when the card has had nothing to send while the CPU copies a frame into
+    /// it, if it is so now.
+    starved_since: Option<SimTime>,
+    /// Total of such time, ns.
+    copy_wait_ns: u64,
 }
 
 /// Counters of one host, for the workload's report.
@@ -151,6 +161,12 @@ pub struct TcpNodeReport {
     pub bytes_written: u64,
     pub bytes_read: u64,
     pub rx_ring_drops: u64,
+    /// Time the host had written data to send and nothing in its driver or on its card
+    /// because the window was shut (waiting for an ACK), ns.
+    pub window_stall_ns: u64,
+    /// Time the card had nothing to send while the CPU was copying a frame into it (the
+    /// copy and the wire taking turns), ns.
+    pub copy_wait_ns: u64,
 }
 
 /// Two TCP hosts on one segment.
@@ -189,6 +205,10 @@ impl<S: SocketApp> TcpLan<S> {
                 call: Call::Idle,
                 bytes_written: 0,
                 bytes_read: 0,
+                stalled_since: None,
+                window_stall_ns: 0,
+                starved_since: None,
+                copy_wait_ns: 0,
             })
             .collect();
         for n in 0..2 {
@@ -225,6 +245,8 @@ impl<S: SocketApp> TcpLan<S> {
             bytes_written: node.bytes_written,
             bytes_read: node.bytes_read,
             rx_ring_drops: node.adapter.stats.rx_ring_drops,
+            window_stall_ns: node.window_stall_ns,
+            copy_wait_ns: node.copy_wait_ns,
         }
     }
 
@@ -284,6 +306,16 @@ impl<S: SocketApp> TcpLan<S> {
                 Priority::Task
             };
             self.start(n, prio, cost, TcpJob::Send { tag }, engine);
+        }
+        let node = &mut self.nodes[n];
+        let stalled = node.adapter.held() == 0 && node.conn.window_shut();
+        match (stalled, node.stalled_since) {
+            (true, None) => node.stalled_since = Some(now),
+            (false, Some(t)) => {
+                node.stalled_since = None;
+                node.window_stall_ns += now.saturating_since(t).as_nanos();
+            }
+            _ => {}
         }
         self.arm_timers(n, engine);
     }
@@ -517,10 +549,36 @@ impl<S: SocketApp> TcpLan<S> {
     }
 }
 
+impl<S> TcpLan<S> {
+    /// Brings the copy-wait clocks up to `now`: called after every event, the only
+    /// times an adapter's state changes.
+    fn track_copy_wait(&mut self, now: SimTime) {
+        for node in &mut self.nodes {
+            let a = &node.adapter;
+            let starved = a.is_copying() && !a.is_transmitting() && a.card_ready().next().is_none();
+            match (starved, node.starved_since) {
+                (true, None) => node.starved_since = Some(now),
+                (false, Some(t)) => {
+                    node.starved_since = None;
+                    node.copy_wait_ns += now.saturating_since(t).as_nanos();
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 impl<S: SocketApp> Model for TcpLan<S> {
     type Event = LanEvent;
 
     fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        self.handle_event(ev, engine);
+        self.track_copy_wait(engine.now());
+    }
+}
+
+impl<S: SocketApp> TcpLan<S> {
+    fn handle_event(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
         match ev {
             LanEvent::Ether(e) => {
                 let mut inds = path::ether_step(&mut self.medium, &mut self.inds, e, engine);

@@ -88,7 +88,10 @@ pub enum RawEngine {
         tx_buffers: u32,
         mem_clocks: f64,
     },
-    BusMaster { tx_ring: u32, rx_ring: u32 },
+    BusMaster {
+        tx_ring: u32,
+        rx_ring: u32,
+    },
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -123,10 +126,7 @@ fn real(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
 fn bus(path: &str, h: &RawHost) -> Result<HostBus, FieldError> {
     let (p, clock_mhz) = match h.isa {
         RawIsa::VlChipset { clock_mhz } => (IsaPath::VlChipset, clock_mhz),
-        RawIsa::PciBridge {
-            bridge_ns,
-            clock_mhz,
-        } => {
+        RawIsa::PciBridge { bridge_ns, clock_mhz } => {
             let bridge_ns = real(&format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
             (IsaPath::PciBridge { bridge_ns }, clock_mhz)
         }

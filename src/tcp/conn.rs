@@ -443,6 +443,16 @@ impl Connection {
 
     /// The next segment to send, if any: data (carrying the ACK and window) when the
     /// windows and the send rules allow, else an owed ACK or window update.
+    /// Written data waits that the window (the peer's or the congestion window) does
+    /// not let out: less than a segment's worth (or less than all of it) is usable.
+    pub fn window_shut(&self) -> bool {
+        let s = &self.snd;
+        let unsent = s.written.saturating_sub(s.nxt);
+        let cwnd_edge = s.una.saturating_add(s.cwnd_segments as u64 * self.mss as u64);
+        let usable = s.wnd_edge.min(cwnd_edge).saturating_sub(s.nxt);
+        unsent > 0 && usable < unsent.min(self.mss as u64)
+    }
+
     pub fn next_segment(&mut self, now: SimTime) -> Option<Segment> {
         let s = &self.snd;
         let unsent = s.written.saturating_sub(s.nxt);

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{TtcpError, TtcpReport, TtcpSide};
 
 /// The columns of a ttcp run's one point, in order.
-pub const TTCP_COLUMNS: [&str; 22] = [
+pub const TTCP_COLUMNS: [&str; 24] = [
     "kbytes_per_s",
     "tx_kbytes_per_s",
     "bytes",
@@ -26,6 +26,8 @@ pub const TTCP_COLUMNS: [&str; 22] = [
     "collisions",
     "capture_mean_run",
     "wire_utilization",
+    "tx_window_limited",
+    "tx_copy_wait",
     "frames_lost",
     "retransmit_timeouts",
     "rx_ring_drops",
@@ -56,6 +58,12 @@ pub struct TtcpSummary {
     pub collisions: f64,
     pub capture_mean_run: f64,
     pub wire_utilization: f64,
+    /// Share of the receiver's real time the transmitter had written data but nothing in
+    /// its driver or on its card because the window was shut (waiting for an ACK).
+    pub tx_window_limited: f64,
+    /// Share of the receiver's real time the transmitter's card had nothing to send
+    /// while its CPU copied the next frame into it (copy and wire taking turns).
+    pub tx_copy_wait: f64,
     pub frames_lost: f64,
     pub retransmit_timeouts: f64,
     pub rx_ring_drops: f64,
@@ -102,6 +110,8 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
             collisions: nan,
             capture_mean_run: nan,
             wire_utilization: nan,
+            tx_window_limited: nan,
+            tx_copy_wait: nan,
             frames_lost: nan,
             retransmit_timeouts: nan,
             rx_ring_drops: nan,
@@ -130,6 +140,8 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
         collisions: r.ether.collisions as f64,
         capture_mean_run: r.ether.capture_mean_run,
         wire_utilization: r.ether.utilization,
+        tx_window_limited: share(t.node.window_stall_ns, real),
+        tx_copy_wait: share(t.node.copy_wait_ns, real),
         frames_lost: r.frames_lost as f64,
         retransmit_timeouts: t.node.conn.retransmit_timeouts as f64,
         rx_ring_drops: (t.node.rx_ring_drops + x.node.rx_ring_drops) as f64,
@@ -160,6 +172,8 @@ impl TtcpSummary {
             self.collisions,
             self.capture_mean_run,
             self.wire_utilization,
+            self.tx_window_limited,
+            self.tx_copy_wait,
             self.frames_lost,
             self.retransmit_timeouts,
             self.rx_ring_drops,
@@ -184,6 +198,8 @@ impl TtcpSummary {
             "Where the time went ({:.2} s at the receiver, {:.1} KB/s):\n\
              transmitter CPU {} (copying {}), receiver CPU {} (copying {}), wire carrying frames {}\n\
              {} data frames, {} ACK frames, {} collisions (data against ACK), mean capture run {:.1}\n\
+             transmitter idle with data waiting for the window to open (an ACK): {}\n\
+             transmitter's card idle while its CPU copies the next frame into it: {}\n\
              busiest: {bottleneck} at {}\n",
             self.rx_real_s,
             self.kbytes_per_s,
@@ -196,6 +212,8 @@ impl TtcpSummary {
             self.ack_frames,
             self.collisions,
             self.capture_mean_run,
+            pct(self.tx_window_limited),
+            pct(self.tx_copy_wait),
             pct(share),
         )
     }
