@@ -151,6 +151,10 @@ struct TcpNode<S> {
     starved_since: Option<SimTime>,
     /// Total of such time, ns.
     copy_wait_ns: u64,
+    /// Frames held by the driver or the card, summed at each arrival of a data segment,
+    /// and the number of such arrivals.
+    backlog_sum: u64,
+    data_arrivals: u64,
 }
 
 /// Counters of one host, for the workload's report.
@@ -167,6 +171,9 @@ pub struct TcpNodeReport {
     /// Time the card had nothing to send while the CPU was copying a frame into it (the
     /// copy and the wire taking turns), ns.
     pub copy_wait_ns: u64,
+    /// Mean number of frames (on a receiver: ACKs) the driver and the card held when a
+    /// data segment arrived.
+    pub backlog_at_data: f64,
 }
 
 /// Two TCP hosts on one segment.
@@ -209,6 +216,8 @@ impl<S: SocketApp> TcpLan<S> {
                 window_stall_ns: 0,
                 starved_since: None,
                 copy_wait_ns: 0,
+                backlog_sum: 0,
+                data_arrivals: 0,
             })
             .collect();
         for n in 0..2 {
@@ -247,6 +256,7 @@ impl<S: SocketApp> TcpLan<S> {
             rx_ring_drops: node.adapter.stats.rx_ring_drops,
             window_stall_ns: node.window_stall_ns,
             copy_wait_ns: node.copy_wait_ns,
+            backlog_at_data: node.backlog_sum as f64 / node.data_arrivals.max(1) as f64,
         }
     }
 
@@ -449,6 +459,11 @@ impl<S: SocketApp> TcpLan<S> {
                     .in_flight
                     .remove(&frame.tag)
                     .expect("a received frame carries a segment");
+                let node = &mut self.nodes[n];
+                if seg.len > 0 {
+                    node.backlog_sum += node.adapter.held() as u64;
+                    node.data_arrivals += 1;
+                }
                 let out = self.nodes[n].conn.on_segment(&seg, now);
                 debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
                 self.pump(n, engine);

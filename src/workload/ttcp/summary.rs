@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{TtcpError, TtcpReport, TtcpSide};
 
 /// The columns of a ttcp run's one point, in order.
-pub const TTCP_COLUMNS: [&str; 24] = [
+pub const TTCP_COLUMNS: [&str; 25] = [
     "kbytes_per_s",
     "tx_kbytes_per_s",
     "bytes",
@@ -28,6 +28,7 @@ pub const TTCP_COLUMNS: [&str; 24] = [
     "wire_utilization",
     "tx_window_limited",
     "tx_copy_wait",
+    "rx_ack_backlog",
     "frames_lost",
     "retransmit_timeouts",
     "rx_ring_drops",
@@ -64,6 +65,9 @@ pub struct TtcpSummary {
     /// Share of the receiver's real time the transmitter's card had nothing to send
     /// while its CPU copied the next frame into it (copy and wire taking turns).
     pub tx_copy_wait: f64,
+    /// ACKs waiting in the receiver's driver or on its card when a data segment
+    /// arrives, mean.
+    pub rx_ack_backlog: f64,
     pub frames_lost: f64,
     pub retransmit_timeouts: f64,
     pub rx_ring_drops: f64,
@@ -112,6 +116,7 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
             wire_utilization: nan,
             tx_window_limited: nan,
             tx_copy_wait: nan,
+            rx_ack_backlog: nan,
             frames_lost: nan,
             retransmit_timeouts: nan,
             rx_ring_drops: nan,
@@ -142,6 +147,7 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
         wire_utilization: r.ether.utilization,
         tx_window_limited: share(t.node.window_stall_ns, real),
         tx_copy_wait: share(t.node.copy_wait_ns, real),
+        rx_ack_backlog: x.node.backlog_at_data,
         frames_lost: r.frames_lost as f64,
         retransmit_timeouts: t.node.conn.retransmit_timeouts as f64,
         rx_ring_drops: (t.node.rx_ring_drops + x.node.rx_ring_drops) as f64,
@@ -174,6 +180,7 @@ impl TtcpSummary {
             self.wire_utilization,
             self.tx_window_limited,
             self.tx_copy_wait,
+            self.rx_ack_backlog,
             self.frames_lost,
             self.retransmit_timeouts,
             self.rx_ring_drops,
@@ -200,6 +207,7 @@ impl TtcpSummary {
              {} data frames, {} ACK frames, {} collisions (data against ACK), mean capture run {:.1}\n\
              transmitter idle with data waiting for the window to open (an ACK): {}\n\
              transmitter's card idle while its CPU copies the next frame into it: {}\n\
+             ACKs queued at the receiver when a data segment arrives: {:.1} (mean)\n\
              busiest: {bottleneck} at {}\n",
             self.rx_real_s,
             self.kbytes_per_s,
@@ -214,6 +222,7 @@ impl TtcpSummary {
             self.capture_mean_run,
             pct(self.tx_window_limited),
             pct(self.tx_copy_wait),
+            self.rx_ack_backlog,
             pct(share),
         )
     }
