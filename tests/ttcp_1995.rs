@@ -100,7 +100,11 @@ fn ethersim(args: &[&str], out: &Path) -> String {
 fn cli_writes_the_table_csv_and_chart() {
     let dir = tempfile::tempdir().unwrap();
     let printed = ethersim(&["ttcp1995", "--jobs", "2"], dir.path());
-    assert!(printed.contains("mean of 5 seeds: 1995, 1, 2, 3, 4"), "{printed}");
+    assert!(
+        printed.contains("mean of 5 seeds (1995, 1, 2, 3, 4)"),
+        "{printed}"
+    );
+    assert!(printed.lines().all(|l| l.chars().count() <= 100), "{printed}");
     assert!(printed.contains("mean absolute error"), "{printed}");
     assert!(
         printed.contains("BOCA Lance PCI") && printed.contains("+8.0%"),

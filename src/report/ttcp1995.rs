@@ -82,17 +82,17 @@ pub fn csv(t: &TtcpTable) -> Result<String, ReportError> {
     to_csv(&header, &rows)
 }
 
-/// The printed comparison: per case the cards, the direction, measured, the simulated
-/// mean, its least and greatest run and coefficient of variation, and the error; then the
-/// mean absolute error and the ceiling.
+/// The printed comparison, within 100 columns: per case the cards, the direction,
+/// measured, the simulated mean, its least and greatest run and coefficient of variation,
+/// and the error; then the mean absolute error and the ceiling.
 pub fn comparison_table(t: &TtcpTable) -> String {
     let kbps = Unit::KiloBytesPerSecond;
     let mut rows = vec![[
         "midkemia",
         "kelewan",
         "midkemia",
-        "measured KB/s",
-        "simulated KB/s",
+        "measured",
+        "simulated",
         "min-max",
         "CV",
         "error",
@@ -113,15 +113,15 @@ pub fn comparison_table(t: &TtcpTable) -> String {
         ]);
     }
     let mut out = format!(
-        "ttcp 1995 over Linux 1.2 TCP/IP: measured against simulated ({}: {}); KB/s = 1024 bytes/s\n",
+        "ttcp 1995, Linux 1.2 TCP/IP, KB/s of 1024 bytes; simulated: {} ({})\n",
         runs_note(t),
         seeds_text(t)
     );
     out += &align_with(&rows, "  ", |col| col < 3);
-    out += "min-max and CV (coefficient of variation): the seeds' runs; error: of the mean\n";
+    out += "min-max and CV (coefficient of variation): over the seeds; error: of the mean\n";
     out += &identical_note(t);
     out += &format!(
-        "mean absolute error {} over the {} means; {}\n",
+        "mean absolute error {} over the {} means\n{}\n",
         mape_pct(t.mean_abs_error_pct()),
         t.cases.len(),
         ceiling_text(t),
@@ -142,7 +142,7 @@ fn identical_note(t: &TtcpTable) -> String {
         return String::new();
     }
     let why = if same.iter().all(|c| c.runs.iter().all(|r| r.collisions == 0.0)) {
-        " (their runs had no collision, so no backoff was drawn)"
+        " (no collision in their runs: no backoff drawn)"
     } else {
         ""
     };
@@ -259,7 +259,8 @@ mod tests {
     #[test]
     fn test_table_has_spread_errors_and_mae() {
         let text = comparison_table(&table());
-        assert!(text.contains("mean of 3 seeds: 0, 1, 2"), "{text}");
+        assert!(text.contains("simulated: mean of 3 seeds (0, 1, 2)"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
         assert!(text.contains("99.0-102.0"), "{text}");
         assert!(text.contains("+0.7%") && text.contains("-5.0%"), "{text}");
         assert!(
