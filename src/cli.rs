@@ -13,7 +13,8 @@ Examples:
   ethersim run scenarios/saturate.toml --set workload.stations=2 --format json
   ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16
   ethersim validate scenarios/saturate.toml
-  ethersim figure1 --out output";
+  ethersim figure1 --out output
+  ethersim reproduce --list";
 
 const RUN_EXAMPLES: &str = "\
 Examples:
@@ -64,19 +65,34 @@ Examples:
   ethersim figure1
   ethersim figure1 --out output --jobs 2
 
-Writes DIR/figure1.csv (config,block_size,measured_kbps,simulated_kbps), DIR/figure1.svg
-and DIR/figure1.png, and prints simulated (the mean over the seeds 1992, 1, 2, 3, 4) against
-measured values with the error of each
-point and the MAPE of each curve.";
+The same as `ethersim reproduce figure1`. Writes DIR/figure1.csv
+(config,block_size,measured_kbps,simulated_kbps), DIR/figure1.svg and DIR/figure1.png, and
+prints simulated (the mean over the seeds 1992, 1, 2, 3, 4) against measured values with the
+error of each point and the MAPE of each curve.";
 
 const TTCP1995_EXAMPLES: &str = "\
 Examples:
   ethersim ttcp1995
-  ethersim ttcp1995 --out output
+  ethersim ttcp1995 --out output --jobs 2
 
-Runs the eight ttcp measurements of 1995 (scenarios/ttcp-1995-*.toml), writes
-DIR/ttcp-1995.csv (measured, simulated, error) and prints the table with each error and
-the mean absolute error.";
+The same as `ethersim reproduce ttcp-1995`. Runs the eight ttcp measurements of 1995
+(scenarios/ttcp-1995-*.toml) on the seeds 1995, 1, 2, 3, 4, writes DIR/ttcp-1995.csv
+(measured, the simulated mean, error, the least and greatest run, the coefficient of
+variation, the seeds and each seed's value) and DIR/ttcp-1995.svg + .png (measured and
+simulated bars per case, the TCP ceiling), and prints the table with each error and the mean
+absolute error.";
+
+const REPRODUCE_EXAMPLES: &str = "\
+Examples:
+  ethersim reproduce --list
+  ethersim reproduce figure1
+  ethersim reproduce ttcp-1995 --out output --jobs 2
+
+Each reproduction runs the shipped scenarios of a published figure or table on 5 seeds
+(the scenarios' own seed, then 1, 2, 3, 4), prints simulated (the mean over the seeds)
+against measured with each error, and writes its CSV and chart into DIR, all files or none.
+`ethersim figure1` and `ethersim ttcp1995` are the same as `reproduce figure1` and
+`reproduce ttcp-1995`.";
 
 /// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 #[derive(Debug, Parser)]
@@ -102,10 +118,13 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Regenerate Figure 1 of the Artisoft bulletin (simulated against measured).
     #[command(after_help = FIGURE1_EXAMPLES)]
-    Figure1(Figure1Args),
+    Figure1(OutputArgs),
     /// Reproduce the 1995 ttcp table over TCP/IP (simulated against measured).
     #[command(after_help = TTCP1995_EXAMPLES)]
-    Ttcp1995(Ttcp1995Args),
+    Ttcp1995(OutputArgs),
+    /// Reproduce a published figure or table by name (simulated against measured).
+    #[command(after_help = REPRODUCE_EXAMPLES)]
+    Reproduce(ReproduceArgs),
     /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]
@@ -184,21 +203,42 @@ pub struct ValidateArgs {
     pub scenario: ScenarioArgs,
 }
 
+/// Where a reproduction writes and on how many threads.
 #[derive(Debug, Args)]
-pub struct Figure1Args {
+pub struct OutputArgs {
     /// Output directory.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
-    /// Threads (default: all cores).
+    /// Threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
 }
 
+/// The published figures and tables `reproduce` knows (the help of each is what `--list`
+/// prints).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Reproduction {
+    /// Figure 1 of Artisoft's 1992 performance bulletin: PERFORM3 throughput against block
+    /// size for the AE2 in 8-bit and 16-bit mode, defaults and optimized (figure1.csv, .svg,
+    /// .png)
+    #[value(name = "figure1", alias = "bulletin-1992")]
+    Figure1,
+    /// The 1995 ttcp table: Linux 1.2 TCP/IP between a 486DX2-66 and a P90, four card
+    /// pairings, both directions (ttcp-1995.csv, .svg, .png)
+    #[value(name = "ttcp-1995", alias = "ttcp1995")]
+    Ttcp1995,
+}
+
 #[derive(Debug, Args)]
-pub struct Ttcp1995Args {
-    /// Output directory.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
+pub struct ReproduceArgs {
+    /// Which figure or table (see --list).
+    #[arg(value_enum, value_name = "NAME", required_unless_present = "list")]
+    pub name: Option<Reproduction>,
+    /// List the reproductions, with their aliases, and exit.
+    #[arg(long, conflicts_with = "name")]
+    pub list: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]

@@ -13,14 +13,12 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::{
-    Cli, Command, Figure1Args, FormatArg, RunArgs, ScenarioArgs, SweepArgs, Ttcp1995Args, ValidateArgs,
-};
+use crate::cli::{Cli, Command, FormatArg, Reproduction, RunArgs, ScenarioArgs, SweepArgs, ValidateArgs};
+use crate::reproduce_cmd;
 use ethersim::report::atomic::Staged;
-use ethersim::report::figure1;
 use ethersim::report::sweep::SweepStream;
 use ethersim::report::{self, figures, plot, Format, ReportError};
-use ethersim::results::{Figure1Data, SweepParam};
+use ethersim::results::SweepParam;
 use ethersim::run;
 use ethersim::scenario::{self, Override, Scenario, Source};
 
@@ -38,8 +36,12 @@ pub fn run() -> Result<()> {
             sweep_cmd(a, m)
         }
         Command::Validate(a) => validate_cmd(a),
-        Command::Figure1(a) => figure1_cmd(a),
-        Command::Ttcp1995(a) => ttcp1995_cmd(a),
+        Command::Figure1(a) => reproduce_cmd::run(Reproduction::Figure1, &a),
+        Command::Ttcp1995(a) => reproduce_cmd::run(Reproduction::Ttcp1995, &a),
+        Command::Reproduce(a) => match a.name {
+            Some(r) if !a.list => reproduce_cmd::run(r, &a.output),
+            _ => print(&reproduce_cmd::list()),
+        },
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             crate::calibrate_cmd::run(a, j)
@@ -316,37 +318,6 @@ fn sweep_cmd(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             print(&format!("{line}\n"))?;
         }
     }
-    wrote(&files);
-    Ok(())
-}
-
-/// The Figure 1 data from the bulletin model, computed on `jobs` threads.
-fn figure1_data(jobs: usize) -> Result<Figure1Data> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("thread pool")?;
-    Ok(pool.install(ethersim::bulletin::figure1)?)
-}
-
-fn ttcp1995_cmd(a: Ttcp1995Args) -> Result<()> {
-    check_out_dir(&a.out)?;
-    let rows = ethersim::ttcp1995::run(&[])?;
-    let mut staged = Staged::new(&a.out);
-    staged.write("ttcp-1995.csv", ethersim::ttcp1995::csv(&rows).as_bytes())?;
-    let files = staged.commit()?;
-    print(&ethersim::ttcp1995::table(&rows))?;
-    wrote(&files);
-    Ok(())
-}
-
-fn figure1_cmd(a: Figure1Args) -> Result<()> {
-    check_out_dir(&a.out)?;
-    let data = figure1_data(jobs(a.jobs))?;
-    let mut staged = Staged::new(&a.out);
-    figure1::write_outputs(&data, &mut staged)?;
-    let files = staged.commit()?;
-    print(&figure1::comparison_table(&data))?;
     wrote(&files);
     Ok(())
 }

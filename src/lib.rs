@@ -35,12 +35,14 @@
 //! - [`results`]: what a run produces, in shapes the exporters understand.
 //! - [`run`], [`bulletin`], [`ttcp1995`]: the runners: one scenario, a sweep, the
 //!   bulletin's four configurations against Table 1, and the 1995 ttcp table's eight
-//!   measurements (each measured table lives with its runner).
+//!   measurements (each measured table lives with its runner); a reproduction reports the
+//!   mean over the seeds of [`engine::seed::report_seeds`].
 //! - [`calibrate`]: refits constants of a hardware file to measurements (a runner over
 //!   [`run`]), with sensitivities, seed noise and cross-validation.
 //! - [`report`]: formatting only: exporters (table, CSV, JSON), the explanation, sweep
-//!   tables, charts, Figure 1, and atomic file writes.
-//! - `cli`, `commands` (in the binary): argument parsing, and the only I/O.
+//!   tables, charts, Figure 1, the ttcp table, and atomic file writes.
+//! - `cli`, `commands`, `reproduce_cmd`, `calibrate_cmd` (in the binary): argument
+//!   parsing, and the only I/O.
 
 pub mod adapter;
 pub mod bulletin;

@@ -8,6 +8,7 @@
 mod calibrate_cmd;
 mod cli;
 mod commands;
+mod reproduce_cmd;
 
 fn main() {
     if let Err(e) = commands::run() {

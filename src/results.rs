@@ -3,13 +3,16 @@
 //! A [`RunOutput`] is a run in a workload-independent shape that every exporter, sweep and
 //! plot understands without knowing which workload ran: named columns, one row per
 //! workload point, a headline figure, and the workload's full typed report
-//! ([`RunDetail`]). A sweep's runs are [`SweepRun`]s; Figure 1 is a [`Figure1Data`].
+//! ([`RunDetail`]). A sweep's runs are [`SweepRun`]s; Figure 1 is a [`Figure1Data`]; the
+//! 1995 ttcp table is a [`TtcpTable`].
 //!
-//! The runners (the `run` and `bulletin` modules) build these; the `report` module only reads
-//! them. Nothing here computes a figure: values are copied from the workloads' reports.
+//! The runners (the `run`, `bulletin` and `ttcp1995` modules) build these; the `report`
+//! module only reads them. Nothing here computes a figure: values are copied from the
+//! workloads' reports (and a reproduction's errors are derived from them).
 
 use serde::Serialize;
 
+use crate::stats::Spread;
 use crate::workload::lanperf::LanperfReport;
 use crate::workload::perform3::Perform3Report;
 use crate::workload::saturate::SaturateReport;
@@ -117,6 +120,90 @@ impl Figure1Curve {
             return f64::NAN;
         }
         self.points.iter().map(|p| p.error_pct().abs()).sum::<f64>() / self.points.len() as f64
+    }
+}
+
+/// Which way the data flows in a ttcp case, seen from the first host (midkemia).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TtcpDirection {
+    /// The first host runs `ttcp -r`.
+    Receive,
+    /// The first host runs `ttcp -t`.
+    Transmit,
+}
+
+impl TtcpDirection {
+    /// `receive` or `transmit`, as in the measured table.
+    pub fn name(self) -> &'static str {
+        match self {
+            TtcpDirection::Receive => "receive",
+            TtcpDirection::Transmit => "transmit",
+        }
+    }
+}
+
+/// A network card as a reproduction names it: in full (`SMC Elite Ultra`) and short
+/// (`SMC`, for chart labels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CardName {
+    pub name: &'static str,
+    pub short: &'static str,
+}
+
+/// One case of the 1995 ttcp table: the cards of the two hosts, the direction, the
+/// measured KB/s and the simulated runs, one per seed. KB/s are ttcp's (1 KB = 1024 B).
+#[derive(Clone, Debug, Serialize)]
+pub struct TtcpCase {
+    pub scenario: String,
+    /// The first host's (midkemia's) card and the second's (kelewan's).
+    pub first: CardName,
+    pub second: CardName,
+    pub direction: TtcpDirection,
+    pub measured_kbps: f64,
+    /// The seeds of the runs, the scenario's own first.
+    pub seeds: Vec<u64>,
+    /// The receiver's KB/s over the seeds.
+    pub simulated: Spread,
+    /// Each run, in `seeds` order.
+    pub runs: Vec<TtcpSummary>,
+}
+
+impl TtcpCase {
+    /// The mean over the seeds against the measured value, percent.
+    pub fn error_pct(&self) -> f64 {
+        (self.simulated.mean / self.measured_kbps - 1.0) * 100.0
+    }
+    /// The (sender's card, receiver's card) of the transfer.
+    pub fn sender_receiver(&self) -> (CardName, CardName) {
+        match self.direction {
+            TtcpDirection::Transmit => (self.first, self.second),
+            TtcpDirection::Receive => (self.second, self.first),
+        }
+    }
+}
+
+/// What an idle wire allows a bulk TCP transfer of the table's stack, KB/s
+/// (`workload::ttcp::ceiling_kib_per_s`), with what it depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TtcpCeiling {
+    pub kbps: f64,
+    pub mss_bytes: u32,
+    pub ack_every_segments: u32,
+    pub bit_rate_mbps: f64,
+}
+
+/// The 1995 ttcp table reproduced: the cases in the measured table's order.
+#[derive(Clone, Debug, Serialize)]
+pub struct TtcpTable {
+    pub cases: Vec<TtcpCase>,
+    pub ceiling: TtcpCeiling,
+}
+
+impl TtcpTable {
+    /// Mean absolute error of the cases' means, percent (NaN for no cases).
+    pub fn mean_abs_error_pct(&self) -> f64 {
+        self.cases.iter().map(|c| c.error_pct().abs()).sum::<f64>() / self.cases.len() as f64
     }
 }
 

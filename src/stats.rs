@@ -1,5 +1,5 @@
-//! Statistics helpers shared by every component: a bounded-memory delay histogram and
-//! Jain's fairness index.
+//! Statistics helpers shared by every component: a bounded-memory delay histogram,
+//! Jain's fairness index, and the spread of a figure over seeds ([`Spread`]).
 //!
 //! [`Histogram`] records non-negative integer values (nanoseconds) in log-linear buckets:
 //! 32 sub-buckets per power of two, so a quantile is reported within 1/32 (about 3%) of
@@ -151,6 +151,49 @@ pub fn jain_index(xs: &[f64]) -> f64 {
     }
 }
 
+/// A figure over several runs (seeds): mean, least and greatest value, and the coefficient
+/// of variation. In the figure's own unit; NaN throughout for no runs, or if any run's
+/// value is NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Spread {
+    pub runs: usize,
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    /// Sample standard deviation (n - 1) over the mean, percent; 0 for one run.
+    pub cv_pct: f64,
+}
+
+impl Spread {
+    /// The spread of `xs`; the sums run in the given order, so the same values in the same
+    /// order give the same bits on every machine.
+    pub fn of(xs: &[f64]) -> Spread {
+        let n = xs.len();
+        if n == 0 || xs.iter().any(|x| x.is_nan()) {
+            return Spread {
+                runs: n,
+                mean: f64::NAN,
+                min: f64::NAN,
+                max: f64::NAN,
+                cv_pct: f64::NAN,
+            };
+        }
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Spread {
+            runs: n,
+            mean,
+            min: xs.iter().copied().fold(f64::INFINITY, f64::min),
+            max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            cv_pct: var.sqrt() / mean * 100.0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +232,15 @@ mod tests {
         assert!(jain_index(&[]).is_nan());
         let j = jain_index(&[1.0, 2.0]);
         assert!(j > 0.5 && j < 1.0);
+    }
+
+    #[test]
+    fn test_spread_of_seeds() {
+        let s = Spread::of(&[10.0, 12.0, 14.0]);
+        assert_eq!((s.runs, s.mean, s.min, s.max), (3, 12.0, 10.0, 14.0));
+        assert!((s.cv_pct - 2.0 / 12.0 * 100.0).abs() < 1e-12);
+        assert_eq!(Spread::of(&[5.0]).cv_pct, 0.0);
+        assert!(Spread::of(&[]).mean.is_nan());
+        assert!(Spread::of(&[1.0, f64::NAN]).min.is_nan());
     }
 }

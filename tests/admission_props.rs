@@ -6,10 +6,15 @@
 //! - A property test draws scenarios over the full accepted ranges of every key that drives
 //!   events (small cases: few stations, short windows): each is either refused by the loader
 //!   or runs within twice its estimate.
+//! - ttcp: the estimate is within a factor of 2 for writes of at least an MSS (the 1995
+//!   table's eight cases among them, with and without loss) and an upper bound, within 10
+//!   times, for shorter writes, which Nagle's rule coalesces; an absurd `nbuf` is refused
+//!   naming the key; the shipped scenarios are admitted.
 
 use ethersim::bulletin::{HARDWARE, SCENARIOS};
 use ethersim::scenario::{budget, load_embedded, load_str, Override, Scenario, ScenarioError, Workload};
-use ethersim::workload::{perform3, saturate};
+use ethersim::ttcp1995;
+use ethersim::workload::{perform3, saturate, ttcp};
 
 const SATURATE: &str = include_str!("../scenarios/saturate.toml");
 
@@ -37,7 +42,10 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
             let est = budget::saturate_events(&s.medium, senders, c.frame_bytes, c.duration.as_secs_f64());
             (est, saturate::run(c, &w.segment, s.seed).events)
         }
-        Workload::Ttcp(_) => unreachable!("admission properties cover saturate and perform3"),
+        Workload::Ttcp(w) => {
+            let events = ttcp::run(&w.config, s.seed).map_or(0, |r| r.events);
+            (budget::ttcp_events(&w.config), events)
+        }
         Workload::Perform3(w) => {
             let c = &w.config;
             let window = (c.warmup + c.measure).as_secs_f64();
@@ -55,7 +63,7 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
                 .sum();
             (est, events)
         }
-        Workload::Lanperf(_) => unreachable!("these properties cover saturate and perform3"),
+        Workload::Lanperf(_) => unreachable!("these properties cover saturate, perform3 and ttcp"),
     }
 }
 
@@ -212,6 +220,110 @@ fn estimate_is_within_a_factor_of_2_of_the_events_dispatched() {
     );
 }
 
+fn ttcp_with(case: &str, list: &[&str]) -> Result<Scenario, String> {
+    ttcp1995::scenario(case, &sets(&strings(list))).map_err(|e| e.to_string())
+}
+
+#[test]
+fn ttcp_estimate_is_within_a_factor_of_2_for_full_segments_and_above_for_short_writes() {
+    let full: Vec<(&str, Vec<&str>)> = ttcp1995::CASES
+        .iter()
+        .map(|c| (c.scenario, vec![]))
+        .chain([
+            (
+                "ttcp-1995-smc-ultra-smc-ultra-transmit",
+                vec!["workload.buflen=1436", "workload.nbuf=1024"],
+            ),
+            (
+                "ttcp-1995-smc-ultra-lance-receive",
+                vec!["workload.buflen=65536", "workload.nbuf=64"],
+            ),
+            (
+                "ttcp-1995-smc-ultra-smc-ultra-transmit",
+                vec!["workload.nbuf=512", "medium.corrupt_fraction=0.01"],
+            ),
+            (
+                "ttcp-1995-3c509-3c509-receive",
+                vec![
+                    "workload.nbuf=256",
+                    "medium.corrupt_fraction=0.1",
+                    "workload.limit_s=3600",
+                ],
+            ),
+        ])
+        .collect();
+    let mut worst: f64 = 1.0;
+    for (case, list) in &full {
+        let s = ttcp_with(case, list).unwrap();
+        let (est, got) = estimate_and_run(&s);
+        let ratio = est / got.max(1) as f64;
+        eprintln!("{case} {list:?}: estimate {est:.0}, dispatched {got}, ratio {ratio:.2}");
+        worst = worst.max(ratio).max(1.0 / ratio);
+    }
+    assert!(
+        worst <= 2.0,
+        "a ttcp estimate is off by more than a factor of 2 ({worst:.2})"
+    );
+    // writes shorter than an MSS: Nagle's rule coalesces them, the estimate does not
+    for list in [
+        ["workload.buflen=64", "workload.nbuf=4096"],
+        ["workload.buflen=1", "workload.nbuf=20000"],
+    ] {
+        let s = ttcp_with("ttcp-1995-smc-ultra-smc-ultra-transmit", &list).unwrap();
+        let (est, got) = estimate_and_run(&s);
+        eprintln!("short writes {list:?}: estimate {est:.0}, dispatched {got}");
+        assert!(
+            est >= got as f64 && est <= 10.0 * got as f64,
+            "{list:?}: {est} for {got}"
+        );
+    }
+}
+
+#[test]
+fn ttcp_with_an_absurd_nbuf_is_refused_naming_the_key() {
+    let case = "ttcp-1995-smc-ultra-smc-ultra-transmit";
+    // the loader's range stops it first ...
+    let e = ttcp_with(case, &["workload.nbuf=1000000000000"]).unwrap_err();
+    assert!(
+        e.contains("key `workload.nbuf`") && e.contains("1..=1048576"),
+        "{e}"
+    );
+    // ... and the admission rule would refuse what the range let through
+    let s = ttcp_with(case, &[]).unwrap();
+    let mut cfg = ttcp1995::config(&s).unwrap().clone();
+    cfg.buflen = 1 << 20;
+    cfg.nbuf = u32::MAX;
+    let e = budget::admit_ttcp(&cfg).unwrap_err();
+    assert_eq!(e.path, "workload.nbuf");
+    let e = e.problem.to_string();
+    assert!(
+        e.contains("refused") && e.contains("minutes of CPU") && e.contains("ttcp -l 1048576 -n 4294967295"),
+        "{e}"
+    );
+}
+
+#[test]
+fn ttcp_shipped_scenarios_and_the_largest_accepted_transfer_are_admitted() {
+    for c in &ttcp1995::CASES {
+        let s = ttcp_with(c.scenario, &[]).unwrap();
+        budget::admit_ttcp(ttcp1995::config(&s).unwrap()).unwrap();
+    }
+    // 1 GiB in 1 MiB writes with every frame damaged: the most the ranges allow
+    let s = ttcp_with(
+        "ttcp-1995-3c509-3c509-receive",
+        &[
+            "workload.buflen=1048576",
+            "workload.nbuf=1024",
+            "medium.corrupt_fraction=1",
+        ],
+    )
+    .unwrap();
+    let events = budget::ttcp_events(ttcp1995::config(&s).unwrap());
+    let cpu = budget::cpu_s(budget::TTCP_COST, events, 2);
+    eprintln!("largest accepted ttcp: {events:.3e} events, {cpu:.0} s of CPU");
+    assert!(cpu < budget::MAX_CPU_S);
+}
+
 mod full_ranges {
     //! Scenarios drawn over the full accepted range of every key that drives events (and a
     //! little beyond each end): each is refused by the loader with an error, or it runs
@@ -255,7 +367,8 @@ mod full_ranges {
                     (c.warmup + c.measure).as_secs_f64(),
                 )
             }
-            Workload::Lanperf(_) | Workload::Ttcp(_) => return Ok(()), // not drawn here
+            Workload::Ttcp(w) => budget::ttcp_events(&w.config),
+            Workload::Lanperf(_) => return Ok(()), // not drawn here
         };
         prop_assert!(
             estimate.is_finite() && estimate >= 0.0,
@@ -343,6 +456,26 @@ mod full_ranges {
                 format!("nos.costs.app_block_kinstr={kinstr}"),
             ];
             check(perform3_with(config, &list), &format!("{} {list:?}", SCENARIOS[config].0))?;
+        }
+
+        #[test]
+        fn ttcp_is_refused_or_runs_within_its_budget(
+            case in 0usize..8,
+            buflen in log(0.5, 3_000_000.0),
+            nbuf in log(0.5, 3_000_000.0),
+            corrupt in 0.0f64..1.1,
+            limit in log(1e-4, 5000.0),
+        ) {
+            let list = vec![
+                format!("workload.buflen={}", buflen.round() as i64),
+                format!("workload.nbuf={}", nbuf.round() as i64),
+                format!("medium.corrupt_fraction={corrupt}"),
+                format!("workload.limit_s={limit}"),
+            ];
+            let c = &ttcp1995::CASES[case];
+            let file = format!("{}.toml", c.scenario);
+            let s = load_embedded(&file, c.text, Some(ttcp1995::HARDWARE), &sets(&list));
+            check(s, &format!("{} {list:?}", c.scenario))?;
         }
     }
 }

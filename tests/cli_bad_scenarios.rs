@@ -121,6 +121,20 @@ fn out_of_range_gives_line_key_and_range() {
 }
 
 #[test]
+fn ttcp_with_an_absurd_nbuf_is_refused_naming_the_key() {
+    let s =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1995-smc-ultra-smc-ultra-transmit.toml");
+    for sub in ["run", "validate"] {
+        fails(
+            sub,
+            &s,
+            &["--set", "workload.nbuf=1000000000000"],
+            &["workload.nbuf=1000000000000", "`workload.nbuf`", "1..=1048576"],
+        );
+    }
+}
+
+#[test]
 fn bad_override_says_it_came_from_set() {
     let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/saturate.toml");
     fails(

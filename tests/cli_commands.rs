@@ -162,7 +162,7 @@ fn oversize_frames_need_the_flag_and_warn() {
 
 #[test]
 fn every_subcommand_help_shows_an_example() {
-    for sub in ["run", "sweep", "validate", "figure1"] {
+    for sub in ["run", "sweep", "validate", "figure1", "ttcp1995", "reproduce"] {
         ethersim().args([sub, "--help"]).assert().success().stdout(
             predicate::str::contains("Examples:").and(predicate::str::contains(format!("ethersim {sub}"))),
         );
@@ -282,6 +282,57 @@ fn figure1_writes_its_outputs() {
     assert_eq!(csv.lines().count(), 1 + 64);
     assert!(out.join("figure1.svg").is_file() && out.join("figure1.png").is_file());
     assert!(String::from_utf8_lossy(&o.stdout).contains("MAPE"));
+}
+
+#[test]
+fn reproduce_lists_its_names_and_refuses_others() {
+    ethersim()
+        .args(["reproduce", "--list"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("figure1 (also: bulletin-1992)")
+                .and(predicate::str::contains("ttcp-1995 (also: ttcp1995)")),
+        );
+    // an unknown name is a usage error that lists the names, and writes nothing
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("none");
+    ethersim()
+        .args(["reproduce", "figure2", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("figure2")
+                .and(predicate::str::contains("figure1"))
+                .and(predicate::str::contains("ttcp-1995")),
+        );
+    assert!(!out.exists());
+    ethersim().arg("reproduce").assert().code(2);
+}
+
+#[test]
+fn reproduce_bulletin_1992_is_figure1() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("a"), d.path().join("b"));
+    let run = |args: &[&str], out: &Path| {
+        let o = ethersim()
+            .args(args)
+            .arg("--out")
+            .arg(out)
+            .timeout(Duration::from_secs(300))
+            .assert()
+            .success();
+        o.get_output().stdout.clone()
+    };
+    let printed = run(&["figure1", "--jobs", "2"], &a);
+    assert_eq!(printed, run(&["reproduce", "bulletin-1992", "--jobs", "1"], &b));
+    for f in ["figure1.csv", "figure1.svg", "figure1.png"] {
+        assert!(
+            std::fs::read(a.join(f)).unwrap() == std::fs::read(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
 }
 
 /// A small sweep into `out`; returns the finished command's assertion.

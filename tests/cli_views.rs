@@ -1,6 +1,6 @@
 //! Snapshots of every human-facing view (issue 16), reviewed by eye: `run`'s default view
-//! for saturate and PERFORM3, `--wide`, `--explain`, the sweep summary, the Figure 1
-//! comparison and `validate`; and the rule that no line of a default view is wider than
+//! for saturate and PERFORM3, `--wide`, `--explain`, the sweep summary, the Figure 1 and
+//! ttcp 1995 comparisons, `reproduce --list` and `validate`; and the rule that no line of a default view is wider than
 //! 100 columns.
 
 use std::path::{Path, PathBuf};
@@ -108,6 +108,29 @@ fn figure1_comparison() {
     let out = d.path().join("fig");
     let text = stdout(&["figure1", "--jobs", "2", "--out", out.to_str().unwrap()]);
     assert_fits("figure1 comparison", &text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn ttcp1995_comparison() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("ttcp");
+    let text = stdout(&[
+        "reproduce",
+        "ttcp-1995",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_fits("ttcp 1995 comparison", &text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn reproduce_list() {
+    let text = stdout(&["reproduce", "--list"]);
+    assert_fits("reproduce --list", &text);
     insta::assert_snapshot!(text);
 }
 

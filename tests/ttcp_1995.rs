@@ -1,66 +1,168 @@
-//! The 1995 ttcp table end to end: the eight shipped scenarios run, every byte arrives,
-//! none exceeds the TCP ceiling of 10 Mb/s for MSS 1436 with one ACK per segment, and the
-//! asymmetries of the measured table come out of the mechanism.
+//! The 1995 ttcp table end to end: the eight shipped scenarios run on five seeds each,
+//! every byte arrives, none exceeds the TCP ceiling of 10 Mb/s for MSS 1436 with one ACK
+//! per segment, the asymmetries of the measured table come out of the mechanism, the
+//! table is the same on any number of threads, and the command writes the CSV and the
+//! chart and prints the errors and the mean absolute error.
 
+use std::path::Path;
+
+use assert_cmd::Command;
+use ethersim::report::ttcp1995 as report;
+use ethersim::results::{TtcpDirection, TtcpTable};
 use ethersim::ttcp1995;
 
 /// 1436 bytes per 1494-byte data frame and 64-byte ACK, each with 8 bytes of preamble
-/// and 12 of gap, at 100 ns a bit: KiB/s.
+/// and 12 of gap, at 100 ns a bit: KiB/s (worked out by hand, apart from the model's).
 const CEILING: f64 = 1436.0 / 1024.0 / (((1494 + 20) + (64 + 20)) as f64 * 8.0 * 100e-9);
+
+fn table_on(threads: usize) -> TtcpTable {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| ttcp1995::run(&[]))
+        .unwrap()
+}
 
 #[test]
 fn table_runs_below_the_ceiling_with_the_measured_asymmetries() {
-    let rows = ttcp1995::run(&[]).unwrap();
-    eprintln!("{}", ttcp1995::table(&rows));
-    let k = |m: &str, d: &str| {
-        rows.iter()
-            .find(|r| r.kelewan == m && r.direction == d)
-            .map(|r| r.simulated)
+    let t = table_on(2);
+    eprintln!("{}", report::comparison_table(&t));
+    assert!((t.ceiling.kbps - CEILING).abs() < 1e-9, "{:?}", t.ceiling);
+    let k = |kelewan: &str, d: TtcpDirection| {
+        t.cases
+            .iter()
+            .find(|c| c.first.name == "SMC Elite Ultra" && c.second.name == kelewan && c.direction == d)
+            .map(|c| c.simulated.mean)
             .unwrap()
     };
-    for r in &rows {
-        assert_eq!(r.summary.bytes, 16.0 * 1024.0 * 1024.0, "{r:?}");
+    for c in &t.cases {
+        assert_eq!(c.seeds, [1995, 1, 2, 3, 4], "{}", c.scenario);
+        assert_eq!((c.runs.len(), c.simulated.runs), (5, 5), "{}", c.scenario);
+        for r in &c.runs {
+            assert_eq!(r.bytes, 16.0 * 1024.0 * 1024.0, "{}: {r:?}", c.scenario);
+            assert!(
+                r.kbytes_per_s <= CEILING,
+                "{}: {} above {CEILING}",
+                c.scenario,
+                r.kbytes_per_s
+            );
+        }
+        let mean = c.runs.iter().map(|r| r.kbytes_per_s).sum::<f64>() / 5.0;
+        assert!((c.simulated.mean - mean).abs() < 1e-9, "{}", c.scenario);
+        assert!(c.simulated.min <= mean && mean <= c.simulated.max);
         assert!(
-            r.simulated <= CEILING,
-            "{} {} {}: {} above {CEILING}",
-            r.midkemia,
-            r.kelewan,
-            r.direction,
-            r.simulated
+            c.error_pct().abs() < 25.0,
+            "{}: {:+.1}%",
+            c.scenario,
+            c.error_pct()
         );
         // issue 12's bar, with the constants calibrations/ttcp-1995.toml fits
-        assert!(r.error_pct().abs() <= 5.0, "{r:?}");
+        assert!(c.error_pct().abs() <= 5.0, "{}: {:+.1}%", c.scenario, c.error_pct());
     }
+    let mae = t.cases.iter().map(|c| c.error_pct().abs()).sum::<f64>() / 8.0;
+    assert!((t.mean_abs_error_pct() - mae).abs() < 1e-12);
     // 3C509 <-> 3C509: receiving (the P90's 3C509 sends) is slower than transmitting
-    let c3 = rows.iter().filter(|r| r.midkemia == "3C509").collect::<Vec<_>>();
-    assert!(c3[0].simulated < c3[1].simulated);
+    let c3: Vec<f64> = t
+        .cases
+        .iter()
+        .filter(|c| c.first.name == "3C509")
+        .map(|c| c.simulated.mean)
+        .collect();
+    assert!(c3[0] < c3[1]);
     // SMC <-> SMC within 2% of the ceiling both ways (measured: 99.9% and 99.7%)
-    assert!(k("SMC Elite Ultra", "receive") > 0.98 * CEILING);
-    assert!(k("SMC Elite Ultra", "transmit") > 0.98 * CEILING);
+    assert!(k("SMC Elite Ultra", TtcpDirection::Receive) > 0.98 * CEILING);
+    assert!(k("SMC Elite Ultra", TtcpDirection::Transmit) > 0.98 * CEILING);
     // SMC receiving from the Lance is below SMC transmitting to it (measured: 0.85)
-    assert!(k("BOCA Lance PCI", "receive") < 0.95 * k("BOCA Lance PCI", "transmit"));
+    assert!(
+        k("BOCA Lance PCI", TtcpDirection::Receive) < 0.95 * k("BOCA Lance PCI", TtcpDirection::Transmit)
+    );
     // and only there does the sender idle for the window: the ACKs that queue behind the
     // Lance's chained frames hold it back
-    for r in &rows {
-        let lance_rx = r.kelewan == "BOCA Lance PCI" && r.direction == "receive";
-        let stalled = r.summary.tx_window_limited;
-        assert!(if lance_rx { stalled > 0.03 } else { stalled < 0.01 }, "{r:?}");
+    for c in &t.cases {
+        let lance_rx = c.second.name == "BOCA Lance PCI" && c.direction == TtcpDirection::Receive;
+        for r in &c.runs {
+            let stalled = r.tx_window_limited;
+            assert!(if lance_rx { stalled > 0.03 } else { stalled < 0.01 }, "{}: {r:?}", c.scenario);
+        }
     }
 }
 
 #[test]
-fn cli_writes_the_table_with_errors() {
-    use assert_cmd::Command;
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("ethersim")
+fn table_is_the_same_on_one_thread_and_on_three() {
+    let (one, three) = (table_on(1), table_on(3));
+    assert_eq!(report::csv(&one).unwrap(), report::csv(&three).unwrap());
+    assert_eq!(report::comparison_table(&one), report::comparison_table(&three));
+}
+
+fn ethersim(args: &[&str], out: &Path) -> String {
+    let o = Command::cargo_bin("ethersim")
         .unwrap()
-        .args(["ttcp1995", "--out", dir.path().to_str().unwrap()])
+        .args(args)
+        .arg("--out")
+        .arg(out)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn cli_writes_the_table_csv_and_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let printed = ethersim(&["ttcp1995", "--jobs", "2"], dir.path());
+    assert!(
+        printed.contains("mean of 5 seeds (1995, 1, 2, 3, 4)"),
+        "{printed}"
+    );
+    assert!(printed.lines().all(|l| l.chars().count() <= 100), "{printed}");
     assert!(printed.contains("mean absolute error"), "{printed}");
+    assert!(
+        printed.contains("BOCA Lance PCI") && printed.contains("+2.9%"),
+        "{printed}"
+    );
+    assert!(printed.contains("1097.0 KB/s"), "{printed}");
+
     let csv = std::fs::read_to_string(dir.path().join("ttcp-1995.csv")).unwrap();
     assert_eq!(csv.lines().count(), 9);
-    assert!(csv.starts_with("midkemia_card,kelewan_card,direction_from_midkemia,measured_kbytes_per_s"));
+    assert!(csv.starts_with(
+        "midkemia_card,kelewan_card,direction_from_midkemia,measured_kbytes_per_s,simulated_kbytes_per_s,error_pct,runs,"
+    ));
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), report::CSV_COLUMNS.len(), "{line}");
+        assert_eq!((f[6], f[10]), ("5", "1995 1 2 3 4"), "{line}");
+        assert_eq!(f[11].split(' ').count(), 5, "{line}");
+    }
+
+    let svg = std::fs::read_to_string(dir.path().join("ttcp-1995.svg")).unwrap();
+    for label in [
+        "3C509→3C509 rx",
+        "SMC→Lance tx",
+        "Lance→SMC rx",
+        "measured (1995)",
+        "TCP ceiling",
+    ] {
+        assert!(svg.contains(label), "the chart has no {label:?}");
+    }
+    let png = std::fs::read(dir.path().join("ttcp-1995.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000);
+}
+
+#[test]
+fn reproduce_ttcp_1995_is_the_same_command() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let printed_a = ethersim(&["ttcp1995", "--jobs", "1"], a.path());
+    let printed_b = ethersim(&["reproduce", "ttcp-1995", "--jobs", "2"], b.path());
+    assert_eq!(printed_a, printed_b);
+    for f in ["ttcp-1995.csv", "ttcp-1995.svg", "ttcp-1995.png"] {
+        let (x, y) = (
+            std::fs::read(a.path().join(f)).unwrap(),
+            std::fs::read(b.path().join(f)).unwrap(),
+        );
+        assert!(
+            x == y,
+            "{f} differs between `ttcp1995 --jobs 1` and `reproduce ttcp-1995 --jobs 2`"
+        );
+    }
 }

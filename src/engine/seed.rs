@@ -3,7 +3,8 @@
 //! One scenario seed drives a run. From it are derived: the seed of each replication of a
 //! sweep ([`replication`]), the seed of each point of a multi-point workload such as
 //! PERFORM3's block sizes ([`point`]), and the seed of each component's random stream
-//! ([`stream`], used by [`super::RngStreams`]). All are pure functions of integers, built
+//! ([`stream`], used by [`super::RngStreams`]). A reproduction of a published figure
+//! reports the mean over the seeds of [`report_seeds`]. All are pure functions of integers, built
 //! on SplitMix64 ([`mix64`]), so they are the same on every machine and independent of the
 //! order or the thread in which runs and components are built.
 //!
@@ -37,6 +38,27 @@ pub const fn point(seed: u64, key: u64) -> u64 {
     seed ^ key.wrapping_mul(GOLDEN_GAMMA)
 }
 
+/// How many seeds a reproduction of a published figure averages over (every reproduction
+/// reports the mean over at least this many).
+pub const REPORT_SEED_COUNT: usize = 5;
+
+/// The seeds a reproduction averages over: the scenario's own seed first (so the first run
+/// is `ethersim run`'s), then the smallest positive integers other than it (`[1992, 1, 2,
+/// 3, 4]` for Figure 1, `[1995, 1, 2, 3, 4]` for the ttcp table). Always
+/// [`REPORT_SEED_COUNT`] distinct seeds.
+pub const fn report_seeds(scenario_seed: u64) -> [u64; REPORT_SEED_COUNT] {
+    let mut out = [scenario_seed; REPORT_SEED_COUNT];
+    let (mut i, mut next) = (1, 1);
+    while i < REPORT_SEED_COUNT {
+        if next != scenario_seed {
+            out[i] = next;
+            i += 1;
+        }
+        next += 1;
+    }
+    out
+}
+
 /// The seed of the stream of component `index` of kind `kind` (a small integer naming the
 /// component kind) in a run seeded `seed`.
 pub const fn stream(seed: u64, kind: u64, index: u64) -> u64 {
@@ -55,6 +77,14 @@ mod tests {
         s.sort_unstable();
         s.dedup();
         assert_eq!(s.len(), 1000, "1000 replications, 1000 different seeds");
+    }
+
+    #[test]
+    fn test_report_seeds_start_with_the_scenario_seed_and_are_distinct() {
+        assert_eq!(report_seeds(1992), [1992, 1, 2, 3, 4]);
+        assert_eq!(report_seeds(1995), [1995, 1, 2, 3, 4]);
+        assert_eq!(report_seeds(0), [0, 1, 2, 3, 4]);
+        assert_eq!(report_seeds(2), [2, 1, 3, 4, 5]);
     }
 
     #[test]

@@ -206,6 +206,7 @@ pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Char
         x_categories: None,
         series,
         ceiling: None,
+        y_top: None,
         legend: Some(plotters::chart::SeriesLabelPosition::LowerRight),
     }
 }

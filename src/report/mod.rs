@@ -5,8 +5,10 @@
 //! - [`units`]: how each unit reads (one rule per unit); [`figures`]: the registry of
 //!   figures (name, unit, description) that labels tables and charts.
 //! - [`sweep`]: the CSV files and summary statistics of a sweep.
-//! - [`plot`]: SVG and PNG charts with an embedded font (no system fonts needed).
+//! - [`plot`]: SVG and PNG charts (lines, markers, grouped bars) with an embedded font
+//!   (no system fonts needed).
 //! - [`figure1`]: the bulletin's Figure 1 data, its CSV, comparison table and chart.
+//! - [`ttcp1995`]: the 1995 ttcp table: its comparison table, CSV and bar chart.
 //! - [`atomic`]: files are staged under temporary names and renamed into place together,
 //!   so an error or interruption never leaves a partial result.
 
@@ -21,6 +23,7 @@ pub mod lanperf;
 pub mod plot;
 pub mod sweep;
 pub mod table;
+pub mod ttcp1995;
 pub mod units;
 
 use crate::results::RunOutput;

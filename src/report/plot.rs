@@ -1,4 +1,5 @@
-//! Line charts as SVG and PNG, with the DejaVu Sans font compiled into the binary.
+//! Charts as SVG and PNG (lines, markers, grouped bars), with the DejaVu Sans font
+//! compiled into the binary.
 //!
 //! plotters is built without font-kit, so text is laid out with ab_glyph from the font
 //! registered by [`register_fonts`] (as family `sans-serif`): no system font or library is
@@ -7,6 +8,10 @@
 //!
 //! A [`Chart`] is plain data (series of points, labels); [`write_chart`] draws it once per
 //! backend into files staged by [`Staged`], so plotting never reaches into a model.
+//! Bars ([`Mark::Bar`]) are for charts whose x values are categories 0, 1, 2...: the bar
+//! series share each category's slot side by side, in series order. A point's interval
+//! (a confidence interval, or the least and greatest of several runs) is drawn as an
+//! error bar.
 
 use std::sync::Once;
 
@@ -61,15 +66,23 @@ pub enum Mark {
     Line,
     /// Markers only (measured values).
     Markers,
+    /// A filled bar from 0 to y, beside the other bar series at the same x.
+    Bar,
 }
 
-/// One series: `(x, y, 95% half-width)` points.
+/// A point: x, y and an optional interval `(low, high)` around y drawn as an error bar.
+pub type Point = (f64, f64, Option<(f64, f64)>);
+
+/// Share of a category's slot the bars of its group fill together.
+const BAR_GROUP_WIDTH: f64 = 0.8;
+
+/// One series of [`Point`]s.
 #[derive(Clone, Debug)]
 pub struct Series {
     pub label: String,
     pub colour: usize,
     pub mark: Mark,
-    pub points: Vec<(f64, f64, Option<f64>)>,
+    pub points: Vec<Point>,
 }
 
 impl Series {
@@ -79,6 +92,13 @@ impl Series {
             colour,
             mark: Mark::Line,
             points: Vec::new(),
+        }
+    }
+
+    pub fn bar(label: &str, colour: usize) -> Self {
+        Series {
+            mark: Mark::Bar,
+            ..Series::line(label, colour)
         }
     }
 }
@@ -94,6 +114,8 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// A labelled horizontal line (e.g. the wire's capacity).
     pub ceiling: Option<(f64, String)>,
+    /// The top of the y axis; `None`: 8% above the highest value, interval or ceiling.
+    pub y_top: Option<f64>,
     /// Where the legend goes; `None` picks the place that hides the fewest data.
     pub legend: Option<SeriesLabelPosition>,
 }
@@ -115,6 +137,13 @@ impl Chart {
         let h = ((entries as f64 * 22.0 + 20.0) / plot_px.1.max(1) as f64).min(1.0);
         let mut samples = Vec::new();
         for s in &self.series {
+            if s.mark == Mark::Bar {
+                // a bar covers its slot from 0 to its top
+                for p in &s.points {
+                    samples.extend((0..=10).map(|k| (p.0, p.1 * k as f64 / 10.0)));
+                }
+                continue;
+            }
             for pair in s.points.windows(2) {
                 for k in 0..=10 {
                     let t = k as f64 / 10.0;
@@ -158,6 +187,25 @@ impl Chart {
         best.1
     }
 
+    /// Per series, the offset of its bars from the category's x and their width (zero for
+    /// series that are not bars): the bar series split [`BAR_GROUP_WIDTH`] of the slot
+    /// equally, in series order.
+    fn bar_slots(&self) -> Vec<(f64, f64)> {
+        let n = self.series.iter().filter(|s| s.mark == Mark::Bar).count();
+        let width = BAR_GROUP_WIDTH / n.max(1) as f64;
+        let mut k = 0;
+        self.series
+            .iter()
+            .map(|s| {
+                if s.mark != Mark::Bar {
+                    return (0.0, 0.0);
+                }
+                k += 1;
+                (-BAR_GROUP_WIDTH / 2.0 + (k - 1) as f64 * width, width)
+            })
+            .collect()
+    }
+
     fn ranges(&self) -> ((f64, f64), (f64, f64)) {
         let pts = self
             .series
@@ -165,10 +213,10 @@ impl Chart {
             .flat_map(|s| s.points.iter())
             .filter(|p| p.0.is_finite() && p.1.is_finite());
         let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
-        for &(x, y, ci) in pts {
+        for &(x, y, interval) in pts {
             x0 = x0.min(x);
             x1 = x1.max(x);
-            y1 = y1.max(y + ci.unwrap_or(0.0));
+            y1 = y1.max(interval.map_or(y, |(_, hi)| hi.max(y)));
         }
         if let Some((c, _)) = &self.ceiling {
             y1 = y1.max(*c);
@@ -181,7 +229,11 @@ impl Chart {
         } else {
             (x1 - x0) * 0.04
         };
-        let y1 = if y1 > 0.0 { y1 * 1.08 } else { 1.0 };
+        let y1 = match self.y_top {
+            Some(top) if top > 0.0 => top,
+            _ if y1 > 0.0 => y1 * 1.08,
+            _ => 1.0,
+        };
         ((x0 - pad, x1 + pad), (0.0, y1))
     }
 }
@@ -226,6 +278,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
     if let Some(c) = &chart.x_categories {
         mesh.x_labels(c.len().max(2) * 8);
     }
+    if chart.series.iter().any(|s| s.mark == Mark::Bar) {
+        // bars stand on categories: vertical grid lines would only cut through them
+        mesh.disable_x_mesh();
+    }
     mesh.draw().map_err(e)?;
 
     if let Some((y, label)) = &chart.ceiling {
@@ -246,10 +302,22 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
         .map_err(e)?;
     }
 
-    for s in &chart.series {
+    let bars = chart.bar_slots();
+    for (i, s) in chart.series.iter().enumerate() {
         let c = colour(s.colour);
         let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
         let ann = match s.mark {
+            Mark::Bar => {
+                let (left, width) = bars[i];
+                let rects = pts
+                    .iter()
+                    .map(|&(x, y)| Rectangle::new([(x + left, 0.0), (x + left + width, y)], c.filled()));
+                ctx.draw_series(rects)
+                    .map_err(e)?
+                    .label(s.label.as_str())
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 20, y + 6)], c.filled()));
+                continue;
+            }
             Mark::Line => {
                 let a = ctx
                     .draw_series(LineSeries::new(pts.clone(), c.stroke_width(3)))
@@ -267,15 +335,20 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
         ann.label(s.label.as_str())
             .legend(move |(x, y)| Circle::new((x + 10, y), 6, c.stroke_width(2)));
     }
-    for s in &chart.series {
-        let c = colour(s.colour);
+    for (i, s) in chart.series.iter().enumerate() {
+        // on a bar, the error bar is black at the bar's centre
+        let (c, shift) = match s.mark {
+            Mark::Bar => (BLACK, bars[i].0 + bars[i].1 / 2.0),
+            _ => (colour(s.colour), 0.0),
+        };
         let cap = (x1 - x0) * 0.006;
         // an error bar: the interval and a cap at each end
-        let bars = s
-            .points
-            .iter()
-            .filter_map(|&(x, y, ci)| ci.filter(|h| h.is_finite()).map(|h| (x, y - h, y + h)));
-        let lines = bars.flat_map(|(x, lo, hi)| {
+        let intervals = s.points.iter().filter_map(|&(x, _, interval)| {
+            interval
+                .filter(|(lo, hi)| lo.is_finite() && hi.is_finite())
+                .map(|(lo, hi)| (x + shift, lo, hi))
+        });
+        let lines = intervals.flat_map(|(x, lo, hi)| {
             [
                 vec![(x, lo), (x, hi)],
                 vec![(x - cap, lo), (x + cap, lo)],

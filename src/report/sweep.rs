@@ -347,7 +347,11 @@ impl SweepSummary<'_> {
                     series.len() - 1
                 }
             };
-            series[idx].points.push((x_of(&s.values[0]), s.mean, s.ci95));
+            series[idx].points.push((
+                x_of(&s.values[0]),
+                s.mean,
+                s.ci95.map(|h| (s.mean - h, s.mean + h)),
+            ));
         }
         if series.len() == 1 && series[0].label.is_empty() {
             series[0].label = self.headline_label.clone();
@@ -359,6 +363,7 @@ impl SweepSummary<'_> {
             x_categories: (!numeric).then(|| first.values.iter().map(value_text).collect()),
             series,
             ceiling: None,
+            y_top: None,
             legend: None,
         }
     }

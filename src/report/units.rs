@@ -9,7 +9,8 @@
 //! - a share (a fraction of the time, 0..=1): a percentage with 1 decimal (`87.6%`);
 //! - an error or a change relative to a reference: a signed percentage with 1 decimal
 //!   (`+7.1%`); a mean absolute percentage error: 2 decimals (`4.07%`), because
-//!   calibrations are compared by hundredths;
+//!   calibrations are compared by hundredths; a spread over seeds (coefficient of
+//!   variation) likewise with 2 decimals (`0.03%`), because seed noise is small;
 //! - a time: in the unit among ns, µs, ms and s in which it is at least 1 (seconds past
 //!   1000 s), with 2 decimals (`62.50 ms`, `51.20 µs`); a column of times shares the unit
 //!   that fits its largest value;
@@ -200,6 +201,12 @@ pub fn mape_pct(pct: f64) -> String {
         return "-".into();
     }
     format!("{pct:.2}%")
+}
+
+/// A spread over seeds (a coefficient of variation) with 2 decimals (`0.03%`), given in
+/// percent.
+pub fn spread_pct(pct: f64) -> String {
+    mape_pct(pct)
 }
 
 /// A mean and its 95% confidence half-width in the same format: `937.2 ± 3.1` (with the

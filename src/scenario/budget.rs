@@ -18,6 +18,15 @@
 //!   (timers are at least one PC timer tick); many workstations contend for the wire:
 //!   `(warmup + measure) x (blocks/s x events per block + timer events/s) + 2.5
 //!   workstations^1.5`, summed over the block sizes.
+//! - **ttcp**: a transfer costs events per data segment (with its ACK: both frames' wire
+//!   events, the copies, interrupts and protocol work at both ends) and per buffer written
+//!   (the write and the reads that take its bytes). The segments are counted as if every
+//!   write went out in its own `ceil(buflen / MSS)` segments: exact for writes of at least
+//!   an MSS, an upper bound for shorter ones, which Nagle's rule coalesces. A lost frame
+//!   costs some segments sent again: `(S (1 + 8 p)) x 17 + nbuf x 2` with
+//!   `S = nbuf x ceil(buflen / MSS)` and `p` the fraction of frames damaged on the wire.
+//!   The run's simulated time does not enter: an idle wire waiting for a retransmission
+//!   timer dispatches almost nothing, and `limit_s` ends a stuck transfer.
 //!
 //! Propagation does not appear: the loader's ranges (velocity factor at least 0.4, at most
 //! 2500 m) keep the transmission records carrier sense scans to a handful, so the cost of
@@ -27,7 +36,7 @@
 //! (`tests/admission_props.rs`): within a factor of 2 over a spread of shapes, and never
 //! below the measured count by more than that. The CPU time is the estimate times the
 //! cost of an event, a fixed part plus a part per station, measured per workload
-//! ([`SATURATE_COST`], [`PERFORM3_COST`]; release build, one core); over [`MAX_CPU_S`]
+//! ([`SATURATE_COST`], [`PERFORM3_COST`], [`TTCP_COST`]; release build, one core); over [`MAX_CPU_S`]
 //! (ten minutes) the run is refused. Over the measured shapes the estimated CPU time is
 //! within a factor of 2 of the measured time.
 
@@ -36,6 +45,7 @@ use super::lan::LanProfile;
 use super::medium::Medium;
 use crate::adapter::CopyEngine;
 use crate::ether::consts::MIN_FRAME_BYTES;
+use crate::workload::ttcp::TtcpConfig;
 
 /// CPU time of one event (release build, one core): a fixed part plus a part per station
 /// on the segment (carrier changes loop over the deferring stations, and a LAN node's
@@ -67,6 +77,13 @@ pub const PERFORM3_COST: EventCost = EventCost {
     fixed_ns: 200.0,
     per_station_ns: 1.7,
 };
+/// ttcp (two hosts). Measured (release, `ethersim run` of the 1995 scenarios, wall time over
+/// events dispatched, with other builds sharing the 2 cores): 118-127 ns (16 MiB, 200,490
+/// events in 24 ms; 1 GiB in 1 MiB writes, 12.7 M events in 1.6 s).
+pub const TTCP_COST: EventCost = EventCost {
+    fixed_ns: 130.0,
+    per_station_ns: 0.0,
+};
 /// Longest run admitted, seconds of CPU (ten minutes).
 pub const MAX_CPU_S: f64 = 600.0;
 
@@ -93,6 +110,44 @@ const P3_PER_BLOCK: f64 = 4.0;
 /// defer and back off): about this many times `workstations^1.5` per block size, measured
 /// at 300 and 1023 workstations.
 const P3_CONTENTION: f64 = 2.5;
+
+/// Events per ttcp data segment, its ACK included. Measured on
+/// `ttcp-1995-smc-ultra-smc-ultra-transmit.toml`: 1 GiB in 1 MiB writes dispatched
+/// 12,712,282 events for 747,732 data segments (17.0 each); the 16 MiB of the table,
+/// 200,490 for 11,684 (17.2 with the writes).
+const TTCP_PER_SEGMENT: f64 = 17.0;
+/// Events per ttcp buffer besides its segments (the write call, the reads that take its
+/// bytes). Measured on the same scenario with 2^20 writes of 64 bytes (2,891,499 events,
+/// 46,735 segments: 2.0 per write) and of 1 byte (3,960,958 events, 116,510 segments:
+/// 1.9 per write).
+const TTCP_PER_BUFFER: f64 = 2.0;
+/// Data segments sent again, per data segment and per unit of `p`, the fraction of frames
+/// damaged on the wire. Measured on the same scenario (8 KB writes): at p = 0.01, 12,634
+/// data segments for 11,684 (8.1% more: 8.1 per unit; 3.8 per frame lost, data or ACK); at
+/// p = 0.1, 16,742 (43% more: 4.3 per unit).
+const TTCP_RESENT_PER_LOSS: f64 = 8.0;
+
+/// Estimated events of a ttcp transfer.
+pub fn ttcp_events(cfg: &TtcpConfig) -> f64 {
+    let mss = cfg.hosts[cfg.transmitter].stack.mss_bytes.max(1) as f64;
+    let buffers = cfg.nbuf as f64;
+    let segments = buffers * (cfg.buflen as f64 / mss).ceil();
+    let resent = segments * TTCP_RESENT_PER_LOSS * cfg.segment.corrupt_fraction;
+    (segments + resent) * TTCP_PER_SEGMENT + buffers * TTCP_PER_BUFFER
+}
+
+/// Refuses a ttcp transfer whose estimated CPU time is over [`MAX_CPU_S`], naming
+/// `workload.nbuf`.
+pub fn admit_ttcp(cfg: &TtcpConfig) -> Result<(), FieldError> {
+    admit(
+        "workload.nbuf",
+        TTCP_COST,
+        ttcp_events(cfg),
+        2,
+        &format!("ttcp -l {} -n {}", cfg.buflen, cfg.nbuf),
+        "write fewer buffers (nbuf, ttcp -n) or shorter ones (buflen, -l)",
+    )
+}
 
 /// Estimated events of a saturate run.
 pub fn saturate_events(medium: &Medium, senders: usize, frame_bytes: u32, duration_s: f64) -> f64 {

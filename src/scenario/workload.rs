@@ -4,6 +4,7 @@
 //! `validate` into its model. Adding a kind is one variant of [`Workload`], one name in
 //! [`KINDS`] and one arm in [`validate`].
 
+use super::budget;
 use super::de;
 use super::error::{clip, FieldError, Problem};
 use super::lanperf::{LanperfWorkload, RawLanperf};
@@ -83,7 +84,9 @@ pub(super) fn validate(
         }
         "ttcp" => {
             let raw: RawTtcp = de::from_value(body, "workload")?;
-            Ok(Workload::Ttcp(Box::new(raw.validate(sections)?)))
+            let w = raw.validate(sections)?;
+            budget::admit_ttcp(&w.config)?;
+            Ok(Workload::Ttcp(Box::new(w)))
         }
         _ => {
             let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();

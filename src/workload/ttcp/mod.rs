@@ -8,12 +8,15 @@
 //! application's own work (none in source/sink mode, which copies nothing of its own);
 //! system time is everything the host's CPU does for the transfer (the model charges
 //! interrupt service to the process, as Linux 1.2's tick sampling mostly does). The
-//! wire's view comes from the segment: frames, collisions and deferrals.
+//! wire's view comes from the segment: frames, collisions and deferrals. What an idle
+//! wire allows at most is [`ceiling_kib_per_s`].
 //!
 //! Units: bytes, seconds.
 
+mod ceiling;
 mod summary;
 
+pub use ceiling::ceiling_kib_per_s;
 pub use summary::{summarise, TtcpSummary, TTCP_COLUMNS};
 
 use crate::engine::Engine;
