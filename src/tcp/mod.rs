@@ -24,5 +24,5 @@ pub mod rto;
 pub mod segment;
 
 pub use conn::{ConnError, ConnStats, Connection, Timer, TimerRequest};
-pub use profile::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+pub use profile::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 pub use segment::Segment;

@@ -4,13 +4,15 @@ use super::*;
 use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
 use crate::lan::tcp::TcpCosts;
-use crate::tcp::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+use crate::tcp::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 
 pub(crate) fn linux_1_2() -> StackProfile {
     StackProfile {
         mss_bytes: 1436,
         ack_every_segments: 1,
         delayed_ack: SimDuration::ZERO,
+        ack_clock: AckClock::OneShot,
+        send_rule: SendRule::FullLastOrIdle,
         window: WindowRule::HalfFreeSpace {
             reserve_bytes: 2048,
             max_bytes: 16384,
