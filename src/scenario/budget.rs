@@ -120,6 +120,9 @@ fn port_ns_per_byte(p: &crate::adapter::AdapterProfile) -> (f64, f64) {
             access_ns, setup_ns, ..
         } => (access_ns / 2.0, setup_ns),
         CopyEngine::BusMaster { setup_ns, .. } => (0.0, setup_ns),
+        CopyEngine::UnibusDma {
+            setup_ns, request_ns, ..
+        } => (0.0, setup_ns + request_ns),
     }
 }
 

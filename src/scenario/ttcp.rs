@@ -283,6 +283,9 @@ impl RawTtcp {
                 0.0,
                 100.0,
             )?,
+            user_call_kinstr: 0.0,
+            fragment_kinstr: 0.0,
+            page_remap_kinstr: 0.0,
         };
         let mut built = Vec::new();
         for (name, h) in &self.hosts {
@@ -320,6 +323,9 @@ impl RawTtcp {
                 costs,
                 sndbuf: b,
                 rcvbuf: b,
+                interface: crate::tcp::Interface::ethernet(),
+                attached_processor: false,
+                clock_tick: None,
             };
             built.push(((name.clone(), card_name.clone()), host));
         }
@@ -336,7 +342,7 @@ impl RawTtcp {
         let ((n1, h1), (n0, h0)) = (built.pop().expect("two"), built.pop().expect("two"));
         Ok(TtcpWorkload {
             config: TtcpConfig {
-                segment: s.medium.segment(s.medium.even_positions(2)),
+                wire: crate::ether::WireConfig::Csma(s.medium.segment(s.medium.even_positions(2))),
                 hosts: [h0, h1],
                 transmitter,
                 buflen: self.buflen as u32,

@@ -264,6 +264,9 @@ impl Connection {
     pub fn mss(&self) -> u32 {
         self.mss
     }
+    pub fn profile(&self) -> &StackProfile {
+        &self.profile
+    }
 
     // ----- application side -----
 

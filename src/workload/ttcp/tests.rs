@@ -59,9 +59,15 @@ fn instant_host() -> TcpHost {
             segment_kinstr: 0.0,
             interrupt_kinstr: 20.0,
             checksum_instr_per_byte: 0.0,
+            user_call_kinstr: 0.0,
+            fragment_kinstr: 0.0,
+            page_remap_kinstr: 0.0,
         },
         sndbuf: 32_767,
         rcvbuf: 32_767,
+        interface: crate::tcp::Interface::ethernet(),
+        attached_processor: false,
+        clock_tick: None,
     }
 }
 
@@ -81,6 +87,9 @@ fn slow_host() -> TcpHost {
         segment_kinstr: 2.0,
         interrupt_kinstr: 0.5,
         checksum_instr_per_byte: 0.5,
+        user_call_kinstr: 0.0,
+        fragment_kinstr: 0.0,
+        page_remap_kinstr: 0.0,
     };
     h
 }
@@ -96,7 +105,7 @@ pub(crate) fn segment(corrupt_fraction: f64) -> SegmentConfig {
 
 fn cfg(hosts: [TcpHost; 2], nbuf: u32, corrupt: f64) -> TtcpConfig {
     TtcpConfig {
-        segment: segment(corrupt),
+        wire: crate::ether::WireConfig::Csma(segment(corrupt)),
         hosts,
         transmitter: 0,
         buflen: 8192,
