@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::ether::SegmentConfig;
 use crate::host::HostProfile;
 use crate::lan::tcp::TcpCosts;
 use crate::tcp::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
