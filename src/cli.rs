@@ -78,6 +78,15 @@ Runs the eight ttcp measurements of 1995 (scenarios/ttcp-1995-*.toml), writes
 DIR/ttcp-1995.csv (measured, simulated, error) and prints the table with each error and
 the mean absolute error.";
 
+const TTCP1985_EXAMPLES: &str = "\
+Examples:
+  ethersim ttcp1985
+  ethersim ttcp1985 --out output
+
+Runs every row of the 1985 VAX ttcp tables (scenarios/ttcp-1985-*.toml, 5 seeds each),
+writes DIR/ttcp-1985.csv (measured, simulated and error for throughput and system CPU %)
+and prints the error table.";
+
 /// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 #[derive(Debug, Parser)]
 #[command(name = "ethersim", version, about, after_help = MAIN_EXAMPLES)]
@@ -106,6 +115,9 @@ pub enum Command {
     /// Reproduce the 1995 ttcp table over TCP/IP (simulated against measured).
     #[command(after_help = TTCP1995_EXAMPLES)]
     Ttcp1995(Ttcp1995Args),
+    /// Reproduce the 1985 VAX ttcp tables under 4.2BSD (simulated against measured).
+    #[command(after_help = TTCP1985_EXAMPLES)]
+    Ttcp1985(Ttcp1995Args),
     /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]

@@ -40,6 +40,7 @@ pub fn run() -> Result<()> {
         Command::Validate(a) => validate_cmd(a),
         Command::Figure1(a) => figure1_cmd(a),
         Command::Ttcp1995(a) => ttcp1995_cmd(a),
+        Command::Ttcp1985(a) => ttcp1985_cmd(a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             crate::calibrate_cmd::run(a, j)
@@ -336,6 +337,17 @@ fn ttcp1995_cmd(a: Ttcp1995Args) -> Result<()> {
     staged.write("ttcp-1995.csv", ethersim::ttcp1995::csv(&rows).as_bytes())?;
     let files = staged.commit()?;
     print(&ethersim::ttcp1995::table(&rows))?;
+    wrote(&files);
+    Ok(())
+}
+
+fn ttcp1985_cmd(a: Ttcp1995Args) -> Result<()> {
+    check_out_dir(&a.out)?;
+    let rows = ethersim::ttcp1985::run(&[])?;
+    let mut staged = Staged::new(&a.out);
+    staged.write("ttcp-1985.csv", ethersim::ttcp1985::csv(&rows).as_bytes())?;
+    let files = staged.commit()?;
+    print(&ethersim::ttcp1985::table(&rows))?;
     wrote(&files);
     Ok(())
 }

@@ -134,8 +134,14 @@ fn test_unibus_dma_timing_by_hand() {
     };
     assert_eq!(d.time(1082), SimDuration::from_nanos(609_750));
     // 16-word bursts: 34 bursts, 405.75 + 51 = 456.75 us; one word per grant: 1217.25 us
-    assert_eq!(DmaTiming { burst_words: 16, ..d }.time(1082), SimDuration::from_nanos(456_750));
-    assert_eq!(DmaTiming { burst_words: 1, ..d }.time(1082), SimDuration::from_nanos(1_217_250));
+    assert_eq!(
+        DmaTiming { burst_words: 16, ..d }.time(1082),
+        SimDuration::from_nanos(456_750)
+    );
+    assert_eq!(
+        DmaTiming { burst_words: 1, ..d }.time(1082),
+        SimDuration::from_nanos(1_217_250)
+    );
     // an odd byte still moves a whole word
     assert_eq!(d.time(3), SimDuration::from_nanos(1_500 + 1_500));
     let card = AdapterProfile {

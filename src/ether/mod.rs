@@ -22,7 +22,7 @@ pub mod segment;
 pub mod wire;
 
 pub use frame::{frame_bytes, Frame, StationId};
+pub use link::{Link, LinkConfig};
 pub use report::EtherReport;
 pub use segment::{EtherEvent, Indication, MacEvent, Segment, SegmentConfig};
-pub use link::{Link, LinkConfig};
 pub use wire::{AnyWire, Wire, WireConfig};

@@ -11,12 +11,23 @@
 
 use super::cpu::Priority;
 
+/// Whose work a running job is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// The process in user mode.
+    User,
+    /// The process in the kernel (a system call, including output it does there).
+    Process,
+    /// Interrupt service for nobody in particular.
+    Other,
+}
+
 /// What one host was doing at a clock tick, as the tick sampler needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
-    /// The primary CPU's running job: its priority, and whether it is the process's own
-    /// user-mode work. `None` when the CPU is idle.
-    pub primary: Option<(Priority, bool)>,
+    /// The primary CPU's running job: its priority and whose work it is. `None` when
+    /// the CPU is idle.
+    pub primary: Option<(Priority, Work)>,
     /// A task-level job (the process, in a system call or in user mode) was preempted
     /// by the interrupt work now running.
     pub process_preempted: bool,
@@ -38,11 +49,11 @@ pub fn charge(s: Sample) -> Charge {
         return Charge::User;
     }
     match s.primary {
-        Some((Priority::Task, true)) => Charge::User,
-        Some((Priority::Task, false)) => Charge::System,
+        Some((_, Work::User)) => Charge::User,
+        Some((_, Work::Process)) => Charge::System,
         // an interrupt over the process is the process's system time; over idle, nobody's
-        Some((Priority::Interrupt, _)) if s.process_preempted => Charge::System,
-        Some((Priority::Interrupt, _)) | None => Charge::Nobody,
+        Some((_, Work::Other)) if s.process_preempted => Charge::System,
+        Some((_, Work::Other)) | None => Charge::Nobody,
     }
 }
 
@@ -68,7 +79,7 @@ impl TickCounts {
 mod tests {
     use super::*;
 
-    fn at(primary: Option<(Priority, bool)>, preempted: bool, attached: bool) -> Charge {
+    fn at(primary: Option<(Priority, Work)>, preempted: bool, attached: bool) -> Charge {
         charge(Sample {
             primary,
             process_preempted: preempted,
@@ -79,19 +90,20 @@ mod tests {
     #[test]
     fn test_tick_split_by_hand() {
         // a 10-tick window: the process computes in user mode (1 tick), makes a system
-        // call (3 ticks, one of them inside a receive interrupt over the call), sleeps
+        // call (3 ticks: one in the call, one sending its window update at interrupt
+        // level, one in a receive interrupt over the call), sleeps
         // while the CPU idles (3 ticks) and while a receive interrupt runs over the idle
         // loop (2 ticks), then runs its user loop on the attached processor (1 tick)
         let ticks = [
-            at(Some((Priority::Task, true)), false, false),
-            at(Some((Priority::Task, false)), false, false),
-            at(Some((Priority::Task, false)), false, false),
-            at(Some((Priority::Interrupt, false)), true, false),
+            at(Some((Priority::Task, Work::User)), false, false),
+            at(Some((Priority::Task, Work::Process)), false, false),
+            at(Some((Priority::Interrupt, Work::Process)), false, false),
+            at(Some((Priority::Interrupt, Work::Other)), true, false),
             at(None, false, false),
             at(None, false, false),
             at(None, false, false),
-            at(Some((Priority::Interrupt, false)), false, false),
-            at(Some((Priority::Interrupt, false)), false, false),
+            at(Some((Priority::Interrupt, Work::Other)), false, false),
+            at(Some((Priority::Interrupt, Work::Other)), false, false),
             at(None, false, true),
         ];
         let mut c = TickCounts::default();

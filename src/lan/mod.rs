@@ -108,9 +108,13 @@ pub enum LanEvent {
         inbound: bool,
     },
     /// The process's user-mode work on the attached processor is done (`tcp` only).
-    UserDone { node: u32 },
+    UserDone {
+        node: u32,
+    },
     /// A host's clock tick, sampled for CPU accounting (`tcp` only).
-    ClockTick { node: u32 },
+    ClockTick {
+        node: u32,
+    },
 }
 
 impl path::FrameJob for Job {

@@ -41,7 +41,7 @@ use super::LanEvent;
 use crate::adapter::{Adapter, AdapterProfile};
 use crate::engine::{Engine, Model, StreamKind};
 use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire, WireConfig};
-use crate::host::account::{self, Sample, TickCounts};
+use crate::host::account::{self, Sample, TickCounts, Work};
 use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
 use crate::tcp::{AckClock, ConnStats, Connection, Interface, Piece, Segment, StackProfile, UbaWork};
 use crate::time::{SimDuration, SimTime};
@@ -110,7 +110,9 @@ pub struct TcpHost {
 enum Call {
     Idle,
     /// The application's user-mode work before `call`.
-    User { call: SockCall },
+    User {
+        call: SockCall,
+    },
     /// In a call; `busy` while its CPU job runs, else blocked; `left` bytes still to write.
     Writing {
         bytes: u32,
@@ -127,9 +129,11 @@ enum Call {
 /// Work a TCP host's CPU does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpJob {
-    /// Build the segment of frame `tag`; then the driver takes the frame.
+    /// Build the segment of frame `tag`; then the driver takes the frame. `by_process`:
+    /// inside the process's system call (a write, or the window update of a read).
     Send {
         tag: u64,
+        by_process: bool,
     },
     TxCopy {
         frame: Frame,
@@ -262,7 +266,10 @@ impl<S: SocketApp> TcpLan<S> {
             }
             if let Some(tick) = node.clock_tick {
                 let phase = rng.random_range(0..tick.as_nanos());
-                engine.schedule_in(SimDuration::from_nanos(phase), LanEvent::ClockTick { node: n as u32 });
+                engine.schedule_in(
+                    SimDuration::from_nanos(phase),
+                    LanEvent::ClockTick { node: n as u32 },
+                );
             }
         }
         for n in 0..2 {
@@ -341,13 +348,17 @@ impl<S: SocketApp> TcpLan<S> {
         let node = &self.nodes[n];
         Cost {
             copy: node.host.memcpy(w.copy_bytes as u64),
-            protocol: node.host.instructions(w.pages as f64 * node.costs.page_remap_kinstr),
+            protocol: node
+                .host
+                .instructions(w.pages as f64 * node.costs.page_remap_kinstr),
             ..Cost::default()
         }
     }
 
-    /// Hands segments to the driver while it has room for all of a segment's frames.
-    fn pump(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+    /// Hands segments to the driver while it has room for all of a segment's frames;
+    /// `by_process`: called from the process's system call (its output is its system
+    /// time), else from an interrupt or timer.
+    fn pump(&mut self, n: usize, by_process: bool, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
         while self.nodes[n].adapter.room() >= self.nodes[n].max_pieces {
             let Some(seg) = self.nodes[n].conn.next_segment(now) else {
@@ -392,7 +403,7 @@ impl<S: SocketApp> TcpLan<S> {
             } else {
                 Priority::Task
             };
-            self.start(n, prio, cost, TcpJob::Send { tag }, engine);
+            self.start(n, prio, cost, TcpJob::Send { tag, by_process }, engine);
         }
         self.arm_timers(n, engine);
     }
@@ -444,10 +455,15 @@ impl<S: SocketApp> TcpLan<S> {
             return;
         }
         let sample = Sample {
-            primary: node
-                .cpu
-                .running()
-                .map(|(job, prio)| (prio, *job == TcpJob::User)),
+            primary: node.cpu.running().map(|(job, prio)| {
+                let work = match job {
+                    TcpJob::User => Work::User,
+                    TcpJob::Send { by_process: true, .. } => Work::Process,
+                    _ if prio == Priority::Task => Work::Process,
+                    _ => Work::Other,
+                };
+                (prio, work)
+            }),
             process_preempted: node.cpu.task_preempted(),
             user_on_attached: node.user_on_attached,
         };
@@ -470,9 +486,7 @@ impl<S: SocketApp> TcpLan<S> {
                         node.call = Call::Done;
                         return;
                     }
-                    Some(call)
-                        if node.costs.user_call_kinstr > 0.0 && call != SockCall::Close =>
-                    {
+                    Some(call) if node.costs.user_call_kinstr > 0.0 && call != SockCall::Close => {
                         self.start_user(n, call, engine);
                         return;
                     }
@@ -487,7 +501,7 @@ impl<S: SocketApp> TcpLan<S> {
                     Some(SockCall::Close) => {
                         node.conn.close();
                         node.app.returned(now, SockCall::Close, 0);
-                        self.pump(n, engine);
+                        self.pump(n, true, engine);
                     }
                 },
                 Call::Writing {
@@ -539,8 +553,12 @@ impl<S: SocketApp> TcpLan<S> {
     fn job_done(&mut self, n: usize, job: TcpJob, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
         match job {
-            TcpJob::Send { tag } => {
-                let sizes: Vec<u32> = self.in_flight[&tag].pieces.iter().map(|p| p.frame_bytes).collect();
+            TcpJob::Send { tag, .. } => {
+                let sizes: Vec<u32> = self.in_flight[&tag]
+                    .pieces
+                    .iter()
+                    .map(|p| p.frame_bytes)
+                    .collect();
                 for bytes in sizes {
                     let frame = Frame {
                         src: n,
@@ -599,7 +617,7 @@ impl<S: SocketApp> TcpLan<S> {
                     Priority::Interrupt,
                     engine,
                 );
-                self.pump(n, engine);
+                self.pump(n, false, engine);
             }
             TcpJob::User => self.user_done(n, engine),
             TcpJob::RxIsr { frame } => {
@@ -615,7 +633,7 @@ impl<S: SocketApp> TcpLan<S> {
                 let seg = self.in_flight.remove(&frame.tag).expect("present").seg;
                 let out = self.nodes[n].conn.on_segment(&seg, now);
                 debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
-                self.pump(n, engine);
+                self.pump(n, false, engine);
                 if out.accepted > 0 || out.fin || out.acked > 0 {
                     self.advance(n, engine);
                 }
@@ -643,7 +661,7 @@ impl<S: SocketApp> TcpLan<S> {
                         busy: false,
                     }
                 };
-                self.pump(n, engine);
+                self.pump(n, true, engine);
                 self.advance(n, engine);
             }
             TcpJob::Read { bytes } => {
@@ -656,7 +674,7 @@ impl<S: SocketApp> TcpLan<S> {
                 };
                 node.app.returned(now, SockCall::Read { max }, got);
                 node.call = Call::Idle;
-                self.pump(n, engine);
+                self.pump(n, true, engine);
                 self.advance(n, engine);
             }
         }
@@ -768,7 +786,7 @@ impl<S: SocketApp> Model for TcpLan<S> {
             LanEvent::TcpTimer { node, timer, gen } => {
                 let n = node as usize;
                 if self.nodes[n].conn.on_timer(timer, gen) {
-                    self.pump(n, engine);
+                    self.pump(n, false, engine);
                 }
             }
             LanEvent::Start { node } => self.advance(node as usize, engine),
@@ -780,7 +798,15 @@ impl<S: SocketApp> Model for TcpLan<S> {
                     path::rx_start(&mut nd.cpu, n, frame, cost, engine);
                 } else {
                     let step = nd.adapter.copied_to_card(frame);
-                    path::apply_tx(&mut self.medium, &mut nd.cpu, &nd.adapter, n, step, Priority::Interrupt, engine);
+                    path::apply_tx(
+                        &mut self.medium,
+                        &mut nd.cpu,
+                        &nd.adapter,
+                        n,
+                        step,
+                        Priority::Interrupt,
+                        engine,
+                    );
                     self.medium.drain_indications(&mut self.inds);
                     debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
                 }

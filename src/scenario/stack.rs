@@ -150,27 +150,26 @@ impl RawStack {
             RawAckClock::OneShot => AckClock::OneShot,
             RawAckClock::FastTimeout => AckClock::FastTimeout,
         };
-        let ack_every_segments = match (ack_clock, self.ack_every_segments) {
-            (AckClock::OneShot, None) => {
-                return Err(FieldError::invalid(
-                    "stack.ack_every_segments",
-                    "missing (required with ack_clock = \"one_shot\")",
-                ))
-            }
-            (AckClock::FastTimeout, Some(_)) => {
-                return Err(FieldError::invalid(
+        let ack_every_segments =
+            match (ack_clock, self.ack_every_segments) {
+                (AckClock::OneShot, None) => {
+                    return Err(FieldError::invalid(
+                        "stack.ack_every_segments",
+                        "missing (required with ack_clock = \"one_shot\")",
+                    ))
+                }
+                (AckClock::FastTimeout, Some(_)) => return Err(FieldError::invalid(
                     "stack.ack_every_segments",
                     "not used with ack_clock = \"fast_timeout\" (no segment count forces an ACK): remove it",
-                ))
-            }
-            (AckClock::FastTimeout, None) => 1,
-            (AckClock::OneShot, Some(n)) => {
-                if !(1..=64).contains(&n) {
-                    return Err(FieldError::range("stack.ack_every_segments", n, "1..=64"));
+                )),
+                (AckClock::FastTimeout, None) => 1,
+                (AckClock::OneShot, Some(n)) => {
+                    if !(1..=64).contains(&n) {
+                        return Err(FieldError::range("stack.ack_every_segments", n, "1..=64"));
+                    }
+                    n as u32
                 }
-                n as u32
-            }
-        };
+            };
         let profile = StackProfile {
             mss_bytes: bytes("stack.mss_bytes", self.mss_bytes, 64, 65_495)?,
             ack_every_segments,

@@ -150,7 +150,8 @@ impl Piece {
     /// (link header, type/length word, IP and TCP headers); any other frame is copied
     /// whole (the data cluster lies off page alignment behind the headers).
     pub fn output_copy(&self) -> UbaWork {
-        let whole = self.link_header_bytes + self.ip_bytes + if self.trailer { TRAILER_WORD_BYTES } else { 0 };
+        let whole =
+            self.link_header_bytes + self.ip_bytes + if self.trailer { TRAILER_WORD_BYTES } else { 0 };
         if self.trailer {
             let pages = self.data_bytes / PAGE_BYTES;
             UbaWork {
@@ -168,7 +169,11 @@ impl Piece {
     /// `if_rubaget`: the page-aligned run after the link header (the IP datagram, or with
     /// trailers the data) is swapped in whole clusters; what is left is copied.
     pub fn input_copy(&self) -> UbaWork {
-        let run = if self.trailer { self.data_bytes } else { self.ip_bytes };
+        let run = if self.trailer {
+            self.data_bytes
+        } else {
+            self.ip_bytes
+        };
         let swapped = run / CLUSTER_BYTES * CLUSTER_BYTES;
         let total = self.ip_bytes + if self.trailer { TRAILER_WORD_BYTES } else { 0 };
         UbaWork {
@@ -217,15 +222,51 @@ mod tests {
         // with trailers it remaps 2 pages and copies 14 + 4 + 40 = 58 bytes
         let plain = ether(false).pieces(&seg(1024))[0];
         let trail = ether(true).pieces(&seg(1024))[0];
-        assert_eq!(plain.output_copy(), UbaWork { copy_bytes: 1078, pages: 0 });
-        assert_eq!(trail.output_copy(), UbaWork { copy_bytes: 58, pages: 2 });
+        assert_eq!(
+            plain.output_copy(),
+            UbaWork {
+                copy_bytes: 1078,
+                pages: 0
+            }
+        );
+        assert_eq!(
+            trail.output_copy(),
+            UbaWork {
+                copy_bytes: 58,
+                pages: 2
+            }
+        );
         // on input both swap one cluster (2 pages) and copy about 40 bytes
-        assert_eq!(plain.input_copy(), UbaWork { copy_bytes: 40, pages: 2 });
-        assert_eq!(trail.input_copy(), UbaWork { copy_bytes: 44, pages: 2 });
+        assert_eq!(
+            plain.input_copy(),
+            UbaWork {
+                copy_bytes: 40,
+                pages: 2
+            }
+        );
+        assert_eq!(
+            trail.input_copy(),
+            UbaWork {
+                copy_bytes: 44,
+                pages: 2
+            }
+        );
         // an ACK is copied whole
         let ack = ether(true).pieces(&seg(0))[0];
-        assert_eq!(ack.output_copy(), UbaWork { copy_bytes: 54, pages: 0 });
-        assert_eq!(ack.input_copy(), UbaWork { copy_bytes: 40, pages: 0 });
+        assert_eq!(
+            ack.output_copy(),
+            UbaWork {
+                copy_bytes: 54,
+                pages: 0
+            }
+        );
+        assert_eq!(
+            ack.input_copy(),
+            UbaWork {
+                copy_bytes: 40,
+                pages: 0
+            }
+        );
     }
 
     #[test]
@@ -242,8 +283,20 @@ mod tests {
         assert_eq!(sizes, vec![(1004, 964), (80, 60)]);
         assert_eq!(pcl.max_pieces(1024), 2);
         // neither is a whole cluster: both copied whole each way
-        assert_eq!(p[0].input_copy(), UbaWork { copy_bytes: 1004, pages: 0 });
-        assert_eq!(p[0].output_copy(), UbaWork { copy_bytes: 1004, pages: 0 });
+        assert_eq!(
+            p[0].input_copy(),
+            UbaWork {
+                copy_bytes: 1004,
+                pages: 0
+            }
+        );
+        assert_eq!(
+            p[0].output_copy(),
+            UbaWork {
+                copy_bytes: 1004,
+                pages: 0
+            }
+        );
         assert_eq!(pcl.pieces(&seg(0)).len(), 1);
     }
 }

@@ -27,6 +27,6 @@ pub mod rto;
 pub mod segment;
 
 pub use conn::{ConnError, ConnStats, Connection, Timer, TimerRequest};
-pub use profile::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 pub use encap::{Framing, Interface, Piece, UbaWork};
+pub use profile::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 pub use segment::Segment;

@@ -53,7 +53,11 @@ fn test_bsd42_delayed_ack_waits_for_the_fast_timeout_tick() {
     let req = b.take_timer_requests();
     assert_eq!(req.len(), 1);
     assert_eq!(req[0].timer, Timer::DelayedAck);
-    assert_eq!(req[0].after, SimDuration::from_millis(190), "the next tick, at 250 ms");
+    assert_eq!(
+        req[0].after,
+        SimDuration::from_millis(190),
+        "the next tick, at 250 ms"
+    );
     assert!(b.on_timer(Timer::DelayedAck, req[0].gen));
     let ack = b.next_segment(t(250)).unwrap();
     assert!(ack.is_pure_ack());
