@@ -62,14 +62,15 @@ pub enum WireConfig {
 
 /// The medium a scenario chose.
 pub enum AnyWire {
-    Csma(Segment),
+    /// Boxed: a segment is much larger than a link.
+    Csma(Box<Segment>),
     PointToPoint(Link),
 }
 
 impl AnyWire {
     pub fn new(cfg: &WireConfig, rngs: &RngStreams) -> Self {
         match cfg {
-            WireConfig::Csma(c) => AnyWire::Csma(Segment::new(c, rngs)),
+            WireConfig::Csma(c) => AnyWire::Csma(Box::new(Segment::new(c, rngs))),
             WireConfig::PointToPoint(c) => AnyWire::PointToPoint(Link::new(c)),
         }
     }

@@ -124,7 +124,7 @@ impl Interface {
     fn frame(&self, ip_bytes: u32, data_bytes: u32) -> Piece {
         match self.framing {
             Framing::Ethernet { trailers } => {
-                let trailer = trailers && data_bytes > 0 && data_bytes % PAGE_BYTES == 0;
+                let trailer = trailers && data_bytes > 0 && data_bytes.is_multiple_of(PAGE_BYTES);
                 let extra = if trailer { TRAILER_WORD_BYTES } else { 0 };
                 Piece {
                     frame_bytes: frame_bytes(ip_bytes + extra),
