@@ -94,6 +94,15 @@ against measured with each error, and writes its CSV and chart into DIR, all fil
 `ethersim figure1` and `ethersim ttcp1995` are the same as `reproduce figure1` and
 `reproduce ttcp-1995`.";
 
+const TTCP1985_EXAMPLES: &str = "\
+Examples:
+  ethersim ttcp1985
+  ethersim ttcp1985 --out output
+
+Runs every row of the 1985 VAX ttcp tables (scenarios/ttcp-1985-*.toml, 5 seeds each),
+writes DIR/ttcp-1985.csv (measured, simulated and error for throughput and system CPU %)
+and prints the error table.";
+
 /// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 #[derive(Debug, Parser)]
 #[command(name = "ethersim", version, about, after_help = MAIN_EXAMPLES)]
@@ -125,6 +134,9 @@ pub enum Command {
     /// Reproduce a published figure or table by name (simulated against measured).
     #[command(after_help = REPRODUCE_EXAMPLES)]
     Reproduce(ReproduceArgs),
+    /// Reproduce the 1985 VAX ttcp tables under 4.2BSD (simulated against measured).
+    #[command(after_help = TTCP1985_EXAMPLES)]
+    Ttcp1985(OutputArgs),
     /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]
@@ -227,6 +239,10 @@ pub enum Reproduction {
     /// pairings, both directions (ttcp-1995.csv, .svg, .png)
     #[value(name = "ttcp-1995", alias = "ttcp1995")]
     Ttcp1995,
+    /// The 1985 ttcp tables: 4.2BSD between two VAX-11/780s over the Excelan, the Interlan
+    /// and the PCL-11, throughput and system CPU on both sides (ttcp-1985.csv)
+    #[value(name = "ttcp-1985", alias = "ttcp1985")]
+    Ttcp1985,
 }
 
 #[derive(Debug, Args)]

@@ -42,6 +42,7 @@ pub fn run() -> Result<()> {
             Some(r) if !a.list => reproduce_cmd::run(r, &a.output),
             _ => print(&reproduce_cmd::list()),
         },
+        Command::Ttcp1985(a) => reproduce_cmd::run(Reproduction::Ttcp1985, &a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             crate::calibrate_cmd::run(a, j)

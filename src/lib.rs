@@ -33,7 +33,7 @@
 //! - [`scenario`]: the TOML scenario files, parsed in two tiers (raw serde structs, then a
 //!   validated model whose errors name file, line and key).
 //! - [`results`]: what a run produces, in shapes the exporters understand.
-//! - [`run`], [`bulletin`], [`ttcp1995`]: the runners: one scenario, a sweep, the
+//! - [`run`], [`bulletin`], [`ttcp1995`], [`ttcp1985`]: the runners: one scenario, a sweep, the
 //!   bulletin's four configurations against Table 1, and the 1995 ttcp table's eight
 //!   measurements (each measured table lives with its runner); a reproduction reports the
 //!   mean over the seeds of [`engine::seed::report_seeds`].
@@ -59,5 +59,6 @@ pub mod scenario;
 pub mod stats;
 pub mod tcp;
 pub mod time;
+pub mod ttcp1985;
 pub mod ttcp1995;
 pub mod workload;

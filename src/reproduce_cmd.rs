@@ -79,6 +79,11 @@ pub fn run(r: Reproduction, a: &OutputArgs) -> Result<()> {
             ttcp1995::write_outputs(&data, &mut staged)?;
             ttcp1995::comparison_table(&data)
         }
+        Reproduction::Ttcp1985 => {
+            let rows = pool.install(|| ethersim::ttcp1985::run(&[]))?;
+            staged.write("ttcp-1985.csv", ethersim::ttcp1985::csv(&rows).as_bytes())?;
+            ethersim::ttcp1985::table(&rows)
+        }
     };
     let files = staged.commit()?;
     print(&table)?;

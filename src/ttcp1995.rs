@@ -201,10 +201,10 @@ pub fn run(overrides: &[Override]) -> Result<TtcpTable, Ttcp1995Error> {
     let first = configs[0];
     let stack = &first.hosts[first.transmitter].stack;
     let ceiling = TtcpCeiling {
-        kbps: ttcp::ceiling_kib_per_s(stack, first.segment.bit_ns),
+        kbps: ttcp::ceiling_kib_per_s(stack, first.wire.bit_ns()),
         mss_bytes: stack.mss_bytes,
         ack_every_segments: stack.ack_every_segments,
-        bit_rate_mbps: 1000.0 / first.segment.bit_ns as f64,
+        bit_rate_mbps: 1000.0 / first.wire.bit_ns() as f64,
     };
     Ok(TtcpTable { cases, ceiling })
 }

@@ -18,7 +18,7 @@ const LAYERS: [&[&str]; 14] = [
     &["workload"],
     &["scenario"],
     &["results"],
-    &["run", "bulletin", "ttcp1995"],
+    &["run", "bulletin", "ttcp1995", "ttcp1985"],
     &["calibrate"],
     &["report"],
 ];

@@ -58,7 +58,12 @@ fn table_runs_below_the_ceiling_with_the_measured_asymmetries() {
             c.error_pct()
         );
         // issue 12's bar, with the constants calibrations/ttcp-1995.toml fits
-        assert!(c.error_pct().abs() <= 5.0, "{}: {:+.1}%", c.scenario, c.error_pct());
+        assert!(
+            c.error_pct().abs() <= 5.0,
+            "{}: {:+.1}%",
+            c.scenario,
+            c.error_pct()
+        );
     }
     let mae = t.cases.iter().map(|c| c.error_pct().abs()).sum::<f64>() / 8.0;
     assert!((t.mean_abs_error_pct() - mae).abs() < 1e-12);
@@ -83,7 +88,11 @@ fn table_runs_below_the_ceiling_with_the_measured_asymmetries() {
         let lance_rx = c.second.name == "BOCA Lance PCI" && c.direction == TtcpDirection::Receive;
         for r in &c.runs {
             let stalled = r.tx_window_limited;
-            assert!(if lance_rx { stalled > 0.03 } else { stalled < 0.01 }, "{}: {r:?}", c.scenario);
+            assert!(
+                if lance_rx { stalled > 0.03 } else { stalled < 0.01 },
+                "{}: {r:?}",
+                c.scenario
+            );
         }
     }
 }

@@ -118,3 +118,58 @@ fn test_bus_master_costs_the_cpu_set_up_and_the_receive_copy() {
     assert_eq!(a.tx_slots(), 16);
     assert_eq!(a.rx_pages(), 16, "one 1544-byte ring buffer per frame");
 }
+
+#[test]
+fn test_unibus_dma_timing_by_hand() {
+    // 1082 bytes = 541 words; at 750 ns a word and 4-word bursts with 1.5 us of
+    // arbitration each: 541 x 0.75 + 136 x 1.5 = 405.75 + 204 = 609.75 us
+    let d = DmaTiming {
+        word_ns: 750.0,
+        burst_words: 4,
+        burst_overhead_ns: 1500.0,
+    };
+    assert_eq!(d.time(1082), SimDuration::from_nanos(609_750));
+    // 16-word bursts: 34 bursts, 405.75 + 51 = 456.75 us; one word per grant: 1217.25 us
+    assert_eq!(
+        DmaTiming { burst_words: 16, ..d }.time(1082),
+        SimDuration::from_nanos(456_750)
+    );
+    assert_eq!(
+        DmaTiming { burst_words: 1, ..d }.time(1082),
+        SimDuration::from_nanos(1_217_250)
+    );
+    // an odd byte still moves a whole word
+    assert_eq!(d.time(3), SimDuration::from_nanos(1_500 + 1_500));
+    let card = AdapterProfile {
+        name: "EXOS 204".into(),
+        bus_width_bits: 16,
+        copy: CopyEngine::UnibusDma {
+            setup_ns: 100_000.0,
+            request_ns: 300_000.0,
+            dma: Some(d),
+            tx_slots: 1,
+            rx_bytes: 8192,
+        },
+        card_ram_bytes: 8192,
+        page_bytes: 256,
+        transmit_buffers: 50,
+        packet_size: 1500,
+    };
+    // the CPU pays the driver and the message queue; the DMA is the card's
+    assert_eq!(card.tx_copy_time(1082), SimDuration::from_micros(400));
+    assert_eq!(card.rx_copy_time(1082), SimDuration::from_micros(400));
+    assert_eq!(card.dma_time(1082), Some(SimDuration::from_nanos(609_750)));
+    assert_eq!(card.tx_slots(), 1);
+    assert_eq!(card.rx_pages(), 32);
+    let pcl = AdapterProfile {
+        copy: CopyEngine::UnibusDma {
+            setup_ns: 0.0,
+            request_ns: 0.0,
+            dma: None,
+            tx_slots: 1,
+            rx_bytes: 2048,
+        },
+        ..card
+    };
+    assert_eq!(pcl.dma_time(1004), None, "the PCL's DMA is its transmission");
+}

@@ -74,6 +74,42 @@ pub enum CopyEngine {
         tx_ring: u32,
         rx_ring: u32,
     },
+    /// A UNIBUS card of a VAX (Excelan EXOS 204, Interlan NI1010A, DEC PCL-11B): the
+    /// driver's CPU work per frame is `setup_ns` plus `request_ns` (the EXOS's request
+    /// and reply messages in host memory), then the card moves the frame by DMA
+    /// ([`DmaTiming`]) while the CPU is free; `dma = None` for a card whose DMA *is* the
+    /// transmission (the PCL-11 reads host memory as it sends, at the link's rate).
+    UnibusDma {
+        setup_ns: f64,
+        request_ns: f64,
+        dma: Option<DmaTiming>,
+        /// Frames the card holds for transmission (one outstanding on the EXOS driver).
+        tx_slots: u32,
+        /// Receive buffer space on the card, bytes.
+        rx_bytes: u32,
+    },
+}
+
+/// A UNIBUS DMA transfer's timing (DEC UNIBUS: at most one 16-bit word per 750 ns;
+/// through the DW780 adapter each burst also pays arbitration and the SBI transfer).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DmaTiming {
+    /// One 16-bit word on the UNIBUS, ns (>= 750).
+    pub word_ns: f64,
+    /// Words per bus grant (the EXOS 204's jumper: 2, 4, 8 or 16; 1 for a card that
+    /// arbitrates for every word).
+    pub burst_words: u32,
+    /// Bus request, grant and the adapter's SBI turnaround paid once per burst, ns.
+    pub burst_overhead_ns: f64,
+}
+
+impl DmaTiming {
+    /// Time to move `bytes` between host memory and the card: whole words, whole bursts.
+    pub fn time(&self, bytes: u32) -> SimDuration {
+        let words = bytes.div_ceil(2) as u64;
+        let bursts = words.div_ceil(self.burst_words.max(1) as u64);
+        SimDuration::from_nanos_f64(words as f64 * self.word_ns + bursts as f64 * self.burst_overhead_ns)
+    }
 }
 
 /// The static description of one adapter as configured.
@@ -115,6 +151,7 @@ impl AdapterProfile {
             CopyEngine::FifoPio { tx_fifo_bytes, .. } => (tx_fifo_bytes / self.max_frame_bytes()).max(1),
             CopyEngine::SharedMemory { tx_buffers, .. } => tx_buffers.max(1),
             CopyEngine::BusMaster { tx_ring, .. } => tx_ring.max(1),
+            CopyEngine::UnibusDma { tx_slots, .. } => tx_slots.max(1),
         }
     }
 
@@ -131,6 +168,7 @@ impl AdapterProfile {
             CopyEngine::BusMaster { rx_ring, .. } => {
                 rx_ring * self.pages(self.max_frame_bytes() + RX_HEADER_BYTES)
             }
+            CopyEngine::UnibusDma { rx_bytes, .. } => rx_bytes / self.page_bytes,
         }
     }
 
@@ -167,6 +205,18 @@ impl AdapterProfile {
                 access_ns, setup_ns, ..
             } => SimDuration::from_nanos_f64(setup_ns + bytes.div_ceil(2) as f64 * access_ns),
             CopyEngine::BusMaster { setup_ns, .. } => SimDuration::from_nanos_f64(setup_ns),
+            CopyEngine::UnibusDma {
+                setup_ns, request_ns, ..
+            } => SimDuration::from_nanos_f64(setup_ns + request_ns),
+        }
+    }
+
+    /// Time the card's DMA takes to move a frame of `bytes` across the bus, during which
+    /// the CPU is free; `None` when the CPU's copy (or the transmission) is the transfer.
+    pub fn dma_time(&self, bytes: u32) -> Option<SimDuration> {
+        match self.copy {
+            CopyEngine::UnibusDma { dma: Some(d), .. } => Some(d.time(bytes)),
+            _ => None,
         }
     }
 
@@ -246,6 +296,11 @@ impl Adapter {
     /// Can the driver take another frame (TRANSMIT_BUFFERS not exhausted)?
     pub fn can_accept(&self) -> bool {
         self.held < self.profile.transmit_buffers
+    }
+
+    /// Driver buffers still free (TRANSMIT_BUFFERS minus those held).
+    pub fn room(&self) -> u32 {
+        self.profile.transmit_buffers.saturating_sub(self.held)
     }
 
     /// Frames the driver holds (queued, being copied, or on the card).

@@ -7,15 +7,22 @@
 //! - [`mac`]: one station's transmit state machine and its counters.
 //! - [`segment`]: the transitions, tying the stations to the medium.
 //! - [`report`]: the segment's statistics.
+//! - [`link`]: a point-to-point link (no CSMA/CD, no link header), the other medium kind.
+//! - [`wire`]: the [`Wire`] trait the layers above use for either medium, and
+//!   [`AnyWire`], the medium a scenario chose.
 
 pub mod backoff;
 pub mod consts;
 pub mod frame;
+pub mod link;
 pub mod mac;
 pub mod medium;
 pub mod report;
 pub mod segment;
+pub mod wire;
 
 pub use frame::{frame_bytes, Frame, StationId};
+pub use link::{Link, LinkConfig};
 pub use report::EtherReport;
 pub use segment::{EtherEvent, Indication, MacEvent, Segment, SegmentConfig};
+pub use wire::{AnyWire, Wire, WireConfig};

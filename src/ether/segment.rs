@@ -51,6 +51,9 @@ pub enum EtherEvent {
     },
     /// The last bit of transmission `tx` reaches station `dst`.
     RxEnd { tx: TxId, dst: StationId },
+    /// The last bit of the frame `station` is sending on a point-to-point link
+    /// ([`super::link::Link`]) has left; never raised on a CSMA/CD segment.
+    LinkTxEnd { station: StationId },
 }
 
 /// What the segment tells the MAC clients.
@@ -169,6 +172,9 @@ impl Segment {
                 self.on_mac_event(station, event, eng);
             }
             EtherEvent::RxEnd { tx, dst } => self.on_rx_end(tx, dst),
+            EtherEvent::LinkTxEnd { .. } => {
+                unreachable!("a point-to-point link event on a CSMA/CD segment: {ev:?}")
+            }
         }
     }
 

@@ -118,6 +118,16 @@ impl<J> Cpu<J> {
         &self.stats
     }
 
+    /// The running job and its priority, if any (for sampling what the CPU is doing).
+    pub fn running(&self) -> Option<(&J, Priority)> {
+        self.running.as_ref().map(|r| (&r.job, r.prio))
+    }
+
+    /// A task-level job was preempted by interrupt work and waits to resume.
+    pub fn task_preempted(&self) -> bool {
+        !self.suspended.is_empty()
+    }
+
     /// Offers a job costing `cost`. If it starts now (the CPU was idle, or it is interrupt
     /// work and a task was running, which is suspended), returns the completion to schedule.
     pub fn submit(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J) -> Option<Completion> {

@@ -5,7 +5,9 @@
 //! redirector or server, and the application. Costs are given in thousands of
 //! instructions and turned into time by the host's MIPS rating; copies over the ISA bus
 //! are timed by the adapter's bus cycles instead (they are bus-bound, not CPU-bound).
+//! [`account`] samples a CPU at clock ticks the way 4.2BSD charged user and system time.
 
+pub mod account;
 pub mod cpu;
 pub mod disk;
 

@@ -100,6 +100,21 @@ pub enum LanEvent {
         timer: crate::tcp::Timer,
         gen: u32,
     },
+    /// A card's DMA of `frame` across the host's bus is done (`inbound`: card to host
+    /// memory) (`tcp` composition, DMA cards only).
+    DmaDone {
+        node: u32,
+        frame: crate::ether::Frame,
+        inbound: bool,
+    },
+    /// The process's user-mode work on the attached processor is done (`tcp` only).
+    UserDone {
+        node: u32,
+    },
+    /// A host's clock tick, sampled for CPU accounting (`tcp` only).
+    ClockTick {
+        node: u32,
+    },
 }
 
 impl path::FrameJob for Job {
@@ -655,7 +670,10 @@ impl<A: Application> Model for Lan<A> {
                     }
                 }
             }
-            LanEvent::TcpTimer { .. } => unreachable!("TCP timer on a NetBIOS LAN: {ev:?}"),
+            LanEvent::TcpTimer { .. }
+            | LanEvent::DmaDone { .. }
+            | LanEvent::UserDone { .. }
+            | LanEvent::ClockTick { .. } => unreachable!("TCP host event on a NetBIOS LAN: {ev:?}"),
         }
     }
 }

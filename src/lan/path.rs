@@ -9,7 +9,7 @@
 
 use crate::adapter::{Adapter, TxStep};
 use crate::engine::Engine;
-use crate::ether::{EtherEvent, Frame, Indication, Segment};
+use crate::ether::{EtherEvent, Frame, Indication, Wire};
 use crate::host::{Cost, Cpu, HostProfile, Priority};
 
 use super::LanEvent;
@@ -24,11 +24,11 @@ pub(super) trait FrameJob: Sized {
     fn rx_isr(frame: Frame) -> Self;
 }
 
-/// The segment handles `e`; returns the indications it raised, in order, in the buffer
+/// The medium (a CSMA/CD segment or a point-to-point link: any [`Wire`]) handles `e`; returns the indications it raised, in order, in the buffer
 /// `spare` (the caller clears it and puts it back in its field after use, so no event
 /// allocates; the field must be empty between events, which the CPU handlers check).
-pub(super) fn ether_step(
-    segment: &mut Segment,
+pub(super) fn ether_step<W: Wire>(
+    segment: &mut W,
     spare: &mut Vec<Indication>,
     e: EtherEvent,
     engine: &mut Engine<LanEvent>,
@@ -76,8 +76,8 @@ pub(super) fn cpu_done<J>(cpu: &mut Cpu<J>, node: u32, gen: u32, engine: &mut En
 /// Does what a transmit-side step of node `n`'s driver asks, in order: the frame for the
 /// MAC goes to the segment, then the next copy into the card starts as a CPU job at
 /// `prio` (the priority of the code that took the step).
-pub(super) fn apply_tx<J: FrameJob>(
-    segment: &mut Segment,
+pub(super) fn apply_tx<J: FrameJob, W: Wire>(
+    segment: &mut W,
     cpu: &mut Cpu<J>,
     adapter: &Adapter,
     n: usize,
@@ -100,8 +100,8 @@ pub(super) fn apply_tx<J: FrameJob>(
 /// The MAC is done with a frame of node `n` (sent or dropped): a card that chains its
 /// transmits starts the next one at once; then the transmit-complete interrupt, costing
 /// `interrupt_kinstr` thousand instructions.
-pub(super) fn tx_interrupt<J: FrameJob>(
-    segment: &mut Segment,
+pub(super) fn tx_interrupt<J: FrameJob, W: Wire>(
+    segment: &mut W,
     cpu: &mut Cpu<J>,
     adapter: &mut Adapter,
     host: &HostProfile,
@@ -141,4 +141,16 @@ pub(super) fn rx_interrupt<J: FrameJob>(
     };
     start_job(cpu, n, Priority::Interrupt, cost, J::rx_isr(frame), engine);
     true
+}
+
+/// Starts node `n`'s receive interrupt for `frame`, already on the card (or moved into
+/// host memory by the card's DMA), at `cost` (the caller's copy and protocol work).
+pub(super) fn rx_start<J: FrameJob>(
+    cpu: &mut Cpu<J>,
+    n: usize,
+    frame: Frame,
+    cost: Cost,
+    engine: &mut Engine<LanEvent>,
+) {
+    start_job(cpu, n, Priority::Interrupt, cost, J::rx_isr(frame), engine);
 }

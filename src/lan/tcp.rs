@@ -12,25 +12,39 @@
 //! - the receive interrupt: interrupt service, per-segment protocol work and (separate
 //!   checksum) the checksum pass over the payload.
 //!
-//! Segments ride in frames by tag: the segment waits in `in_flight` until its frame is
-//! received (or lost). Timers are the connection's (retransmit, delayed ACK), armed on
+//! Segments ride in frames by tag: the segment waits in `in_flight` until its frames are
+//! received (or one is lost). The host's [`Interface`] says how (Ethernet, 4.2BSD
+//! trailers, or no link header; IP fragments to its MTU, all of one segment sharing its
+//! tag) and, for a UNIBUS driver, which bytes the CPU copies or remaps on the way out
+//! (in the `Send` job) and in (in the receive interrupt). A card with DMA
+//! ([`crate::adapter::AdapterProfile::dma_time`]) moves each frame across the bus after
+//! the driver's CPU work (out) or before the receive interrupt (in), one transfer at a
+//! time per card, while the CPU is free.
+//!
+//! The medium is any [`Wire`]: the CSMA/CD segment or a point-to-point link.
+//!
+//! User-mode work (`user_call_kinstr` per read or write, ttcp's own loop) runs before
+//! each call, on the CPU or, with an attached processor, beside it. With a clock tick
+//! set, each tick is charged as 4.2BSD's accounting would ([`crate::host::account`]). Timers are the connection's (retransmit, delayed ACK), armed on
 //! the engine as [`LanEvent::TcpTimer`] with the connection's generation.
 //!
 //! Invariant: a node runs at most one socket call at a time (a ttcp process is single
 //! threaded); a call that cannot progress blocks until an ACK frees send buffer (writer)
 //! or data or a FIN arrives (reader).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+
+use rand::RngExt;
 
 use super::path::{self, FrameJob};
 use super::LanEvent;
 use crate::adapter::{Adapter, AdapterProfile};
-use crate::engine::{Engine, Model};
-use crate::ether::{frame_bytes, EtherReport, Frame, Indication, Segment as Medium, SegmentConfig};
+use crate::engine::{Engine, Model, StreamKind};
+use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire, WireConfig};
+use crate::host::account::{self, Sample, TickCounts, Work};
 use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
-use crate::tcp::segment::{IP_HEADER_BYTES, TCP_HEADER_BYTES};
-use crate::tcp::{ConnStats, Connection, Segment, StackProfile};
-use crate::time::SimTime;
+use crate::tcp::{AckClock, ConnStats, Connection, Interface, Piece, Segment, StackProfile, UbaWork};
+use crate::time::{SimDuration, SimTime};
 
 /// A call a socket application makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +76,13 @@ pub struct TcpCosts {
     pub interrupt_kinstr: f64,
     /// The Internet checksum's pass over data, instructions per byte.
     pub checksum_instr_per_byte: f64,
+    /// The application's own user-mode work per read or write call (0: none).
+    pub user_call_kinstr: f64,
+    /// IP fragmentation (send) or reassembly (receive) work per fragment, when a segment
+    /// leaves in more than one.
+    pub fragment_kinstr: f64,
+    /// Entering one page in the UNIBUS map (output) or swapping one page frame (input).
+    pub page_remap_kinstr: f64,
 }
 
 /// One host of the pair as configured.
@@ -74,12 +95,24 @@ pub struct TcpHost {
     /// Socket send and receive buffers, bytes.
     pub sndbuf: u32,
     pub rcvbuf: u32,
+    /// The network interface: framing, MTU, UNIBUS buffers.
+    pub interface: Interface,
+    /// A second CPU runs the process's user-mode work (VAX-11/782 style); all kernel
+    /// work stays on the primary.
+    pub attached_processor: bool,
+    /// Clock tick of the process accounting (4.2BSD: 10 ms); `None` reports busy time
+    /// as measured.
+    pub clock_tick: Option<SimDuration>,
 }
 
 /// Where a node's application is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Call {
     Idle,
+    /// The application's user-mode work before `call`.
+    User {
+        call: SockCall,
+    },
     /// In a call; `busy` while its CPU job runs, else blocked; `left` bytes still to write.
     Writing {
         bytes: u32,
@@ -96,9 +129,11 @@ enum Call {
 /// Work a TCP host's CPU does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpJob {
-    /// Build the segment of frame `tag`; then the driver takes the frame.
+    /// Build the segment of frame `tag`; then the driver takes the frame. `by_process`:
+    /// inside the process's system call (a write, or the window update of a read).
     Send {
         tag: u64,
+        by_process: bool,
     },
     TxCopy {
         frame: Frame,
@@ -116,6 +151,8 @@ pub enum TcpJob {
     Read {
         bytes: u32,
     },
+    /// The application's user-mode work (single processor).
+    User,
 }
 
 impl FrameJob for TcpJob {
@@ -136,6 +173,18 @@ struct TcpNode<S> {
     host: HostProfile,
     costs: TcpCosts,
     checksum_in_copy: bool,
+    interface: Interface,
+    /// Driver buffers a full segment needs (its fragments).
+    max_pieces: u32,
+    attached_processor: bool,
+    /// User-mode work is running on the attached processor.
+    user_on_attached: bool,
+    clock_tick: Option<SimDuration>,
+    ticks: TickCounts,
+    /// When the card's DMA channel is next free.
+    dma_free: SimTime,
+    /// Receive interrupts waiting for their inbound DMA, in order, with their cost.
+    dma_in: VecDeque<Cost>,
     conn: Connection,
     app: S,
     call: Call,
@@ -174,14 +223,26 @@ pub struct TcpNodeReport {
     /// Mean number of frames (on a receiver: ACKs) the driver and the card held when a
     /// data segment arrived.
     pub backlog_at_data: f64,
+    /// Clock ticks charged (all zero without a clock tick) and the tick.
+    pub ticks: TickCounts,
+    pub clock_tick: Option<SimDuration>,
+}
+
+/// A segment on its way: its frames, how many arrived and how many were taken in.
+#[derive(Clone, Debug)]
+struct InFlight {
+    seg: Segment,
+    pieces: Vec<Piece>,
+    arrived: usize,
+    done: usize,
 }
 
 /// Two TCP hosts on one segment.
 pub struct TcpLan<S> {
-    medium: Medium,
+    medium: AnyWire,
     nodes: Vec<TcpNode<S>>,
     inds: Vec<Indication>,
-    in_flight: HashMap<u64, Segment>,
+    in_flight: HashMap<u64, InFlight>,
     next_tag: u64,
     /// Frames lost on the wire or in a receive ring.
     pub frames_lost: u64,
@@ -189,13 +250,8 @@ pub struct TcpLan<S> {
 
 impl<S: SocketApp> TcpLan<S> {
     /// Builds the pair (node 0 and node 1) and starts both applications at time 0.
-    pub fn new(
-        segment: &SegmentConfig,
-        hosts: [TcpHost; 2],
-        apps: [S; 2],
-        engine: &mut Engine<LanEvent>,
-    ) -> Self {
-        let medium = Medium::new(segment, engine.rng_streams());
+    pub fn new(wire: &WireConfig, hosts: [TcpHost; 2], apps: [S; 2], engine: &mut Engine<LanEvent>) -> Self {
+        let medium = AnyWire::new(wire, engine.rng_streams());
         let [h0, h1] = hosts;
         let (c0, c1) = Connection::pair((h0.stack, h0.sndbuf, h0.rcvbuf), (h1.stack, h1.sndbuf, h1.rcvbuf));
         let nodes = [(h0, c0), (h1, c1)]
@@ -207,6 +263,14 @@ impl<S: SocketApp> TcpLan<S> {
                 host: h.host,
                 costs: h.costs,
                 checksum_in_copy: h.stack.checksum_in_copy,
+                interface: h.interface,
+                max_pieces: h.interface.max_pieces(h.stack.mss_bytes),
+                attached_processor: h.attached_processor,
+                user_on_attached: false,
+                clock_tick: h.clock_tick,
+                ticks: TickCounts::default(),
+                dma_free: SimTime::ZERO,
+                dma_in: VecDeque::new(),
                 conn,
                 app,
                 call: Call::Idle,
@@ -219,9 +283,26 @@ impl<S: SocketApp> TcpLan<S> {
                 backlog_sum: 0,
                 data_arrivals: 0,
             })
-            .collect();
+            .collect::<Vec<TcpNode<S>>>();
+        let mut nodes = nodes;
+        for (n, node) in nodes.iter_mut().enumerate() {
+            let mut rng = engine.rng_streams().stream(StreamKind::Host, n as u64);
+            let profile = *node.conn.profile();
+            if profile.ack_clock == AckClock::FastTimeout {
+                let period = profile.delayed_ack.as_nanos();
+                node.conn
+                    .set_clock_phase(SimDuration::from_nanos(rng.random_range(0..period)));
+            }
+            if let Some(tick) = node.clock_tick {
+                let phase = rng.random_range(0..tick.as_nanos());
+                engine.schedule_in(
+                    SimDuration::from_nanos(phase),
+                    LanEvent::ClockTick { node: n as u32 },
+                );
+            }
+        }
         for n in 0..2 {
-            engine.schedule_in(crate::time::SimDuration::ZERO, LanEvent::Start { node: n });
+            engine.schedule_in(SimDuration::ZERO, LanEvent::Start { node: n });
         }
         TcpLan {
             medium,
@@ -257,6 +338,8 @@ impl<S: SocketApp> TcpLan<S> {
             window_stall_ns: node.window_stall_ns,
             copy_wait_ns: node.copy_wait_ns,
             backlog_at_data: node.backlog_sum as f64 / node.data_arrivals.max(1) as f64,
+            ticks: node.ticks,
+            clock_tick: node.clock_tick,
         }
     }
 
@@ -292,30 +375,67 @@ impl<S: SocketApp> TcpLan<S> {
         }
     }
 
-    /// Hands segments to the driver while it has room.
-    fn pump(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+    /// CPU work of a UNIBUS driver's copies and remaps for `w`.
+    fn uba_cost(&self, n: usize, w: UbaWork) -> Cost {
+        let node = &self.nodes[n];
+        Cost {
+            copy: node.host.memcpy(w.copy_bytes as u64),
+            protocol: node
+                .host
+                .instructions(w.pages as f64 * node.costs.page_remap_kinstr),
+            ..Cost::default()
+        }
+    }
+
+    /// Hands segments to the driver while it has room for all of a segment's frames;
+    /// `by_process`: called from the process's system call (its output is its system
+    /// time), else from an interrupt or timer.
+    fn pump(&mut self, n: usize, by_process: bool, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
-        while self.nodes[n].adapter.can_accept() {
+        while self.nodes[n].adapter.room() >= self.nodes[n].max_pieces {
             let Some(seg) = self.nodes[n].conn.next_segment(now) else {
                 break;
             };
-            let reserved = self.nodes[n].adapter.reserve();
-            assert!(reserved, "the driver refused a buffer it said it had");
+            let pieces = self.nodes[n].interface.pieces(&seg);
+            for _ in &pieces {
+                let reserved = self.nodes[n].adapter.reserve();
+                assert!(reserved, "the driver refused a buffer it said it had");
+            }
             self.next_tag += 1;
             let tag = self.next_tag;
-            self.in_flight.insert(tag, seg);
             let node = &self.nodes[n];
-            let cost = Cost {
+            let mut cost = Cost {
                 protocol: node.host.instructions(node.costs.segment_kinstr),
                 ..Cost::default()
             };
+            if pieces.len() > 1 {
+                cost.protocol += node
+                    .host
+                    .instructions(pieces.len() as f64 * node.costs.fragment_kinstr);
+            }
+            if node.interface.unibus_buffers {
+                for p in &pieces {
+                    let u = self.uba_cost(n, p.output_copy());
+                    cost.copy += u.copy;
+                    cost.protocol += u.protocol;
+                }
+            }
+            self.in_flight.insert(
+                tag,
+                InFlight {
+                    seg,
+                    pieces,
+                    arrived: 0,
+                    done: 0,
+                },
+            );
             // ACKs leave from the receive path (interrupt level), data from the writer
             let prio = if seg.is_pure_ack() {
                 Priority::Interrupt
             } else {
                 Priority::Task
             };
-            self.start(n, prio, cost, TcpJob::Send { tag }, engine);
+            self.start(n, prio, cost, TcpJob::Send { tag, by_process }, engine);
         }
         let node = &mut self.nodes[n];
         let stalled = node.adapter.held() == 0 && node.conn.window_shut();
@@ -330,6 +450,69 @@ impl<S: SocketApp> TcpLan<S> {
         self.arm_timers(n, engine);
     }
 
+    /// The application's user-mode work before `call` (a read or write): on the CPU, or
+    /// on the attached processor beside it.
+    fn start_user(&mut self, n: usize, call: SockCall, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        node.call = Call::User { call };
+        let t = node.host.instructions(node.costs.user_call_kinstr);
+        if node.attached_processor {
+            node.user_on_attached = true;
+            engine.schedule_in(t, LanEvent::UserDone { node: n as u32 });
+        } else {
+            let cost = Cost {
+                work: t,
+                ..Cost::default()
+            };
+            self.start(n, Priority::Task, cost, TcpJob::User, engine);
+        }
+    }
+
+    /// The user-mode work is done: the call itself starts.
+    fn user_done(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        node.user_on_attached = false;
+        let Call::User { call } = node.call else {
+            unreachable!("user work done outside a user phase")
+        };
+        node.call = match call {
+            SockCall::Write { bytes } => Call::Writing {
+                bytes,
+                left: bytes,
+                busy: false,
+            },
+            SockCall::Read { max } => Call::Reading { max, busy: false },
+            SockCall::Close => unreachable!("close has no user work"),
+        };
+        self.advance(n, engine);
+    }
+
+    /// A clock tick of node `n`: charged, and the next one scheduled while the process runs.
+    fn clock_tick(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        let Some(tick) = node.clock_tick else {
+            unreachable!("a clock tick on a host without tick accounting")
+        };
+        if node.call == Call::Done {
+            return;
+        }
+        let sample = Sample {
+            primary: node.cpu.running().map(|(job, prio)| {
+                let work = match job {
+                    TcpJob::User => Work::User,
+                    TcpJob::Send { by_process: true, .. } => Work::Process,
+                    _ if prio == Priority::Task => Work::Process,
+                    _ => Work::Other,
+                };
+                (prio, work)
+            }),
+            process_preempted: node.cpu.task_preempted(),
+            user_on_attached: node.user_on_attached,
+        };
+        node.ticks.add(account::charge(sample));
+        engine.schedule_in(tick, LanEvent::ClockTick { node: n as u32 });
+    }
+
     /// Starts the application's next call, or resumes a blocked one.
     fn advance(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
@@ -337,10 +520,16 @@ impl<S: SocketApp> TcpLan<S> {
             let node = &mut self.nodes[n];
             match node.call {
                 Call::Done => return,
-                Call::Writing { busy: true, .. } | Call::Reading { busy: true, .. } => return,
+                Call::Writing { busy: true, .. } | Call::Reading { busy: true, .. } | Call::User { .. } => {
+                    return
+                }
                 Call::Idle => match node.app.next_call(now) {
                     None => {
                         node.call = Call::Done;
+                        return;
+                    }
+                    Some(call) if node.costs.user_call_kinstr > 0.0 && call != SockCall::Close => {
+                        self.start_user(n, call, engine);
                         return;
                     }
                     Some(SockCall::Write { bytes }) => {
@@ -354,7 +543,7 @@ impl<S: SocketApp> TcpLan<S> {
                     Some(SockCall::Close) => {
                         node.conn.close();
                         node.app.returned(now, SockCall::Close, 0);
-                        self.pump(n, engine);
+                        self.pump(n, true, engine);
                     }
                 },
                 Call::Writing {
@@ -406,24 +595,43 @@ impl<S: SocketApp> TcpLan<S> {
     fn job_done(&mut self, n: usize, job: TcpJob, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
         match job {
-            TcpJob::Send { tag } => {
-                let seg = self.in_flight[&tag];
-                let frame = Frame {
-                    src: n,
-                    dst: 1 - n,
-                    bytes: seg.frame_bytes(),
-                    tag,
-                };
+            TcpJob::Send { tag, .. } => {
+                let sizes: Vec<u32> = self.in_flight[&tag]
+                    .pieces
+                    .iter()
+                    .map(|p| p.frame_bytes)
+                    .collect();
+                for bytes in sizes {
+                    let frame = Frame {
+                        src: n,
+                        dst: 1 - n,
+                        bytes,
+                        tag,
+                    };
+                    let node = &mut self.nodes[n];
+                    let step = node.adapter.submit(frame);
+                    path::apply_tx(
+                        &mut self.medium,
+                        &mut node.cpu,
+                        &node.adapter,
+                        n,
+                        step,
+                        Priority::Task,
+                        engine,
+                    );
+                }
+            }
+            TcpJob::TxCopy { frame, .. } if self.nodes[n].adapter.profile.dma_time(frame.bytes).is_some() => {
                 let node = &mut self.nodes[n];
-                let step = node.adapter.submit(frame);
-                path::apply_tx(
-                    &mut self.medium,
-                    &mut node.cpu,
-                    &node.adapter,
-                    n,
-                    step,
-                    Priority::Task,
-                    engine,
+                let d = node.adapter.profile.dma_time(frame.bytes).expect("checked");
+                node.dma_free = node.dma_free.max(now) + d;
+                engine.schedule(
+                    node.dma_free,
+                    LanEvent::DmaDone {
+                        node: n as u32,
+                        frame,
+                        inbound: false,
+                    },
                 );
             }
             TcpJob::TxCopy { frame, prio } => {
@@ -451,14 +659,20 @@ impl<S: SocketApp> TcpLan<S> {
                     Priority::Interrupt,
                     engine,
                 );
-                self.pump(n, engine);
+                self.pump(n, false, engine);
             }
+            TcpJob::User => self.user_done(n, engine),
             TcpJob::RxIsr { frame } => {
                 self.nodes[n].adapter.copied_from_card(&frame);
-                let seg = self
-                    .in_flight
-                    .remove(&frame.tag)
-                    .expect("a received frame carries a segment");
+                // a fragment of a segment whose other fragment was lost is dropped
+                let Some(f) = self.in_flight.get_mut(&frame.tag) else {
+                    return;
+                };
+                f.done += 1;
+                if f.done < f.pieces.len() {
+                    return; // IP reassembly waits for the rest
+                }
+                let seg = self.in_flight.remove(&frame.tag).expect("present").seg;
                 let node = &mut self.nodes[n];
                 if seg.len > 0 {
                     node.backlog_sum += node.adapter.held() as u64;
@@ -466,7 +680,7 @@ impl<S: SocketApp> TcpLan<S> {
                 }
                 let out = self.nodes[n].conn.on_segment(&seg, now);
                 debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
-                self.pump(n, engine);
+                self.pump(n, false, engine);
                 if out.accepted > 0 || out.fin || out.acked > 0 {
                     self.advance(n, engine);
                 }
@@ -494,7 +708,7 @@ impl<S: SocketApp> TcpLan<S> {
                         busy: false,
                     }
                 };
-                self.pump(n, engine);
+                self.pump(n, true, engine);
                 self.advance(n, engine);
             }
             TcpJob::Read { bytes } => {
@@ -507,7 +721,7 @@ impl<S: SocketApp> TcpLan<S> {
                 };
                 node.app.returned(now, SockCall::Read { max }, got);
                 node.call = Call::Idle;
-                self.pump(n, engine);
+                self.pump(n, true, engine);
                 self.advance(n, engine);
             }
         }
@@ -538,25 +752,55 @@ impl<S: SocketApp> TcpLan<S> {
             }
             Indication::Received { frame } => {
                 let n = frame.dst;
-                let payload = frame
-                    .bytes
-                    .saturating_sub(frame_bytes(IP_HEADER_BYTES + TCP_HEADER_BYTES));
+                let Some(f) = self.in_flight.get_mut(&frame.tag) else {
+                    self.frames_lost += 1; // a fragment of a segment already lost
+                    return;
+                };
+                let piece = f.pieces[f.arrived];
+                f.arrived += 1;
+                let last = f.arrived == f.pieces.len();
+                let fragments = f.pieces.len();
+                let payload = f.seg.len;
                 let node = &self.nodes[n];
-                let mut kinstr = node.costs.interrupt_kinstr + node.costs.segment_kinstr;
-                if !node.checksum_in_copy {
-                    kinstr += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
+                let mut kinstr = node.costs.interrupt_kinstr;
+                if last {
+                    kinstr += node.costs.segment_kinstr;
+                    if !node.checksum_in_copy {
+                        kinstr += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
+                    }
+                }
+                if fragments > 1 {
+                    kinstr += node.costs.fragment_kinstr;
+                }
+                let mut cost = Cost {
+                    copy: node.adapter.profile.rx_copy_time(frame.bytes),
+                    protocol: node.host.instructions(kinstr),
+                    ..Cost::default()
+                };
+                if node.interface.unibus_buffers {
+                    let u = self.uba_cost(n, piece.input_copy());
+                    cost.copy += u.copy;
+                    cost.protocol += u.protocol;
                 }
                 let node = &mut self.nodes[n];
-                if !path::rx_interrupt(
-                    &mut node.cpu,
-                    &mut node.adapter,
-                    &node.host,
-                    n,
-                    frame,
-                    kinstr,
-                    engine,
-                ) {
+                if !node.adapter.arrive(&frame) {
                     self.lost(&frame);
+                    return;
+                }
+                match node.adapter.profile.dma_time(frame.bytes) {
+                    Some(d) => {
+                        node.dma_free = node.dma_free.max(engine.now()) + d;
+                        node.dma_in.push_back(cost);
+                        engine.schedule(
+                            node.dma_free,
+                            LanEvent::DmaDone {
+                                node: n as u32,
+                                frame,
+                                inbound: true,
+                            },
+                        );
+                    }
+                    None => path::rx_start(&mut node.cpu, n, frame, cost, engine),
                 }
             }
             Indication::Corrupted { frame } => self.lost(&frame),
@@ -615,10 +859,37 @@ impl<S: SocketApp> TcpLan<S> {
             LanEvent::TcpTimer { node, timer, gen } => {
                 let n = node as usize;
                 if self.nodes[n].conn.on_timer(timer, gen) {
-                    self.pump(n, engine);
+                    self.pump(n, false, engine);
                 }
             }
             LanEvent::Start { node } => self.advance(node as usize, engine),
+            LanEvent::DmaDone { node, frame, inbound } => {
+                let n = node as usize;
+                let nd = &mut self.nodes[n];
+                if inbound {
+                    let cost = nd.dma_in.pop_front().expect("an inbound DMA has its interrupt");
+                    path::rx_start(&mut nd.cpu, n, frame, cost, engine);
+                } else {
+                    let step = nd.adapter.copied_to_card(frame);
+                    path::apply_tx(
+                        &mut self.medium,
+                        &mut nd.cpu,
+                        &nd.adapter,
+                        n,
+                        step,
+                        Priority::Interrupt,
+                        engine,
+                    );
+                    self.medium.drain_indications(&mut self.inds);
+                    debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
+                }
+            }
+            LanEvent::UserDone { node } => {
+                self.user_done(node as usize, engine);
+                self.medium.drain_indications(&mut self.inds);
+                debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
+            }
+            LanEvent::ClockTick { node } => self.clock_tick(node as usize, engine),
             LanEvent::Retry { .. } | LanEvent::AckTimer { .. } => {
                 unreachable!("NetBIOS timer on a TCP/IP LAN: {ev:?}")
             }

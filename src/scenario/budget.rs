@@ -132,7 +132,7 @@ pub fn ttcp_events(cfg: &TtcpConfig) -> f64 {
     let mss = cfg.hosts[cfg.transmitter].stack.mss_bytes.max(1) as f64;
     let buffers = cfg.nbuf as f64;
     let segments = buffers * (cfg.buflen as f64 / mss).ceil();
-    let resent = segments * TTCP_RESENT_PER_LOSS * cfg.segment.corrupt_fraction;
+    let resent = segments * TTCP_RESENT_PER_LOSS * cfg.wire.corrupt_fraction();
     (segments + resent) * TTCP_PER_SEGMENT + buffers * TTCP_PER_BUFFER
 }
 
@@ -175,6 +175,9 @@ fn port_ns_per_byte(p: &crate::adapter::AdapterProfile) -> (f64, f64) {
             access_ns, setup_ns, ..
         } => (access_ns / 2.0, setup_ns),
         CopyEngine::BusMaster { setup_ns, .. } => (0.0, setup_ns),
+        CopyEngine::UnibusDma {
+            setup_ns, request_ns, ..
+        } => (0.0, setup_ns + request_ns),
     }
 }
 

@@ -32,6 +32,7 @@ pub mod saturate;
 pub mod source;
 pub mod stack;
 pub mod ttcp;
+pub mod unibus;
 pub mod units;
 pub mod workload;
 

@@ -2,7 +2,9 @@
 //! (`[workload.stack]` of `scenarios/ttcp-1995.toml` for Linux 1.2), validated into a
 //! [`crate::tcp::StackProfile`] plus the socket-buffer defaults and limits.
 //!
-//! Keys: `name`, `mss_bytes`, `ack_every_segments`, `delayed_ack_ms`,
+//! Keys: `name`, `mss_bytes`, `ack_every_segments` (required with the default
+//! `ack_clock = "one_shot"`, refused with `"fast_timeout"`), `delayed_ack_ms`,
+//! `send_rule` (`"full_last_or_idle"`, the default, or `"full_all_or_quarter_window"`),
 //! `socket_buffer_bytes` (the default) with `socket_buffer_min_bytes` and
 //! `socket_buffer_max_bytes` (what a `-b` is clamped to), `window` (an inline table with
 //! `rule = "half_free_space"` and its four byte counts, or `rule = "free_space"` and
@@ -14,7 +16,7 @@ use serde::Deserialize;
 
 use super::error::FieldError;
 use super::units;
-use crate::tcp::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+use crate::tcp::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 
 /// Largest socket buffer accepted, bytes (a 16-bit window cannot use more than 64 KB).
 pub const MAX_SOCKET_BUFFER_BYTES: i64 = 1 << 20;
@@ -24,8 +26,12 @@ pub const MAX_SOCKET_BUFFER_BYTES: i64 = 1 << 20;
 pub struct RawStack {
     pub name: String,
     pub mss_bytes: i64,
-    pub ack_every_segments: i64,
+    pub ack_every_segments: Option<i64>,
     pub delayed_ack_ms: f64,
+    #[serde(default)]
+    pub ack_clock: RawAckClock,
+    #[serde(default)]
+    pub send_rule: RawSendRule,
     pub socket_buffer_bytes: i64,
     pub socket_buffer_min_bytes: i64,
     pub socket_buffer_max_bytes: i64,
@@ -52,6 +58,22 @@ pub enum RawWindow {
     FreeSpace {
         sws_divisor: u32,
     },
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAckClock {
+    #[default]
+    OneShot,
+    FastTimeout,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSendRule {
+    #[default]
+    FullLastOrIdle,
+    FullAllOrQuarterWindow,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -124,16 +146,38 @@ impl RawStack {
             lo as i64,
             hi as i64,
         )?;
-        if !(1..=64).contains(&self.ack_every_segments) {
-            return Err(FieldError::range(
-                "stack.ack_every_segments",
-                self.ack_every_segments,
-                "1..=64",
-            ));
-        }
+        let ack_clock = match self.ack_clock {
+            RawAckClock::OneShot => AckClock::OneShot,
+            RawAckClock::FastTimeout => AckClock::FastTimeout,
+        };
+        let ack_every_segments =
+            match (ack_clock, self.ack_every_segments) {
+                (AckClock::OneShot, None) => {
+                    return Err(FieldError::invalid(
+                        "stack.ack_every_segments",
+                        "missing (required with ack_clock = \"one_shot\")",
+                    ))
+                }
+                (AckClock::FastTimeout, Some(_)) => return Err(FieldError::invalid(
+                    "stack.ack_every_segments",
+                    "not used with ack_clock = \"fast_timeout\" (no segment count forces an ACK): remove it",
+                )),
+                (AckClock::FastTimeout, None) => 1,
+                (AckClock::OneShot, Some(n)) => {
+                    if !(1..=64).contains(&n) {
+                        return Err(FieldError::range("stack.ack_every_segments", n, "1..=64"));
+                    }
+                    n as u32
+                }
+            };
         let profile = StackProfile {
             mss_bytes: bytes("stack.mss_bytes", self.mss_bytes, 64, 65_495)?,
-            ack_every_segments: self.ack_every_segments as u32,
+            ack_every_segments,
+            ack_clock,
+            send_rule: match self.send_rule {
+                RawSendRule::FullLastOrIdle => SendRule::FullLastOrIdle,
+                RawSendRule::FullAllOrQuarterWindow => SendRule::FullAllOrQuarterWindow,
+            },
             delayed_ack: units::millis("stack.delayed_ack_ms", self.delayed_ack_ms, (0.0, 10_000.0), true)?,
             window: match self.window {
                 RawWindow::HalfFreeSpace {

@@ -13,6 +13,12 @@
 //! asks for (IOCHRDY, 0WS) decide it; the host gives the clock and the bridge, then the run: `card` = { host = card },
 //! `transmitter` (a host name), ttcp's `buflen` (-l), `nbuf` (-n), `socket_buffer` (-b,
 //! clamped by the stack) and `limit_s`. Exactly two hosts.
+//!
+//! VAX-era keys ([`super::unibus`]): a host may have no `isa` (a VAX), and
+//! `attached_processor` (a second CPU for user mode) and `clock_tick_ms` (4.2BSD's
+//! tick accounting); a card may be `engine = "unibus_dma"` and have a `link`
+//! (point-to-point medium); `costs` may add `user_call_kinstr`, `fragment_kinstr`,
+//! `page_remap_kinstr`; `trailers` (4.2BSD trailer encapsulation on Ethernet).
 
 use std::collections::BTreeMap;
 
@@ -40,6 +46,7 @@ pub struct RawTtcp {
     pub nbuf: i64,
     pub socket_buffer: Option<i64>,
     pub limit_s: Option<f64>,
+    pub trailers: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -49,6 +56,9 @@ pub struct RawCosts {
     pub segment_kinstr: f64,
     pub interrupt_kinstr: f64,
     pub checksum_instr_per_byte: f64,
+    pub user_call_kinstr: Option<f64>,
+    pub fragment_kinstr: Option<f64>,
+    pub page_remap_kinstr: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -57,8 +67,10 @@ pub struct RawHost {
     pub cpu: String,
     pub mips: f64,
     pub memcpy_ns_per_byte: f64,
-    pub isa: RawIsa,
+    pub isa: Option<RawIsa>,
     pub pci: Option<RawPci>,
+    pub attached_processor: Option<bool>,
+    pub clock_tick_ms: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -92,6 +104,12 @@ pub enum RawEngine {
         tx_ring: u32,
         rx_ring: u32,
     },
+    UnibusDma {
+        request_ns: f64,
+        dma: Option<super::unibus::RawDma>,
+        tx_slots: u32,
+        rx_bytes: u32,
+    },
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -99,6 +117,7 @@ pub struct RawCard {
     pub name: String,
     pub setup_ns: f64,
     pub driver_queue: u32,
+    pub link: Option<super::unibus::RawLink>,
     #[serde(flatten)]
     pub engine: RawEngine,
 }
@@ -123,8 +142,8 @@ fn real(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
     }
 }
 
-fn bus(path: &str, h: &RawHost) -> Result<HostBus, FieldError> {
-    let (p, clock_mhz) = match h.isa {
+fn bus(path: &str, h: &RawHost, isa: RawIsa) -> Result<HostBus, FieldError> {
+    let (p, clock_mhz) = match isa {
         RawIsa::VlChipset { clock_mhz } => (IsaPath::VlChipset, clock_mhz),
         RawIsa::PciBridge { bridge_ns, clock_mhz } => {
             let bridge_ns = real(&format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
@@ -207,6 +226,7 @@ fn adapter(
             };
             (copy, 0, 1544)
         }
+        RawEngine::UnibusDma { .. } => unreachable!("built by super::unibus"),
     };
     let a = AdapterProfile {
         name: c.name.clone(),
@@ -278,7 +298,26 @@ impl RawTtcp {
                 0.0,
                 100.0,
             )?,
+            user_call_kinstr: real(
+                "workload.costs.user_call_kinstr",
+                c.user_call_kinstr.unwrap_or(0.0),
+                0.0,
+                1e4,
+            )?,
+            fragment_kinstr: real(
+                "workload.costs.fragment_kinstr",
+                c.fragment_kinstr.unwrap_or(0.0),
+                0.0,
+                1e4,
+            )?,
+            page_remap_kinstr: real(
+                "workload.costs.page_remap_kinstr",
+                c.page_remap_kinstr.unwrap_or(0.0),
+                0.0,
+                1e4,
+            )?,
         };
+        let mut links = Vec::new();
         let mut built = Vec::new();
         for (name, h) in &self.hosts {
             let key = format!("workload.hosts.{name}");
@@ -289,7 +328,6 @@ impl RawTtcp {
                 0.0,
                 1e4,
             )?;
-            let bus = bus(&key, h)?;
             let Some(card_name) = self.card.get(name) else {
                 return Err(FieldError::invalid(
                     format!("workload.card.{name}"),
@@ -303,7 +341,54 @@ impl RawTtcp {
                     format!("{card_name:?} is not in workload.cards ({})", known.join(", ")),
                 ));
             };
-            let adapter = adapter(&format!("workload.cards.{card_name}"), card, &bus, memcpy)?;
+            let ckey = format!("workload.cards.{card_name}");
+            let adapter = match (card.engine, h.isa) {
+                (
+                    RawEngine::UnibusDma {
+                        request_ns,
+                        dma,
+                        tx_slots,
+                        rx_bytes,
+                    },
+                    _,
+                ) => super::unibus::adapter(
+                    &ckey,
+                    &card.name,
+                    card.setup_ns,
+                    card.driver_queue,
+                    request_ns,
+                    dma,
+                    tx_slots,
+                    rx_bytes,
+                )?,
+                (_, Some(isa)) => adapter(&ckey, card, &bus(&key, h, isa)?, memcpy)?,
+                (_, None) => {
+                    return Err(FieldError::invalid(
+                        format!("{key}.isa"),
+                        format!("missing: the card {card_name:?} sits on the ISA bus"),
+                    ))
+                }
+            };
+            let unibus = matches!(card.engine, RawEngine::UnibusDma { .. });
+            let mut interface = crate::tcp::Interface::ethernet();
+            interface.unibus_buffers = unibus;
+            if let Some(l) = card.link {
+                let (cfg, mtu) = super::unibus::link(&ckey, l)?;
+                interface.framing = crate::tcp::Framing::Bare;
+                interface.mtu_bytes = mtu;
+                links.push(cfg);
+            } else if self.trailers == Some(true) {
+                interface.framing = crate::tcp::Framing::Ethernet { trailers: true };
+            }
+            let clock_tick = match h.clock_tick_ms {
+                None => None,
+                Some(ms) => Some(super::units::millis(
+                    &format!("{key}.clock_tick_ms"),
+                    ms,
+                    (0.1, 1000.0),
+                    false,
+                )?),
+            };
             let host = TcpHost {
                 host: HostProfile {
                     name: h.cpu.clone(),
@@ -315,6 +400,9 @@ impl RawTtcp {
                 costs,
                 sndbuf: b,
                 rcvbuf: b,
+                interface,
+                attached_processor: h.attached_processor.unwrap_or(false),
+                clock_tick,
             };
             built.push(((name.clone(), card_name.clone()), host));
         }
@@ -328,10 +416,18 @@ impl RawTtcp {
             (0.001, 3600.0),
             false,
         )?;
+        let wire = match links.len() {
+            0 => crate::ether::WireConfig::Csma(s.medium.segment(s.medium.even_positions(2))),
+            2 if links[0] == links[1] => crate::ether::WireConfig::PointToPoint(links[0].clone()),
+            _ => return Err(FieldError::invalid(
+                "workload.card",
+                "both hosts need cards on the same medium: two cards with the same `link`, or two without",
+            )),
+        };
         let ((n1, h1), (n0, h0)) = (built.pop().expect("two"), built.pop().expect("two"));
         Ok(TtcpWorkload {
             config: TtcpConfig {
-                segment: s.medium.segment(s.medium.even_positions(2)),
+                wire,
                 hosts: [h0, h1],
                 transmitter,
                 buflen: self.buflen as u32,

@@ -31,7 +31,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use super::profile::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+use super::profile::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 use super::rto::RtoEstimator;
 use super::segment::Segment;
 use crate::time::{SimDuration, SimTime};
@@ -168,6 +168,9 @@ pub struct Connection {
     next_gen: u32,
     requests: Vec<TimerRequest>,
     stats: ConnStats,
+    /// Phase of the host's fast-timeout clock ([`AckClock::FastTimeout`]): it ticks at
+    /// `phase + k * delayed_ack`.
+    clock_phase: SimDuration,
 }
 
 impl fmt::Display for Connection {
@@ -234,6 +237,7 @@ impl Connection {
             next_gen: 0,
             requests: Vec::new(),
             stats: ConnStats::default(),
+            clock_phase: SimDuration::ZERO,
         };
         c.rcv.edge = c.rcv.nxt + c.offer() as u64;
         c
@@ -242,8 +246,26 @@ impl Connection {
     pub fn stats(&self) -> &ConnStats {
         &self.stats
     }
+
+    /// Sets the phase of the host's fast-timeout clock (used with
+    /// [`AckClock::FastTimeout`]; reduced modulo its period).
+    pub fn set_clock_phase(&mut self, phase: SimDuration) {
+        let period = self.profile.delayed_ack.as_nanos().max(1);
+        self.clock_phase = SimDuration::from_nanos(phase.as_nanos() % period);
+    }
+
+    /// Time from `now` to the next tick of the fast-timeout clock (a whole period if a
+    /// tick is now: the tick being processed has passed).
+    fn to_next_tick(&self, now: SimTime) -> SimDuration {
+        let period = self.profile.delayed_ack.as_nanos();
+        let since = (now.as_nanos() + period - self.clock_phase.as_nanos()) % period;
+        SimDuration::from_nanos(period - since)
+    }
     pub fn mss(&self) -> u32 {
         self.mss
+    }
+    pub fn profile(&self) -> &StackProfile {
+        &self.profile
     }
 
     // ----- application side -----
@@ -464,9 +486,17 @@ impl Connection {
         let want = unsent.min(self.mss as u64);
         let mut len = want.min(usable);
         let send_data = len > 0
-            && (len == self.mss as u64
-                || (len == unsent && (fin_due || !self.profile.nagle || idle))
-                || idle);
+            && match self.profile.send_rule {
+                SendRule::FullLastOrIdle => {
+                    len == self.mss as u64
+                        || (len == unsent && (fin_due || !self.profile.nagle || idle))
+                        || idle
+                }
+                SendRule::FullAllOrQuarterWindow => {
+                    let snd_wnd = s.wnd_edge.saturating_sub(s.una);
+                    len == self.mss as u64 || len == unsent || len * 4 >= snd_wnd
+                }
+            };
         if !send_data && s.probe && unsent > 0 && idle {
             len = 1;
         }
@@ -601,10 +631,22 @@ impl Connection {
             self.rcv.fin = true;
             self.rcv.ack_owed = true;
             out.fin = true;
-        } else if self.rcv.unacked_segments >= self.profile.ack_every_segments {
-            self.rcv.ack_owed = true;
-        } else if self.rcv.delack == TimerState::Stopped {
-            self.arm(Timer::DelayedAck, self.profile.delayed_ack);
+        } else {
+            match self.profile.ack_clock {
+                AckClock::OneShot => {
+                    if self.rcv.unacked_segments >= self.profile.ack_every_segments {
+                        self.rcv.ack_owed = true;
+                    } else if self.rcv.delack == TimerState::Stopped {
+                        self.arm(Timer::DelayedAck, self.profile.delayed_ack);
+                    }
+                }
+                AckClock::FastTimeout => {
+                    if self.rcv.delack == TimerState::Stopped {
+                        let after = self.to_next_tick(now);
+                        self.arm(Timer::DelayedAck, after);
+                    }
+                }
+            }
         }
         out
     }

@@ -6,6 +6,8 @@
 //! - [`profile`]: a stack's constants (MSS, ACK policy, window rules, timers, checksum
 //!   placement), one [`StackProfile`] per stack; the values and their sources live in
 //!   scenario files, not here.
+//! - [`encap`]: the interface's framing (Ethernet, 4.2BSD trailers, none), IP
+//!   fragmentation to its MTU, and the UNIBUS driver's copy-or-remap rules.
 //! - [`rto`]: the retransmission timeout estimator (smoothed RTT and deviation, Karn's
 //!   rule, exponential backoff).
 //! - [`conn`]: one established connection: the send half (socket send buffer,
@@ -19,10 +21,12 @@
 //! a FIN takes one sequence number after the last data byte.
 
 pub mod conn;
+pub mod encap;
 pub mod profile;
 pub mod rto;
 pub mod segment;
 
 pub use conn::{ConnError, ConnStats, Connection, Timer, TimerRequest};
-pub use profile::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+pub use encap::{Framing, Interface, Piece, UbaWork};
+pub use profile::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 pub use segment::Segment;

@@ -44,6 +44,29 @@ pub enum Congestion {
     Linear { max_segments: u32 },
 }
 
+/// When an owed acknowledgement leaves on its own (without data to ride on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckClock {
+    /// A one-shot timer of `delayed_ack` started by the first unacknowledged segment; the
+    /// `ack_every_segments`-th segment is acknowledged at once (Linux 1.2 style).
+    OneShot,
+    /// 4.2BSD `tcp_fasttimo`: a free-running host clock ticking every `delayed_ack`
+    /// (`PR_FASTHZ` = 5/s: 200 ms) sends every owed ACK at its next tick, however long it
+    /// was owed; no segment count forces one (`ack_every_segments` is not used).
+    FastTimeout,
+}
+
+/// When the sender sends data that is not a full segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendRule {
+    /// A full segment; the last queued bytes (held by Nagle while data is in flight, if
+    /// `nagle`); or anything when nothing is in flight (Linux 1.2).
+    FullLastOrIdle,
+    /// 4.2BSD `tcp_output`: a full segment, or all the queued data, or `len * 4 >=`
+    /// the peer's offered window (`snd_wnd`); Nagle does not exist yet.
+    FullAllOrQuarterWindow,
+}
+
 /// The constants of one TCP/IP stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackProfile {
@@ -55,6 +78,10 @@ pub struct StackProfile {
     /// Time an owed acknowledgement may wait for a ride before it is sent alone (only
     /// when `ack_every_segments > 1`).
     pub delayed_ack: SimDuration,
+    /// What sends an owed acknowledgement on its own.
+    pub ack_clock: AckClock,
+    /// When a partial segment is sent.
+    pub send_rule: SendRule,
     pub window: WindowRule,
     pub window_update: WindowUpdateRule,
     /// Bytes a queued segment costs in a socket buffer besides its payload (Linux counts
@@ -81,7 +108,9 @@ impl StackProfile {
         if !(1..=64).contains(&self.ack_every_segments) {
             return Err(("ack_every_segments", "must be 1..=64"));
         }
-        if self.ack_every_segments > 1 && self.delayed_ack.is_zero() {
+        if (self.ack_every_segments > 1 || self.ack_clock == AckClock::FastTimeout)
+            && self.delayed_ack.is_zero()
+        {
             return Err((
                 "delayed_ack",
                 "must be positive when ACKs wait for a second segment",
@@ -97,6 +126,9 @@ impl StackProfile {
             if !(1..=100).contains(&p) {
                 return Err(("window_update", "percent must be 1..=100"));
             }
+        }
+        if self.nagle && self.send_rule == SendRule::FullAllOrQuarterWindow {
+            return Err(("nagle", "the 4.2BSD send rule has no Nagle algorithm"));
         }
         if let Congestion::Linear { max_segments: 0 } = self.congestion {
             return Err(("congestion", "max_segments must be positive"));

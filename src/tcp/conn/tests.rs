@@ -7,6 +7,8 @@ fn linux_like() -> StackProfile {
         mss_bytes: 1000,
         ack_every_segments: 1,
         delayed_ack: SimDuration::ZERO,
+        ack_clock: AckClock::OneShot,
+        send_rule: SendRule::FullLastOrIdle,
         window: WindowRule::FreeSpace { sws_divisor: 4 },
         window_update: WindowUpdateRule::MoreThanMss,
         buffer_overhead_bytes: 0,
@@ -326,3 +328,6 @@ fn test_lossy_transfer_delivers_every_byte_once() {
     assert!(s10.retransmit_timeouts > s1.retransmit_timeouts);
     assert!(t0 < t1 && t1 < t10, "time grows with loss: {t0} {t1} {t10}");
 }
+
+#[path = "bsd42_tests.rs"]
+mod bsd42_tests;

@@ -4,10 +4,12 @@
 //!
 //! What each side reports is what ttcp prints: bytes, real seconds and KB/s (ttcp's KB is
 //! 1024 bytes; the transmitter's clock stops when its last write returns, the
-//! receiver's when a read returns 0 at the FIN), and its CPU time. User time is the
-//! application's own work (none in source/sink mode, which copies nothing of its own);
-//! system time is everything the host's CPU does for the transfer (the model charges
-//! interrupt service to the process, as Linux 1.2's tick sampling mostly does). The
+//! receiver's when a read returns 0 at the FIN), and its CPU time. Without a clock tick
+//! (the 1995 hosts) user time is the application's own work and system time everything
+//! the host's CPU does for the transfer (interrupt service charged to the process, as
+//! Linux 1.2's tick sampling mostly does). With a clock tick (4.2BSD) both are the ticks
+//! the process accounting charged ([`crate::host::account`]): interrupts over the idle
+//! loop are nobody's. The
 //! wire's view comes from the segment: frames, collisions and deferrals. What an idle
 //! wire allows at most is [`ceiling_kib_per_s`].
 //!
@@ -20,7 +22,7 @@ pub use ceiling::ceiling_kib_per_s;
 pub use summary::{summarise, TtcpSummary, TTCP_COLUMNS};
 
 use crate::engine::Engine;
-use crate::ether::{EtherReport, SegmentConfig};
+use crate::ether::{EtherReport, WireConfig};
 use crate::lan::tcp::{SockCall, SocketApp, TcpHost, TcpLan, TcpNodeReport};
 use crate::lan::LanEvent;
 use crate::time::{SimDuration, SimTime};
@@ -109,7 +111,8 @@ impl SocketApp for Ttcp {
 /// A ttcp measurement: which host transmits, the options and the hardware.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TtcpConfig {
-    pub segment: SegmentConfig,
+    /// The medium between the hosts: the Ethernet segment or a point-to-point link.
+    pub wire: WireConfig,
     /// Host 0 and host 1; `transmitter` is the index of the one running `ttcp -t`.
     pub hosts: [TcpHost; 2],
     pub transmitter: usize,
@@ -166,8 +169,14 @@ fn side(lan: &TcpLan<Ttcp>, n: usize) -> TtcpSide {
         } else {
             0.0
         },
-        user_s: node.cpu.work_ns as f64 * 1e-9,
-        sys_s: (node.cpu.busy_ns - node.cpu.work_ns) as f64 * 1e-9,
+        user_s: match node.clock_tick {
+            Some(t) => node.ticks.user as f64 * t.as_secs_f64(),
+            None => node.cpu.work_ns as f64 * 1e-9,
+        },
+        sys_s: match node.clock_tick {
+            Some(t) => node.ticks.system as f64 * t.as_secs_f64(),
+            None => (node.cpu.busy_ns - node.cpu.work_ns) as f64 * 1e-9,
+        },
         node,
     }
 }
@@ -184,7 +193,7 @@ pub fn run(cfg: &TtcpConfig, seed: u64) -> Result<TtcpReport, TtcpError> {
         buflen: cfg.buflen,
         nbuf: cfg.nbuf,
     });
-    let mut lan = TcpLan::new(&cfg.segment, cfg.hosts.clone(), apps, &mut engine);
+    let mut lan = TcpLan::new(&cfg.wire, cfg.hosts.clone(), apps, &mut engine);
     let limit = SimTime::ZERO + cfg.limit;
     while !lan.finished() {
         let Some(ev) = engine.pop_until(limit) else {

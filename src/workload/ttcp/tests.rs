@@ -2,15 +2,18 @@
 
 use super::*;
 use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::ether::SegmentConfig;
 use crate::host::HostProfile;
 use crate::lan::tcp::TcpCosts;
-use crate::tcp::{Congestion, StackProfile, WindowRule, WindowUpdateRule};
+use crate::tcp::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 
 pub(crate) fn linux_1_2() -> StackProfile {
     StackProfile {
         mss_bytes: 1436,
         ack_every_segments: 1,
         delayed_ack: SimDuration::ZERO,
+        ack_clock: AckClock::OneShot,
+        send_rule: SendRule::FullLastOrIdle,
         window: WindowRule::HalfFreeSpace {
             reserve_bytes: 2048,
             max_bytes: 16384,
@@ -57,9 +60,15 @@ fn instant_host() -> TcpHost {
             segment_kinstr: 0.0,
             interrupt_kinstr: 20.0,
             checksum_instr_per_byte: 0.0,
+            user_call_kinstr: 0.0,
+            fragment_kinstr: 0.0,
+            page_remap_kinstr: 0.0,
         },
         sndbuf: 32_767,
         rcvbuf: 32_767,
+        interface: crate::tcp::Interface::ethernet(),
+        attached_processor: false,
+        clock_tick: None,
     }
 }
 
@@ -79,6 +88,9 @@ fn slow_host() -> TcpHost {
         segment_kinstr: 2.0,
         interrupt_kinstr: 0.5,
         checksum_instr_per_byte: 0.5,
+        user_call_kinstr: 0.0,
+        fragment_kinstr: 0.0,
+        page_remap_kinstr: 0.0,
     };
     h
 }
@@ -94,7 +106,7 @@ pub(crate) fn segment(corrupt_fraction: f64) -> SegmentConfig {
 
 fn cfg(hosts: [TcpHost; 2], nbuf: u32, corrupt: f64) -> TtcpConfig {
     TtcpConfig {
-        segment: segment(corrupt),
+        wire: crate::ether::WireConfig::Csma(segment(corrupt)),
         hosts,
         transmitter: 0,
         buflen: 8192,

@@ -1,0 +1,121 @@
+//! What a MAC client sees of a medium, whichever kind it is: hand over a frame, let the
+//! medium handle its events, collect its indications, read its report. The CSMA/CD
+//! [`Segment`] and the point-to-point [`Link`] both implement [`Wire`]; [`AnyWire`] is
+//! the one a scenario chose. The MAC's rules stay inside each medium: no caller
+//! special-cases a kind.
+
+use super::frame::Frame;
+use super::link::{Link, LinkConfig};
+use super::report::EtherReport;
+use super::segment::{EtherEvent, Indication, Segment, SegmentConfig};
+use crate::engine::{Engine, RngStreams};
+use crate::time::SimTime;
+
+/// A medium as its clients use it.
+pub trait Wire {
+    /// The client of station `frame.src` hands over a frame.
+    fn enqueue<E: From<EtherEvent>>(&mut self, frame: Frame, eng: &mut Engine<E>);
+    /// Handles one of the medium's own events at `eng.now()`.
+    fn handle<E: From<EtherEvent>>(&mut self, ev: EtherEvent, eng: &mut Engine<E>);
+    /// Moves the pending indications into `buf` (appending).
+    fn drain_indications(&mut self, buf: &mut Vec<Indication>);
+    /// Statistics of the run so far.
+    fn report(&self, now: SimTime) -> EtherReport;
+}
+
+impl Wire for Segment {
+    fn enqueue<E: From<EtherEvent>>(&mut self, frame: Frame, eng: &mut Engine<E>) {
+        Segment::enqueue(self, frame, eng)
+    }
+    fn handle<E: From<EtherEvent>>(&mut self, ev: EtherEvent, eng: &mut Engine<E>) {
+        Segment::handle(self, ev, eng)
+    }
+    fn drain_indications(&mut self, buf: &mut Vec<Indication>) {
+        Segment::drain_indications(self, buf)
+    }
+    fn report(&self, now: SimTime) -> EtherReport {
+        Segment::report(self, now)
+    }
+}
+
+impl Wire for Link {
+    fn enqueue<E: From<EtherEvent>>(&mut self, frame: Frame, eng: &mut Engine<E>) {
+        Link::enqueue(self, frame, eng)
+    }
+    fn handle<E: From<EtherEvent>>(&mut self, ev: EtherEvent, eng: &mut Engine<E>) {
+        Link::handle(self, ev, eng)
+    }
+    fn drain_indications(&mut self, buf: &mut Vec<Indication>) {
+        Link::drain_indications(self, buf)
+    }
+    fn report(&self, now: SimTime) -> EtherReport {
+        Link::report(self, now)
+    }
+}
+
+/// Which medium a scenario describes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WireConfig {
+    Csma(SegmentConfig),
+    PointToPoint(LinkConfig),
+}
+
+impl WireConfig {
+    /// One bit time, ns.
+    pub fn bit_ns(&self) -> u64 {
+        match self {
+            WireConfig::Csma(c) => c.bit_ns,
+            WireConfig::PointToPoint(c) => c.bit_ns,
+        }
+    }
+    /// Share of frames damaged on the wire by fault injection (none on a link).
+    pub fn corrupt_fraction(&self) -> f64 {
+        match self {
+            WireConfig::Csma(c) => c.corrupt_fraction,
+            WireConfig::PointToPoint(_) => 0.0,
+        }
+    }
+}
+
+/// The medium a scenario chose.
+pub enum AnyWire {
+    /// Boxed: a segment is much larger than a link.
+    Csma(Box<Segment>),
+    PointToPoint(Link),
+}
+
+impl AnyWire {
+    pub fn new(cfg: &WireConfig, rngs: &RngStreams) -> Self {
+        match cfg {
+            WireConfig::Csma(c) => AnyWire::Csma(Box::new(Segment::new(c, rngs))),
+            WireConfig::PointToPoint(c) => AnyWire::PointToPoint(Link::new(c)),
+        }
+    }
+}
+
+impl Wire for AnyWire {
+    fn enqueue<E: From<EtherEvent>>(&mut self, frame: Frame, eng: &mut Engine<E>) {
+        match self {
+            AnyWire::Csma(s) => s.enqueue(frame, eng),
+            AnyWire::PointToPoint(l) => l.enqueue(frame, eng),
+        }
+    }
+    fn handle<E: From<EtherEvent>>(&mut self, ev: EtherEvent, eng: &mut Engine<E>) {
+        match self {
+            AnyWire::Csma(s) => s.handle(ev, eng),
+            AnyWire::PointToPoint(l) => l.handle(ev, eng),
+        }
+    }
+    fn drain_indications(&mut self, buf: &mut Vec<Indication>) {
+        match self {
+            AnyWire::Csma(s) => s.drain_indications(buf),
+            AnyWire::PointToPoint(l) => l.drain_indications(buf),
+        }
+    }
+    fn report(&self, now: SimTime) -> EtherReport {
+        match self {
+            AnyWire::Csma(s) => s.report(now),
+            AnyWire::PointToPoint(l) => l.report(now),
+        }
+    }
+}
