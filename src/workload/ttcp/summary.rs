@@ -157,6 +157,28 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
 }
 
 impl TtcpSummary {
+    /// What holds the transfer below the wire's TCP ceiling, when the figures say so: the
+    /// wire idle while the sender copies into a card that holds one frame, or the sender
+    /// idle for want of ACKs. Shares above 10% (copy) and 3% (window) are named.
+    fn limit(&self) -> String {
+        if self.tx_copy_wait > 0.10 {
+            format!(
+                "limit: the transmitter's copy into its card and the wire take turns\n  \
+                 (the card holds one frame; {:.0}% of the time the wire waits for the copy)\n",
+                self.tx_copy_wait * 100.0
+            )
+        } else if self.tx_window_limited > 0.03 {
+            format!(
+                "limit: the window: the transmitter waits for ACKs {:.0}% of the time\n  \
+                 ({:.1} ACKs queued at the receiver when data arrives)\n",
+                self.tx_window_limited * 100.0,
+                self.rx_ack_backlog
+            )
+        } else {
+            String::new()
+        }
+    }
+
     /// The figures in [`TTCP_COLUMNS`] order.
     pub fn row(&self) -> Vec<f64> {
         vec![
@@ -208,7 +230,7 @@ impl TtcpSummary {
              transmitter idle with data waiting for the window to open (an ACK): {}\n\
              transmitter's card idle while its CPU copies the next frame into it: {}\n\
              ACKs queued at the receiver when a data segment arrives: {:.1} (mean)\n\
-             busiest: {bottleneck} at {}\n",
+             busiest: {bottleneck} at {}\n{}",
             self.rx_real_s,
             self.kbytes_per_s,
             pct(self.tx_cpu),
@@ -224,6 +246,7 @@ impl TtcpSummary {
             pct(self.tx_copy_wait),
             self.rx_ack_backlog,
             pct(share),
+            self.limit(),
         )
     }
 }
