@@ -36,6 +36,7 @@ use std::collections::{HashMap, VecDeque};
 
 use rand::RngExt;
 
+use super::audit::AuditError;
 use super::path::{self, FrameJob};
 use super::LanEvent;
 use crate::adapter::{Adapter, AdapterProfile};
@@ -341,6 +342,65 @@ impl<S: SocketApp> TcpLan<S> {
             ticks: node.ticks,
             clock_tick: node.clock_tick,
         }
+    }
+
+    /// Byte conservation across the pair at this instant, each way: the sender's
+    /// connection holds what its application wrote; the receiver has taken in order no
+    /// byte the sender has not sent, and the sender has no acknowledgement for a byte the
+    /// receiver has not taken; what the receiver took is exactly what its application read
+    /// plus what waits to be read (nothing lost, duplicated or made up between them).
+    pub fn audit(&self, now: SimTime) -> Result<(), AuditError> {
+        let mut violations = Vec::new();
+        for i in 0..2 {
+            let (tx, rx) = (&self.nodes[i], &self.nodes[1 - i]);
+            let (s, r) = (tx.conn.seq_state(), rx.conn.seq_state());
+            let received = r.rcv_nxt - r.rcv_fin as u64;
+            if tx.bytes_written != s.written {
+                violations.push(format!(
+                    "node {i}: application wrote {} bytes, its connection holds {}",
+                    tx.bytes_written, s.written
+                ));
+            }
+            if received > s.sent_max.min(s.written) {
+                violations.push(format!(
+                    "node {}: took {received} bytes in order, node {i} sent only {}",
+                    1 - i,
+                    s.sent_max.min(s.written)
+                ));
+            }
+            if s.una > r.rcv_nxt {
+                violations.push(format!(
+                    "node {i}: acknowledged up to {}, node {} has taken {}",
+                    s.una,
+                    1 - i,
+                    r.rcv_nxt
+                ));
+            }
+            let (read, readable) = (rx.conn.stats().bytes_read, rx.conn.readable());
+            if read + readable != received || rx.bytes_read != read {
+                violations.push(format!(
+                    "node {}: took {received} bytes in order, but its application read {} \
+                     (connection: {read}) and {readable} wait",
+                    1 - i,
+                    rx.bytes_read
+                ));
+            }
+        }
+        if violations.is_empty() {
+            Ok(())
+        } else {
+            Err(AuditError {
+                at_ns: now.as_nanos(),
+                violations,
+            })
+        }
+    }
+
+    /// Test seam: pretend node `n`'s application read `extra` bytes more than it did, so
+    /// the audit has something to find.
+    #[cfg(test)]
+    pub(crate) fn tamper_bytes_read(&mut self, n: usize, extra: u64) {
+        self.nodes[n].bytes_read += extra;
     }
 
     /// Frames whose segments are still owed to a receiver: 0 once the wire is quiet.

@@ -79,6 +79,21 @@ pub struct ConnStats {
     pub window_updates: u64,
 }
 
+/// Where a connection's two halves are in sequence space (bytes from 0; a FIN takes one
+/// number after the data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeqState {
+    /// Oldest unacknowledged, next to send, highest ever sent (send half).
+    pub una: u64,
+    pub nxt: u64,
+    pub sent_max: u64,
+    /// End of the data the application wrote.
+    pub written: u64,
+    /// Next expected (receive half), the FIN included once it arrived.
+    pub rcv_nxt: u64,
+    pub rcv_fin: bool,
+}
+
 /// A connection invariant that does not hold.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConnError {
@@ -306,6 +321,18 @@ impl Connection {
     /// Everything written, and the FIN, is acknowledged.
     pub fn send_done(&self) -> bool {
         self.snd.state == SendState::FinAcked
+    }
+
+    /// The sequence numbers of both halves, for audits across a pair.
+    pub fn seq_state(&self) -> SeqState {
+        SeqState {
+            una: self.snd.una,
+            nxt: self.snd.nxt,
+            sent_max: self.snd.sent_max,
+            written: self.snd.written,
+            rcv_nxt: self.rcv.nxt,
+            rcv_fin: self.rcv.fin,
+        }
     }
 
     /// Bytes the application can read now.

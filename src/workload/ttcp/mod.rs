@@ -154,6 +154,8 @@ pub enum TtcpError {
     Stuck { limit_s: f64, bytes: u64, total: u64 },
     #[error("the receiver read {read} bytes but {written} were written")]
     Conservation { read: u64, written: u64 },
+    #[error(transparent)]
+    Audit(crate::lan::AuditError),
 }
 
 fn side(lan: &TcpLan<Ttcp>, n: usize) -> TtcpSide {
@@ -204,7 +206,12 @@ pub fn run(cfg: &TtcpConfig, seed: u64) -> Result<TtcpReport, TtcpError> {
             });
         };
         crate::engine::Model::handle(&mut lan, ev, &mut engine);
+        // the byte-conservation audit after every event in checked builds (CI's tests)
+        if cfg!(debug_assertions) {
+            lan.audit(engine.now()).map_err(TtcpError::Audit)?;
+        }
     }
+    lan.audit(engine.now()).map_err(TtcpError::Audit)?;
     let (written, read) = (lan.app(tx).bytes(), lan.app(1 - tx).bytes());
     if written != read || lan.conn(1 - tx).stats().bytes_read != read {
         return Err(TtcpError::Conservation { read, written });

@@ -178,3 +178,36 @@ fn test_loss_is_recovered_and_slows_the_transfer() {
         k(&ten)
     );
 }
+
+#[test]
+fn test_the_audit_holds_through_a_lossy_transfer_and_finds_a_byte_made_up() {
+    let c = cfg([slow_host(), slow_host()], 16, 0.05);
+    let mut engine: Engine<LanEvent> = Engine::new(9);
+    let apps = [
+        Ttcp::new(Role::Transmit {
+            buflen: c.buflen,
+            nbuf: c.nbuf,
+        }),
+        Ttcp::new(Role::Receive { buflen: c.buflen }),
+    ];
+    let mut lan = TcpLan::new(&c.wire, c.hosts.clone(), apps, &mut engine);
+    let mut checked = 0;
+    while !lan.finished() {
+        let ev = engine
+            .pop_until(SimTime::from_nanos(60_000_000_000))
+            .expect("finishes");
+        crate::engine::Model::handle(&mut lan, ev, &mut engine);
+        lan.audit(engine.now()).expect("bytes conserved at every event");
+        checked += 1;
+    }
+    assert!(
+        checked > 1000 && lan.frames_lost > 0,
+        "{checked} events, {} lost",
+        lan.frames_lost
+    );
+    lan.tamper_bytes_read(1, 1);
+    let e = lan
+        .audit(engine.now())
+        .expect_err("a byte read that never arrived");
+    assert!(e.violations.iter().any(|v| v.starts_with("node 1: took")), "{e}");
+}
