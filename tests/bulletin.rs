@@ -16,14 +16,14 @@ fn set(kv: &str) -> Override {
     Override::parse(kv).expect("valid override")
 }
 
-/// Issue 3 asks for MAPE <= 3% per curve and no point off by more than 8%. With the
-/// constants of `ethersim calibrate calibrations/bulletin.toml`, the mean over Figure 1's 5
-/// seeds reaches 0.5% to 4.1% per curve and 9.1% at worst (README, "Fidelity"); this test
-/// holds the level reached so that no change makes it worse unnoticed. (One seed alone can
-/// be lucky: seed 1992 alone gave 3.6% on the 16-bit optimized curve with the earlier
-/// constants, whose 5-seed mean was 4.2%.)
-const MAPE_BAR: f64 = 4.5;
-const POINT_BAR: f64 = 10.0;
+/// Issues 3 and 13 ask for MAPE <= 3% per curve and no point off by more than 8%. With
+/// the server's AI-LANBIOS interleaving concurrent replies (`send_order = "round_robin"`)
+/// and the constants of `ethersim calibrate calibrations/bulletin.toml`, the mean over
+/// Figure 1's 5 seeds reaches 0.9% to 2.8% per curve and 8.9% at worst (8-bit optimized at
+/// 3 KB; README, "Fidelity"): the MAPE bar is held, the point bar is held at the level
+/// reached so that no change makes it worse unnoticed.
+const MAPE_BAR: f64 = 3.0;
+const POINT_BAR: f64 = 9.0;
 
 #[test]
 fn every_curve_within_the_fidelity_bars() {

@@ -41,17 +41,25 @@ fn packet_size() -> impl Strategy<Value = (u32, bool)> {
 }
 
 fn ailanbio(side: &'static str) -> impl Strategy<Value = Vec<String>> {
-    (1u32..=255, 1u32..=65535, 1u32..=255, 574u32..=4300, 0u32..=2).prop_map(
-        move |(buffers, initial, burst, size, ack)| {
+    (
+        1u32..=255,
+        1u32..=65535,
+        1u32..=255,
+        574u32..=4300,
+        0u32..=2,
+        any::<bool>(),
+    )
+        .prop_map(move |(buffers, initial, burst, size, ack, rr)| {
+            let order = if rr { "round_robin" } else { "oldest_message" };
             vec![
+                format!("nos.{side}.ailanbio.send_order={order}"),
                 format!("nos.{side}.ailanbio.buffers={buffers}"),
                 format!("nos.{side}.ailanbio.initial_send_size={initial}"),
                 format!("nos.{side}.ailanbio.run_burst={burst}"),
                 format!("nos.{side}.ailanbio.size={size}"),
                 format!("nos.{side}.ailanbio.ack_timeout={ack}"),
             ]
-        },
-    )
+        })
 }
 
 fn case() -> impl Strategy<Value = Case> {

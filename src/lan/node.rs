@@ -10,7 +10,7 @@ use super::Job;
 use crate::adapter::Adapter;
 use crate::host::{Cpu, Disk, HostProfile};
 use crate::nos::cache::{Cache, WritePolicy};
-use crate::nos::config::SessionConfig;
+use crate::nos::config::{SendOrder, SessionConfig};
 use crate::nos::redirector::Redirector;
 use crate::nos::server::FileServer;
 use crate::nos::session::{OutMsg, Session};
@@ -39,6 +39,8 @@ pub struct Node<A> {
     pub session_cfg: SessionConfig,
     sessions: Vec<Session>,
     rr: usize,
+    /// Where the round robin over sessions with data to send resumes.
+    data_rr: usize,
     next_order: u64,
     pub role: Role<A>,
     stall_since: Vec<Option<SimTime>>,
@@ -127,6 +129,7 @@ impl<A: Application> Node<A> {
             session_cfg,
             sessions,
             rr: 0,
+            data_rr: 0,
             next_order: 0,
             role,
             stall_since: vec![None; n],
@@ -166,10 +169,11 @@ impl<A> Node<A> {
 
     /// The next peer (round robin) whose session has something to send.
     ///
-    /// Acknowledgements go first (round robin among sessions). Data goes in the order the
-    /// messages were handed to AI-LANBIOS: the oldest message whose window is open sends
-    /// its next packet, so one send request is served until its window closes, as a
-    /// single-threaded DOS NetBIOS does, rather than packets of all messages interleaved.
+    /// Acknowledgements go first (round robin among sessions). Data goes by the node's
+    /// [`SendOrder`]: with `OldestMessage` in the order the messages were handed to
+    /// AI-LANBIOS (the oldest message whose window is open sends its next packet, so one
+    /// send request is served until its window closes); with `RoundRobin` one packet per
+    /// session with an open window in turn.
     pub fn next_ready_peer(&mut self) -> Option<usize> {
         let n = self.sessions.len();
         for k in 0..n {
@@ -178,6 +182,13 @@ impl<A> Node<A> {
                 self.rr = (i + 1) % n;
                 return Some(self.peer_of(i));
             }
+        }
+        if self.session_cfg.send_order == SendOrder::RoundRobin {
+            let i = (0..n)
+                .map(|k| (self.data_rr + k) % n)
+                .find(|&i| self.sessions[i].sendable_order().is_some())?;
+            self.data_rr = (i + 1) % n;
+            return Some(self.peer_of(i));
         }
         let i = (0..n)
             .filter_map(|i| Some((self.sessions[i].sendable_order()?, i)))
@@ -244,5 +255,108 @@ impl<A> Node<A> {
             Role::Server(s) => s,
             Role::Workstation { .. } => unreachable!("workstation asked for server state"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adapter::{AdapterProfile, CopyEngine};
+    use crate::nos::config::ServerConfig;
+    use crate::nos::packet::PacketKind;
+    use crate::time::SimDuration;
+
+    struct NoApp;
+    impl Application for NoApp {
+        fn start_delay(&mut self, _: &mut crate::engine::SimRng) -> SimDuration {
+            SimDuration::ZERO
+        }
+        fn next_op(&mut self, _: SimTime, _: &mut crate::engine::SimRng) -> super::super::app::AppOp {
+            unreachable!("a server node never asks its application")
+        }
+        fn bytes_read(&self) -> u64 {
+            0
+        }
+    }
+
+    /// A server with three sessions (peers 1, 2, 3), each with a 3-packet reply queued
+    /// in the order peer 1, 2, 3 and a window of 4 packets.
+    fn server(order: SendOrder) -> Node<NoApp> {
+        let cfg = SessionConfig {
+            header_bytes: 32,
+            buffer_size: 1032,
+            buffers: 4,
+            initial_send_size: 4000,
+            run_burst: 8,
+            ack_timeout: SimDuration::ZERO,
+            retry_period: SimDuration::from_millis(500),
+            send_order: order,
+        };
+        let adapter = AdapterProfile {
+            name: "test".into(),
+            bus_width_bits: 16,
+            copy: CopyEngine::ProgrammedIo {
+                access_ns: 500.0,
+                setup_ns: 0.0,
+            },
+            card_ram_bytes: 16 * 1024,
+            page_bytes: 256,
+            transmit_buffers: 8,
+            packet_size: 1500,
+        };
+        let host = HostProfile {
+            name: "test".into(),
+            mips: 10.0,
+            memcpy_ns_per_byte: 100.0,
+        };
+        let sessions = (0..3).map(|_| Session::new(1000, 4, 4, false)).collect();
+        let server = FileServer::new(&ServerConfig {
+            network_tasks: 3,
+            network_buffer: 4096,
+        });
+        let mut node = Node::build(
+            host,
+            Adapter::new(adapter),
+            cfg,
+            sessions,
+            Role::Server(server),
+            0,
+        );
+        for peer in 1..=3 {
+            let msg = OutMsg {
+                kind: PacketKind::Response,
+                bytes: 3000,
+                value: 3000,
+            };
+            node.send(peer, msg);
+        }
+        node
+    }
+
+    /// The peers of the first `k` data packets the node hands to the driver.
+    fn first_packets(mut node: Node<NoApp>, k: usize) -> Vec<usize> {
+        (0..k)
+            .map(|_| {
+                let peer = node.next_ready_peer().expect("data to send");
+                node.session_mut(peer).next_packet().expect("a packet");
+                peer
+            })
+            .collect()
+    }
+
+    #[test]
+    fn test_oldest_message_serves_one_reply_then_the_next() {
+        assert_eq!(
+            first_packets(server(SendOrder::OldestMessage), 6),
+            [1, 1, 1, 2, 2, 2]
+        );
+    }
+
+    #[test]
+    fn test_round_robin_interleaves_the_replies_packet_by_packet() {
+        assert_eq!(
+            first_packets(server(SendOrder::RoundRobin), 6),
+            [1, 2, 3, 1, 2, 3]
+        );
     }
 }

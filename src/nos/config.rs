@@ -26,6 +26,21 @@ pub struct SessionConfig {
     pub ack_timeout: SimDuration,
     /// RETRY_PERIOD: retransmission timeout of the go-back-N recovery.
     pub retry_period: SimDuration,
+    /// In what order the node's packets of concurrent messages go to the driver.
+    pub send_order: SendOrder,
+}
+
+/// How AI-LANBIOS shares the driver among messages to different sessions whose windows
+/// are open (acknowledgements always go first). Not documented in our sources: each
+/// is a hypothesis the calibration can choose between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendOrder {
+    /// The oldest message sends its next packet: one send request is served until its
+    /// window closes (a single-threaded NetBIOS working through its send queue).
+    OldestMessage,
+    /// One packet per session in turn: concurrent replies progress together and end
+    /// together (a NetBIOS that rotates over its sessions on every free buffer).
+    RoundRobin,
 }
 
 impl SessionConfig {
@@ -99,6 +114,7 @@ mod tests {
             run_burst: burst,
             ack_timeout: SimDuration::ZERO,
             retry_period: SimDuration::from_millis(55),
+            send_order: SendOrder::OldestMessage,
         }
     }
 

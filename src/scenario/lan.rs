@@ -13,7 +13,7 @@ use super::units;
 use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
-use crate::nos::config::{NosCosts, RedirConfig, ServerConfig, SessionConfig};
+use crate::nos::config::{NosCosts, RedirConfig, SendOrder, ServerConfig, SessionConfig};
 use crate::time::SimDuration;
 
 /// `[hosts]`: the server and the workstations.
@@ -123,6 +123,16 @@ pub struct RawAilanbio {
     pub run_burst: i64,
     pub ack_timeout: i64,
     pub retry_period: i64,
+    /// `"oldest_message"` (default) or `"round_robin"` (see [`SendOrder`]).
+    pub send_order: Option<RawSendOrder>,
+}
+
+/// `send_order` of `[nos.*.ailanbio]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSendOrder {
+    OldestMessage,
+    RoundRobin,
 }
 
 /// `[nos.workstation.redir]`: REDIR switches.
@@ -219,6 +229,10 @@ impl RawAilanbio {
             buffers: int_in(&p("buffers"), self.buffers, 1, 255, "")?,
             initial_send_size: int_in(&p("initial_send_size"), self.initial_send_size, 1, 65_535, "")?,
             run_burst: int_in(&p("run_burst"), self.run_burst, 1, 255, "")?,
+            send_order: match self.send_order {
+                None | Some(RawSendOrder::OldestMessage) => SendOrder::OldestMessage,
+                Some(RawSendOrder::RoundRobin) => SendOrder::RoundRobin,
+            },
             ack_timeout: ticks(int_in(
                 &p("ack_timeout"),
                 self.ack_timeout,
