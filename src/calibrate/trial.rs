@@ -102,6 +102,9 @@ pub fn hardware_text(
     Ok(doc.to_string())
 }
 
+/// One point of a run: its key and the value of each fitted figure.
+type KeyedFigures = (f64, Vec<f64>);
+
 /// The simulated value of each measured point's figure (in the order of `cal.measured`),
 /// for each of `seeds`: `result[point][seed]`.
 pub fn simulate(
@@ -114,7 +117,7 @@ pub fn simulate(
     let tasks: Vec<(usize, u64)> = (0..cal.scenarios.len())
         .flat_map(|s| seeds.iter().map(move |&k| (s, k)))
         .collect();
-    let outputs: Vec<Result<Vec<(f64, Vec<f64>)>, CalibrationError>> = tasks
+    let outputs: Vec<Result<Vec<KeyedFigures>, CalibrationError>> = tasks
         .par_iter()
         .map(|&(si, seed)| {
             let sc = &cal.scenarios[si];
