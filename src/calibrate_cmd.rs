@@ -75,7 +75,7 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         &fit,
         &cal.name,
         &cal.key_column,
-        &cal.figure,
+        &cal.figures,
     )?;
 
     if a.cross_validate && !fit.interrupted {

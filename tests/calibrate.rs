@@ -359,3 +359,73 @@ fn fitted_values_inside_inline_tables_stay_valid_toml_and_are_marked_after_the_t
     let seg = text.lines().find(|l| l.starts_with("segment_kinstr")).unwrap();
     assert!(seg.contains(" # calibrated by t (was "), "{seg}");
 }
+
+/// The calibration file of `setup` with its one `[measured]` table turned into two
+/// `[[measured]]` tables, each naming its figure (`figures`, the second from `col2`).
+fn two_tables(t: String, figures: [&str; 2], col2: &str) -> String {
+    let t = t.replace("figure = \"throughput_kbps\"\n", "");
+    let table = "[measured]\nfile = \"measured.csv\"\nscenario_column = \"config\"\nkey_column = \"block_size\"\nvalue_column = \"kbps\"\n";
+    assert!(t.contains(table));
+    let two = format!(
+        "[[measured]]\nfigure = \"{}\"\nfile = \"measured.csv\"\nscenario_column = \"config\"\nkey_column = \"block_size\"\nvalue_column = \"kbps\"\n\n[[measured]]\nfigure = \"{}\"\nfile = \"measured.csv\"\nscenario_column = \"config\"\nkey_column = \"block_size\"\nvalue_column = \"{col2}\"\n",
+        figures[0], figures[1]
+    );
+    t.replace(table, &two)
+}
+
+#[test]
+fn several_measured_tables_each_with_its_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    let one = Calibration::load(&file).unwrap();
+    assert_eq!(one.figures, ["throughput_kbps"]);
+    assert!(one.measured.iter().all(|m| m.figure == 0));
+    // the same values compared with two figures: twice the points, the second table's
+    // points on the second figure
+    let text = two_tables(
+        std::fs::read_to_string(&file).unwrap(),
+        ["throughput_kbps", "ms_per_block"],
+        "kbps",
+    );
+    std::fs::write(&file, &text).unwrap();
+    let two = match Calibration::load(&file) {
+        Ok(c) => c,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(two.figures, ["throughput_kbps", "ms_per_block"]);
+    assert_eq!(two.measured.len(), 2 * one.measured.len());
+    assert!(two.measured[..one.measured.len()].iter().all(|m| m.figure == 0));
+    assert!(two.measured[one.measured.len()..].iter().all(|m| m.figure == 1));
+    let values: Vec<toml::Value> = two.parameters.iter().map(|p| p.start.clone()).collect();
+    let sims = calibrate::trial::simulate(&two, &values, &[1992]).unwrap();
+    let n = one.measured.len();
+    for i in 0..n {
+        assert!(sims[i][0].is_finite() && sims[n + i][0].is_finite());
+    }
+}
+
+#[test]
+fn bad_measured_tables_are_refused() {
+    let cols = |t: String| two_tables(t, ["throughput_kbps", "throughput_kbps"], "kbps");
+    refused(cols, &["measured[1].figure", "two tables"]);
+    refused(
+        |t| two_tables(t, ["throughput_kbps", "goodput"], "kbps"),
+        &["measured[1].figure", "goodput"],
+    );
+    refused(
+        |t| {
+            two_tables(t, ["throughput_kbps", "throughput_kbps"], "kbps")
+                .replace("figure = \"throughput_kbps\"\nfile", "file")
+        },
+        &["measured[0].figure", "missing"],
+    );
+    refused(
+        |t| {
+            format!(
+                "figure = \"throughput_kbps\"\n{}",
+                two_tables(t, ["throughput_kbps", "x"], "kbps")
+            )
+        },
+        &["figure", "drop the top-level one"],
+    );
+}

@@ -149,6 +149,7 @@ fn test_unibus_dma_timing_by_hand() {
             dma: Some(d),
             tx_slots: 1,
             rx_bytes: 8192,
+            command: None,
         },
         card_ram_bytes: 8192,
         page_bytes: 256,
@@ -168,6 +169,7 @@ fn test_unibus_dma_timing_by_hand() {
             dma: None,
             tx_slots: 1,
             rx_bytes: 2048,
+            command: None,
         },
         ..card
     };

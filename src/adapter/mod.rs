@@ -87,7 +87,24 @@ pub enum CopyEngine {
         tx_slots: u32,
         /// Receive buffer space on the card, bytes.
         rx_bytes: u32,
+        /// A card that takes one command at a time (the Interlan NI1010A under 4.2BSD's
+        /// `if_il.c`): see [`CommandHandshake`]. `None`: the card queues requests itself
+        /// (the EXOS's message queues) or has no commands (the PCL-11).
+        command: Option<CommandHandshake>,
     },
+}
+
+/// The command/DMA handshake of a one-command-at-a-time UNIBUS card (NI1010A, `if_il.c`
+/// in 4.2BSD): the driver writes BAR, BCR and CSR and the card's processor takes the
+/// command before its DMA starts; a transmit command ("load transmit data and send")
+/// completes only when the frame has gone on the wire (command-done interrupt). Received
+/// frames wait in the card's FIFO until the driver supplies a receive buffer, one at a
+/// time: after the previous frame's receive interrupt, and not while a transmit command
+/// is outstanding (then the command-done interrupt supplies it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CommandHandshake {
+    /// From the command register write to the start of its DMA, ns.
+    pub latency_ns: f64,
 }
 
 /// A UNIBUS DMA transfer's timing (DEC UNIBUS: at most one 16-bit word per 750 ns;
@@ -216,6 +233,14 @@ impl AdapterProfile {
     pub fn dma_time(&self, bytes: u32) -> Option<SimDuration> {
         match self.copy {
             CopyEngine::UnibusDma { dma: Some(d), .. } => Some(d.time(bytes)),
+            _ => None,
+        }
+    }
+
+    /// The card's one-command-at-a-time handshake, if it has one.
+    pub fn command(&self) -> Option<CommandHandshake> {
+        match self.copy {
+            CopyEngine::UnibusDma { command, .. } => command,
             _ => None,
         }
     }

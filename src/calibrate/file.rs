@@ -7,6 +7,11 @@
 //! calibrated hardware file; each parameter is a key of that file that at least one
 //! scenario does not set itself; bounds are finite and non-empty, choices non-empty; the
 //! measured CSV has the named columns and exactly the scenarios' points.
+//!
+//! The measurements are one `[measured]` table whose figure is the top-level `figure`,
+//! or several `[[measured]]` tables, each naming its own `figure` (e.g. throughput and the
+//! system CPU time of both sides, each from its column): every point is matched to the
+//! simulated value of its table's figure, and the objective sums over all of them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,12 +37,13 @@ struct RawFile {
     name: Option<String>,
     hardware: String,
     scenarios: Vec<String>,
-    figure: String,
+    figure: Option<String>,
     objective: Option<String>,
     seeds: Vec<i64>,
     report_seeds: Option<Vec<i64>>,
     max_evaluations: Option<i64>,
-    measured: RawMeasured,
+    /// One table, or an array of tables each with its `figure`.
+    measured: toml::Value,
     #[serde(default)]
     parameter: Vec<RawParameter>,
 }
@@ -45,6 +51,8 @@ struct RawFile {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMeasured {
+    /// The simulated figure its values are compared with (with `[[measured]]`).
+    figure: Option<String>,
     file: String,
     scenario_column: String,
     key_column: String,
@@ -116,6 +124,8 @@ pub struct Parameter {
 pub struct Measured {
     /// Index into [`Calibration::scenarios`].
     pub scenario: usize,
+    /// Index into [`Calibration::figures`]: the simulated figure it is compared with.
+    pub figure: usize,
     pub key: f64,
     pub value: f64,
 }
@@ -136,7 +146,9 @@ pub struct Calibration {
     pub path: PathBuf,
     pub hardware: Source,
     pub scenarios: Vec<CalScenario>,
-    pub figure: String,
+    /// The fitted figures, in the order of the measured tables (one for a `[measured]`
+    /// table).
+    pub figures: Vec<String>,
     pub key_column: String,
     pub objective: Objective,
     pub seeds: Vec<u64>,
@@ -246,6 +258,16 @@ impl Calibration {
             )));
         }
 
+        let tables = measured_tables(raw.measured, raw.figure).map_err(err)?;
+        let key_column = tables[0].1.key_column.clone();
+        let mut figures: Vec<String> = Vec::new();
+        for (_, t) in &tables {
+            let f = t.figure.clone().expect("measured_tables names each figure");
+            if !figures.contains(&f) {
+                figures.push(f);
+            }
+        }
+
         // the hardware file whose keys are fitted
         let hw_path = relative(path, &raw.hardware);
         let hardware = Source::read(&hw_path).map_err(|e| match e {
@@ -297,20 +319,28 @@ impl Calibration {
                     format!("two scenarios are named {:?}", loaded.name),
                 )));
             }
-            let keys = crate::run::point_keys(&loaded, &raw.measured.key_column)
-                .map_err(|m| err(FieldError::invalid("measured.key_column", m)))?;
-            if !crate::run::point_columns(&loaded).contains(&raw.figure.as_str()) {
-                return Err(err(FieldError::new(
-                    "figure",
-                    Problem::UnknownVariant {
-                        value: raw.figure.clone(),
-                        suggestions: vec![],
-                        valid: crate::run::point_columns(&loaded)
-                            .iter()
-                            .map(|s| s.to_string())
-                            .collect(),
-                    },
-                )));
+            let keys = crate::run::point_keys(&loaded, &key_column)
+                .map_err(|m| err(FieldError::invalid(format!("{}.key_column", tables[0].0), m)))?;
+            for (at, t) in &tables {
+                let f = t.figure.as_deref().expect("named");
+                if !crate::run::point_columns(&loaded).contains(&f) {
+                    let key = if at == "measured" {
+                        "figure".to_string()
+                    } else {
+                        format!("{at}.figure")
+                    };
+                    return Err(err(FieldError::new(
+                        key,
+                        Problem::UnknownVariant {
+                            value: f.to_string(),
+                            suggestions: vec![],
+                            valid: crate::run::point_columns(&loaded)
+                                .iter()
+                                .map(|s| s.to_string())
+                                .collect(),
+                        },
+                    )));
+                }
             }
             docs.push(source.parse()?);
             scenarios.push(CalScenario {
@@ -445,13 +475,18 @@ impl Calibration {
         }
 
         // the measurements
-        let m_path = relative(path, &raw.measured.file);
-        let measured = read_measured(&m_path, &raw.measured, &scenarios).map_err(|m| {
-            err(FieldError::invalid(
-                "measured.file",
-                format!("{}: {m}", m_path.display()),
-            ))
-        })?;
+        let mut measured = Vec::new();
+        for (at, t) in &tables {
+            let m_path = relative(path, &t.file);
+            let f = t.figure.as_deref().expect("named");
+            let figure = figures.iter().position(|g| g == f).expect("listed");
+            measured.extend(read_measured(&m_path, t, figure, &scenarios).map_err(|m| {
+                err(FieldError::invalid(
+                    format!("{at}.file"),
+                    format!("{}: {m}", m_path.display()),
+                ))
+            })?);
+        }
 
         Ok(Calibration {
             name: raw.name.unwrap_or_else(|| {
@@ -461,8 +496,8 @@ impl Calibration {
             path: path.to_path_buf(),
             hardware,
             scenarios,
-            figure: raw.figure,
-            key_column: raw.measured.key_column,
+            figures,
+            key_column,
             objective,
             seeds: fit_seeds,
             report_seeds,
@@ -492,6 +527,84 @@ impl Calibration {
     }
 }
 
+/// The measured tables with their key paths (`measured`, or `measured[i]`), each with
+/// its figure: a `[measured]` table takes the top-level `figure`; `[[measured]]` tables
+/// name their own (and then there is no top-level one). All share the key column.
+fn measured_tables(
+    value: toml::Value,
+    figure: Option<String>,
+) -> Result<Vec<(String, RawMeasured)>, FieldError> {
+    let mut tables = Vec::new();
+    match value {
+        toml::Value::Array(items) => {
+            if items.is_empty() {
+                return Err(FieldError::invalid(
+                    "measured",
+                    "needs at least one [[measured]] table",
+                ));
+            }
+            if figure.is_some() {
+                return Err(FieldError::invalid(
+                    "figure",
+                    "with [[measured]] tables each names its own `figure`: drop the top-level one",
+                ));
+            }
+            for (i, item) in items.into_iter().enumerate() {
+                let at = format!("measured[{i}]");
+                let t: RawMeasured = from_value(item, &at)?;
+                if t.figure.is_none() {
+                    return Err(FieldError::invalid(
+                        format!("{at}.figure"),
+                        "missing: which simulated figure these values are",
+                    ));
+                }
+                tables.push((at, t));
+            }
+        }
+        other => {
+            let mut t: RawMeasured = from_value(other, "measured")?;
+            match (t.figure.is_some(), figure) {
+                (false, Some(f)) => t.figure = Some(f),
+                (true, None) => {}
+                (true, Some(_)) => {
+                    return Err(FieldError::invalid(
+                        "measured.figure",
+                        "the figure is given twice (here and at the top level)",
+                    ))
+                }
+                (false, None) => {
+                    return Err(FieldError::invalid(
+                        "figure",
+                        "missing: which simulated figure to fit",
+                    ))
+                }
+            }
+            tables.push(("measured".to_string(), t));
+        }
+    }
+    for (at, t) in &tables[1..] {
+        if t.key_column != tables[0].1.key_column {
+            return Err(FieldError::invalid(
+                format!("{at}.key_column"),
+                format!(
+                    "{:?}, where {} has {:?}: all tables key their points the same way",
+                    t.key_column, tables[0].0, tables[0].1.key_column
+                ),
+            ));
+        }
+        if tables.iter().filter(|(_, u)| u.figure == t.figure).count() > 1 {
+            return Err(FieldError::invalid(
+                format!("{at}.figure"),
+                format!(
+                    "{:?} is measured by two tables",
+                    t.figure.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+    }
+    Ok(tables)
+}
+
 fn clip(s: &str) -> String {
     crate::scenario::error::clip(&s.escape_debug().to_string(), 80)
 }
@@ -500,6 +613,7 @@ fn clip(s: &str) -> String {
 fn read_measured(
     path: &Path,
     cols: &RawMeasured,
+    figure: usize,
     scenarios: &[CalScenario],
 ) -> Result<Vec<Measured>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
@@ -562,6 +676,7 @@ fn read_measured(
         }
         out.push(Measured {
             scenario: si,
+            figure,
             key,
             value,
         });

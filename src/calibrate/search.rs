@@ -65,6 +65,8 @@ pub struct ScenarioFit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointFit {
     pub scenario: String,
+    /// The simulated figure it is compared with.
+    pub figure: String,
     pub key: f64,
     pub measured: f64,
     pub before: f64,
@@ -455,6 +457,7 @@ fn finish(
         .zip(mb.iter().zip(&ma))
         .map(|(m, (b, a))| PointFit {
             scenario: cal.scenarios[m.scenario].name.clone(),
+            figure: cal.figures[m.figure].clone(),
             key: m.key,
             measured: m.value,
             before: *b,

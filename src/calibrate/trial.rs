@@ -102,8 +102,11 @@ pub fn hardware_text(
     Ok(doc.to_string())
 }
 
-/// The simulated figure at every measured point (in the order of `cal.measured`), for
-/// each of `seeds`: `result[point][seed]`.
+/// One point of a run: its key and the value of each fitted figure.
+type KeyedFigures = (f64, Vec<f64>);
+
+/// The simulated value of each measured point's figure (in the order of `cal.measured`),
+/// for each of `seeds`: `result[point][seed]`.
 pub fn simulate(
     cal: &Calibration,
     values: &[toml::Value],
@@ -114,7 +117,7 @@ pub fn simulate(
     let tasks: Vec<(usize, u64)> = (0..cal.scenarios.len())
         .flat_map(|s| seeds.iter().map(move |&k| (s, k)))
         .collect();
-    let outputs: Vec<Result<Vec<(f64, f64)>, CalibrationError>> = tasks
+    let outputs: Vec<Result<Vec<KeyedFigures>, CalibrationError>> = tasks
         .par_iter()
         .map(|&(si, seed)| {
             let sc = &cal.scenarios[si];
@@ -127,12 +130,16 @@ pub fn simulate(
             .map_err(|e| trial_error(cal, values, &sc.name, e))?;
             s.seed = seed;
             let out = crate::run::run(&s);
-            let k = out.columns.iter().position(|c| *c == cal.key_column);
-            let f = out.columns.iter().position(|c| *c == cal.figure);
-            let (Some(k), Some(f)) = (k, f) else {
+            let col = |name: &str| out.columns.iter().position(|c| *c == name);
+            let Some(k) = col(&cal.key_column) else {
                 return Ok(Vec::new());
             };
-            Ok(out.points.iter().map(|p| (p[k], p[f])).collect())
+            let fs: Vec<Option<usize>> = cal.figures.iter().map(|f| col(f)).collect();
+            Ok(out
+                .points
+                .iter()
+                .map(|p| (p[k], fs.iter().map(|f| f.map_or(f64::NAN, |f| p[f])).collect()))
+                .collect())
         })
         .collect();
     let mut by_task = Vec::with_capacity(outputs.len());
@@ -150,7 +157,7 @@ pub fn simulate(
                 .map(|(_, pts)| {
                     pts.iter()
                         .find(|(k, _)| *k == m.key)
-                        .map_or(f64::NAN, |(_, v)| *v)
+                        .map_or(f64::NAN, |(_, v)| v[m.figure])
                 })
                 .collect()
         })

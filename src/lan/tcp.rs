@@ -186,6 +186,17 @@ struct TcpNode<S> {
     dma_free: SimTime,
     /// Receive interrupts waiting for their inbound DMA, in order, with their cost.
     dma_in: VecDeque<Cost>,
+    /// One-command-at-a-time card ([`crate::adapter::CommandHandshake`]): frames in the
+    /// card's FIFO waiting for a receive buffer, with their interrupt's cost.
+    rx_fifo: VecDeque<(Frame, Cost)>,
+    /// The driver has supplied a receive buffer the card has not yet filled.
+    rx_buffer: bool,
+    /// A transmit command is outstanding (from its CSR write to its command-done
+    /// interrupt).
+    xmit_active: bool,
+    /// The receive interrupt found a transmit command outstanding: the command-done
+    /// interrupt supplies the buffer.
+    rx_supply_deferred: bool,
     conn: Connection,
     app: S,
     call: Call,
@@ -272,6 +283,10 @@ impl<S: SocketApp> TcpLan<S> {
                 ticks: TickCounts::default(),
                 dma_free: SimTime::ZERO,
                 dma_in: VecDeque::new(),
+                rx_fifo: VecDeque::new(),
+                rx_buffer: true,
+                xmit_active: false,
+                rx_supply_deferred: false,
                 conn,
                 app,
                 call: Call::Idle,
@@ -684,7 +699,15 @@ impl<S: SocketApp> TcpLan<S> {
             TcpJob::TxCopy { frame, .. } if self.nodes[n].adapter.profile.dma_time(frame.bytes).is_some() => {
                 let node = &mut self.nodes[n];
                 let d = node.adapter.profile.dma_time(frame.bytes).expect("checked");
-                node.dma_free = node.dma_free.max(now) + d;
+                // a one-command card takes the command before its DMA starts
+                let start = match node.adapter.profile.command() {
+                    Some(c) => {
+                        node.xmit_active = true;
+                        now + SimDuration::from_nanos_f64(c.latency_ns)
+                    }
+                    None => now,
+                };
+                node.dma_free = node.dma_free.max(start) + d;
                 engine.schedule(
                     node.dma_free,
                     LanEvent::DmaDone {
@@ -708,6 +731,16 @@ impl<S: SocketApp> TcpLan<S> {
                 );
             }
             TcpJob::TxIsr => {
+                // ilcint: the transmit command is done; a receive buffer the receive
+                // interrupt could not supply goes to the card first
+                let node = &mut self.nodes[n];
+                if node.adapter.profile.command().is_some() {
+                    node.xmit_active = false;
+                    if std::mem::take(&mut node.rx_supply_deferred) {
+                        node.rx_buffer = true;
+                        self.rx_dma(n, engine);
+                    }
+                }
                 let node = &mut self.nodes[n];
                 let step = node.adapter.transmit_complete();
                 path::apply_tx(
@@ -724,6 +757,17 @@ impl<S: SocketApp> TcpLan<S> {
             TcpJob::User => self.user_done(n, engine),
             TcpJob::RxIsr { frame } => {
                 self.nodes[n].adapter.copied_from_card(&frame);
+                // ilrint: supply the next receive buffer, unless a transmit command is
+                // outstanding (one command at a time)
+                let node = &mut self.nodes[n];
+                if node.adapter.profile.command().is_some() {
+                    if node.xmit_active {
+                        node.rx_supply_deferred = true;
+                    } else {
+                        node.rx_buffer = true;
+                        self.rx_dma(n, engine);
+                    }
+                }
                 // a fragment of a segment whose other fragment was lost is dropped
                 let Some(f) = self.in_flight.get_mut(&frame.tag) else {
                     return;
@@ -847,6 +891,12 @@ impl<S: SocketApp> TcpLan<S> {
                     self.lost(&frame);
                     return;
                 }
+                if node.adapter.profile.command().is_some() {
+                    // into the card's FIFO until a receive buffer is supplied
+                    node.rx_fifo.push_back((frame, cost));
+                    self.rx_dma(n, engine);
+                    return;
+                }
                 match node.adapter.profile.dma_time(frame.bytes) {
                     Some(d) => {
                         node.dma_free = node.dma_free.max(engine.now()) + d;
@@ -869,6 +919,34 @@ impl<S: SocketApp> TcpLan<S> {
 }
 
 impl<S> TcpLan<S> {
+    /// A one-command card moves the oldest frame of its FIFO into the supplied receive
+    /// buffer, when it has both (one DMA at a time on the card).
+    fn rx_dma(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        if !node.rx_buffer {
+            return;
+        }
+        let Some((frame, cost)) = node.rx_fifo.pop_front() else {
+            return;
+        };
+        node.rx_buffer = false;
+        let d = node
+            .adapter
+            .profile
+            .dma_time(frame.bytes)
+            .expect("a command handshake comes with a dma table");
+        node.dma_free = node.dma_free.max(engine.now()) + d;
+        node.dma_in.push_back(cost);
+        engine.schedule(
+            node.dma_free,
+            LanEvent::DmaDone {
+                node: n as u32,
+                frame,
+                inbound: true,
+            },
+        );
+    }
+
     /// Brings the copy-wait clocks up to `now`: called after every event, the only
     /// times an adapter's state changes.
     fn track_copy_wait(&mut self, now: SimTime) {

@@ -121,27 +121,40 @@ pub fn folds(folds: &[Fold]) -> String {
 }
 
 /// `calibration.csv`: every measured point with the simulated value before and after.
-pub fn points_csv(fit: &Fit, key_column: &str, figure: &str) -> Result<String, ReportError> {
-    let header: Vec<String> = vec![
-        "scenario".into(),
+/// With one figure its name is in the value columns' names; with several, a `figure`
+/// column says which each row is.
+pub fn points_csv(fit: &Fit, key_column: &str, figures: &[String]) -> Result<String, ReportError> {
+    let (one, suffix) = match figures {
+        [f] => (true, format!("_{f}")),
+        _ => (false, String::new()),
+    };
+    let mut header: Vec<String> = vec!["scenario".into()];
+    if !one {
+        header.push("figure".into());
+    }
+    header.extend([
         key_column.into(),
-        format!("measured_{figure}"),
-        format!("before_{figure}"),
-        format!("fitted_{figure}"),
+        format!("measured{suffix}"),
+        format!("before{suffix}"),
+        format!("fitted{suffix}"),
         "fitted_error_pct".into(),
-    ];
+    ]);
     let rows: Vec<Vec<String>> = fit
         .points
         .iter()
         .map(|p| {
-            vec![
-                p.scenario.clone(),
+            let mut row = vec![p.scenario.clone()];
+            if !one {
+                row.push(p.figure.clone());
+            }
+            row.extend([
                 fmt_num(p.key),
                 fmt_num(p.measured),
                 fmt_num(p.before),
                 fmt_num(p.after),
                 fmt_num((p.after - p.measured) / p.measured * 100.0),
-            ]
+            ]);
+            row
         })
         .collect();
     to_csv(&header, &rows)
@@ -179,9 +192,21 @@ pub fn folds_csv(folds: &[Fold]) -> Result<String, ReportError> {
 pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Chart {
     let mut series = Vec::new();
     let mut names: Vec<&str> = Vec::new();
-    for p in &fit.points {
-        if !names.contains(&p.scenario.as_str()) {
-            names.push(&p.scenario);
+    let several = fit.points.iter().any(|p| p.figure != fit.points[0].figure);
+    let labels: Vec<String> = fit
+        .points
+        .iter()
+        .map(|p| {
+            if several {
+                format!("{} {}", p.scenario, p.figure)
+            } else {
+                p.scenario.clone()
+            }
+        })
+        .collect();
+    for l in &labels {
+        if !names.contains(&l.as_str()) {
+            names.push(l);
         }
     }
     for (i, n) in names.iter().enumerate() {
@@ -190,7 +215,13 @@ pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Char
             mark: Mark::Markers,
             ..Series::line(&format!("{n} (measured)"), i)
         };
-        let mut pts: Vec<_> = fit.points.iter().filter(|p| p.scenario == *n).collect();
+        let mut pts: Vec<_> = fit
+            .points
+            .iter()
+            .zip(&labels)
+            .filter(|(_, l)| l == n)
+            .map(|(p, _)| p)
+            .collect();
         pts.sort_by(|a, b| a.key.total_cmp(&b.key));
         for p in pts {
             sim.points.push((p.key, p.after, None));
@@ -219,9 +250,16 @@ pub fn write_outputs(
     fit: &Fit,
     name: &str,
     key_column: &str,
-    figure: &str,
+    figures: &[String],
 ) -> Result<(), ReportError> {
     out.write(hardware_name, hardware_text.as_bytes())?;
-    out.write("calibration.csv", points_csv(fit, key_column, figure)?.as_bytes())?;
-    write_chart(&chart(name, fit, key_column, figure), out, "calibration")
+    out.write(
+        "calibration.csv",
+        points_csv(fit, key_column, figures)?.as_bytes(),
+    )?;
+    write_chart(
+        &chart(name, fit, key_column, &figures.join(", ")),
+        out,
+        "calibration",
+    )
 }

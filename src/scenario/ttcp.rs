@@ -109,6 +109,7 @@ pub enum RawEngine {
         dma: Option<super::unibus::RawDma>,
         tx_slots: u32,
         rx_bytes: u32,
+        command: Option<super::unibus::RawCommand>,
     },
 }
 
@@ -349,6 +350,7 @@ impl RawTtcp {
                         dma,
                         tx_slots,
                         rx_bytes,
+                        command,
                     },
                     _,
                 ) => super::unibus::adapter(
@@ -360,6 +362,7 @@ impl RawTtcp {
                     dma,
                     tx_slots,
                     rx_bytes,
+                    command,
                 )?,
                 (_, Some(isa)) => adapter(&ckey, card, &bus(&key, h, isa)?, memcpy)?,
                 (_, None) => {

@@ -10,11 +10,13 @@
 //! have one). Ranges: `word_ns` 750..=20000 (the UNIBUS moves at most one word per
 //! 750 ns), `burst_words` 1..=16, `burst_overhead_ns` 0..=20000, `bit_rate_mbps`
 //! 0.01..=10, `overhead_bytes` 0..=64, `mtu_bytes` 68..=65535 (RFC 791 minimum 68).
+//! Optional `command = { latency_ns }` (0..=10^7): the card takes one command at a time
+//! ([`crate::adapter::CommandHandshake`], the NI1010A); it needs a `dma` table.
 
 use serde::Deserialize;
 
 use super::error::{show, FieldError};
-use crate::adapter::{AdapterProfile, CopyEngine, DmaTiming};
+use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming};
 use crate::ether::LinkConfig;
 
 /// UNIBUS words move at most once per this many ns (DEC UNIBUS; REFERENCE-ttcp.md).
@@ -26,6 +28,12 @@ pub struct RawDma {
     pub word_ns: f64,
     pub burst_words: i64,
     pub burst_overhead_ns: f64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommand {
+    pub latency_ns: f64,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -67,6 +75,7 @@ pub fn adapter(
     dma: Option<RawDma>,
     tx_slots: u32,
     rx_bytes: u32,
+    command: Option<RawCommand>,
 ) -> Result<AdapterProfile, FieldError> {
     let setup_ns = real(format!("{key}.setup_ns"), setup_ns, 0.0, 1e7)?;
     let request_ns = real(format!("{key}.request_ns"), request_ns, 0.0, 1e7)?;
@@ -90,6 +99,18 @@ pub fn adapter(
             )?,
         }),
     };
+    let command = match command {
+        None => None,
+        Some(_) if dma.is_none() => {
+            return Err(FieldError::invalid(
+                format!("{key}.command"),
+                "a command handshake needs the card's `dma` table (its DMA follows the command)",
+            ))
+        }
+        Some(c) => Some(CommandHandshake {
+            latency_ns: real(format!("{key}.command.latency_ns"), c.latency_ns, 0.0, 1e7)?,
+        }),
+    };
     let a = AdapterProfile {
         name: name.to_string(),
         bus_width_bits: 16,
@@ -99,6 +120,7 @@ pub fn adapter(
             dma,
             tx_slots,
             rx_bytes,
+            command,
         },
         card_ram_bytes: rx_bytes,
         page_bytes: 256,
