@@ -122,13 +122,24 @@ fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {
         audit.bytes_to_app
     );
     assert!(audit.bytes_to_app > 0);
-    // A bound set by the configuration alone. Records: the frame on the wire, collision
-    // fragments and frames still awaited by a receiver. Pending events: per node a CPU
+    // A bound set by the configuration alone. Records: the medium keeps every
+    // transmission that ended less than the longest frame (plus three propagation delays
+    // and a gap) ago; at most as many frames fit in that span as the shortest frame
+    // (64 bytes, preamble and gap: 672 bit times) allows, plus a collision fragment from
+    // every node. Pending events: per node a CPU
     // completion (and stale ones of preempted jobs), MAC timers and receptions; per
     // session a retry and an ack timer, and the stale ones re-armed within a retry period.
     let nodes = cfg.lan.workstations + 1;
     let sessions = 2 * cfg.lan.workstations;
-    let records_bound = nodes + 8;
+    let seg = &cfg.lan.segment;
+    let bit = seg.bit_ns as f64;
+    let longest = (cfg.lan.profile.server_adapter.max_frame_bytes())
+        .max(cfg.lan.profile.workstation_adapter.max_frame_bytes()) as f64;
+    let span_m = seg.positions_m.iter().cloned().fold(0.0, f64::max)
+        - seg.positions_m.iter().cloned().fold(f64::INFINITY, f64::min);
+    let prop_ns = span_m / (seg.velocity_factor * 0.299_792_458);
+    let keep_ns = ((longest + 8.0) * 8.0 + 96.0) * bit + 3.0 * prop_ns;
+    let records_bound = (keep_ns / (672.0 * bit)).ceil() as usize + 1 + nodes;
     let pending_bound = 8 * (nodes + sessions) + 16;
     for (span, (records, pending)) in [("0..2 s", start), ("2..11 s", early), ("11..20 s", late)] {
         assert!(
