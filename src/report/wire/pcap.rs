@@ -85,6 +85,8 @@ pub struct PcapWriter<W: Write> {
     /// Complete records by (timestamp, arrival order).
     ready: BTreeMap<(SimTime, u64), Record>,
     seq: u64,
+    /// The latest instant the stream has reached (a jam's start may lie ahead of it).
+    now: SimTime,
     counts: PcapCounts,
     error: Option<pcap_file::PcapError>,
 }
@@ -117,6 +119,7 @@ impl<W: Write> PcapWriter<W> {
             pending: HashMap::new(),
             ready: BTreeMap::new(),
             seq: 0,
+            now: SimTime::ZERO,
             counts: PcapCounts::default(),
             error: None,
         })
@@ -139,15 +142,13 @@ impl<W: Write> PcapWriter<W> {
         }
     }
 
-    /// Writes the complete records older than every undecided transmission.
+    /// Writes the complete records older than every undecided transmission and not later
+    /// than the present (a later transmission may still start before a jam to come).
     fn release(&mut self, all: bool) {
-        let horizon = if all {
-            None
-        } else {
-            self.pending.values().map(|p| p.start).min()
-        };
+        let pending = self.pending.values().map(|p| p.start).min();
         while let Some(entry) = self.ready.first_entry() {
-            if horizon.is_some_and(|h| entry.key().0 >= h) {
+            let at = entry.key().0;
+            if !all && (pending.is_some_and(|h| at >= h) || at > self.now) {
                 break;
             }
             let ((at, _), r) = entry.remove_entry();
@@ -191,6 +192,9 @@ impl<W: Write> PcapWriter<W> {
     }
 
     fn on_wire(&mut self, ev: &WireEvent, content: &Content) {
+        if !matches!(ev, WireEvent::Jam { .. }) {
+            self.now = self.now.max(ev.at());
+        }
         match *ev {
             WireEvent::TxStart {
                 at,
