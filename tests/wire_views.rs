@@ -324,3 +324,94 @@ fn test_two_station_collision_detected_after_propagation() {
         .collect();
     assert_eq!(jams, vec![(6_400, 9_600), (6_400, 9_600)]);
 }
+
+fn ethersim() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("ethersim").expect("the binary")
+}
+
+#[test]
+fn test_cli_pcap_bad_input_leaves_no_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let pcap = dir.path().join("w.pcapng");
+    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/saturate.toml");
+    // a window after the run's end
+    ethersim()
+        .arg("run")
+        .arg(&scen)
+        .args(["--set", "workload.duration_s=0.01", "--pcap"])
+        .arg(&pcap)
+        .args(["--pcap-window", "20ms..30ms"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("after the end of the run"));
+    // an unwritable path
+    let bad = dir.path().join("missing").join("w.pcapng");
+    ethersim()
+        .arg("run")
+        .arg(&scen)
+        .args(["--set", "workload.duration_s=0.01", "--events"])
+        .arg(&bad)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("cannot write"));
+    // a window that is no window
+    ethersim()
+        .arg("run")
+        .arg(&scen)
+        .arg("--pcap")
+        .arg(&pcap)
+        .args(["--pcap-window", "3ms..1ms"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("TO must be after FROM"));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).expect("dir").count(),
+        0,
+        "no file left"
+    );
+    // a good run writes both files, and the results are those of a run without them
+    let events = dir.path().join("e.jsonl");
+    let with = ethersim()
+        .arg("run")
+        .arg(&scen)
+        .args([
+            "--set",
+            "workload.duration_s=0.01",
+            "--format",
+            "json",
+            "-q",
+            "--pcap",
+        ])
+        .arg(&pcap)
+        .arg("--events")
+        .arg(&events)
+        .args(["--pcap-window", "1ms..5ms"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let without = ethersim()
+        .arg("run")
+        .arg(&scen)
+        .args(["--set", "workload.duration_s=0.01", "--format", "json", "-q"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(with, without, "observing does not change the run");
+    let recs = read_back(&std::fs::read(&pcap).expect("pcap"));
+    assert!(!recs.is_empty());
+    assert!(
+        recs.iter().all(|r| (1_000_000..5_000_000).contains(&r.t)),
+        "inside the window"
+    );
+    let text = std::fs::read_to_string(&events).expect("events");
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().expect("header")).expect("json");
+    assert_eq!(first["version"], 1);
+    assert!(text
+        .lines()
+        .skip(1)
+        .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
+}
