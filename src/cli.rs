@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use ethersim::time::SimTime;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const MAIN_EXAMPLES: &str = "\
@@ -183,6 +185,46 @@ pub struct RunArgs {
     /// into copying and protocol work, waiting for acknowledgements) and the bottleneck.
     #[arg(long)]
     pub explain: bool,
+    /// Write every frame put on the wire to FILE as pcapng (Wireshark), as the run goes.
+    #[arg(long, value_name = "FILE")]
+    pub pcap: Option<PathBuf>,
+    /// Only the frames whose transmission starts in FROM..TO (simulated time: a number
+    /// with s, ms, us or ns; a bare number is seconds), e.g. 1ms..3ms.
+    #[arg(long, value_name = "FROM..TO", requires = "pcap", value_parser = parse_window)]
+    pub pcap_window: Option<(SimTime, SimTime)>,
+    /// Write one JSON line per MAC event (and host work per frame) to FILE, as the run goes.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+}
+
+/// A simulated instant: a number with a unit (s, ms, us, ns; none: seconds).
+pub fn parse_time(text: &str) -> Result<SimTime, String> {
+    let t = text.trim();
+    let (num, scale) = [("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)]
+        .iter()
+        .find_map(|(u, k)| t.strip_suffix(u).map(|n| (n, *k)))
+        .unwrap_or((t, 1e9));
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a time (a number with s, ms, us or ns)"))?;
+    let ns = v * scale;
+    if !ns.is_finite() || !(0.0..=3.6e12).contains(&ns) {
+        return Err(format!("`{text}` is out of range (0 to 3600 s)"));
+    }
+    Ok(SimTime::from_nanos(ns.round() as u64))
+}
+
+/// `FROM..TO`, two times with FROM before TO.
+pub fn parse_window(text: &str) -> Result<(SimTime, SimTime), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}` is not a window FROM..TO (e.g. 1ms..3ms)"))?;
+    let (from, to) = (parse_time(a)?, parse_time(b)?);
+    if to <= from {
+        return Err(format!("window `{text}`: TO must be after FROM"));
+    }
+    Ok((from, to))
 }
 
 #[derive(Debug, Args)]

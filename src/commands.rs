@@ -180,7 +180,14 @@ fn run_cmd(a: RunArgs) -> Result<()> {
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
     };
-    let out = run::run(&s);
+    let out = if a.pcap.is_some() || a.events.is_some() {
+        let (out, files) =
+            crate::wire_cmd::run_with_views(&s, a.pcap.as_deref(), a.pcap_window, a.events.as_deref())?;
+        wrote(&files);
+        out
+    } else {
+        run::run(&s)
+    };
     let exporter = report::exporter(format);
     let text = exporter.render(&out)?;
     if let Some(dir) = &a.out {

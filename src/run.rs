@@ -15,9 +15,12 @@
 //! number of runs.
 
 use crate::engine::seed;
+use crate::ether::{SegmentConfig, WireConfig};
+use crate::lan::observe::{reborrow, Observer};
 use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
 pub use crate::results::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
+use crate::time::SimDuration;
 use crate::workload::{lanperf, perform3, saturate, ttcp};
 
 /// Builds a row of named figures in order.
@@ -35,11 +38,44 @@ impl Row {
     }
 }
 
+/// The CSMA/CD segment a scenario's run observes, or `None` for a point-to-point link
+/// or a LANPERF local baseline (no network).
+pub fn observed_segment(scenario: &Scenario) -> Option<&SegmentConfig> {
+    match &scenario.workload {
+        Workload::Saturate(w) => Some(&w.segment),
+        Workload::Perform3(w) => Some(&w.config.lan.segment),
+        Workload::Lanperf(w) if w.config.local.is_none() => Some(&w.config.lan.segment),
+        Workload::Lanperf(_) => None,
+        Workload::Ttcp(w) => match &w.config.wire {
+            WireConfig::Csma(c) => Some(c),
+            WireConfig::PointToPoint(_) => None,
+        },
+    }
+}
+
+/// How long the observed run lasts, when known before it runs (saturate: its duration;
+/// PERFORM3: warm-up and window); `None` when the run ends when its work is done.
+pub fn planned_span(scenario: &Scenario) -> Option<SimDuration> {
+    match &scenario.workload {
+        Workload::Saturate(w) => Some(w.config.duration),
+        Workload::Perform3(w) => Some(w.config.warmup + w.config.measure),
+        Workload::Lanperf(_) | Workload::Ttcp(_) => None,
+    }
+}
+
 /// Runs a scenario to completion.
 pub fn run(scenario: &Scenario) -> RunOutput {
+    run_observed(scenario, None)
+}
+
+/// Runs a scenario to completion, handing every observation of the wire and the hosts to
+/// `obs` if given ([`crate::lan::observe`]). A workload of several independent runs
+/// (PERFORM3's block sizes) is observed in its first run. The results are the same
+/// with or without an observer.
+pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> RunOutput {
     match &scenario.workload {
         Workload::Ttcp(w) => {
-            let s = ttcp::summarise(ttcp::run(&w.config, scenario.seed));
+            let s = ttcp::summarise(ttcp::run_observed(&w.config, scenario.seed, reborrow(&mut obs)));
             RunOutput {
                 scenario: scenario.name.clone(),
                 seed: scenario.seed,
@@ -54,7 +90,7 @@ pub fn run(scenario: &Scenario) -> RunOutput {
             }
         }
         Workload::Saturate(w) => {
-            let r = saturate::run(&w.config, &w.segment, scenario.seed);
+            let r = saturate::run_observed(&w.config, &w.segment, scenario.seed, reborrow(&mut obs));
             let e = &r.ether;
             let mut row = Row::default();
             row.put("throughput_bps", e.throughput_bps)
@@ -94,7 +130,10 @@ pub fn run(scenario: &Scenario) -> RunOutput {
             }
         }
         Workload::Perform3(w) => {
-            let r = perform3::run(&w.config, scenario.seed);
+            let r = match reborrow(&mut obs) {
+                Some(o) => perform3::run_observed(&w.config, scenario.seed, o),
+                None => perform3::run(&w.config, scenario.seed),
+            };
             let mean_kbps = r.mean_kbps();
             let mut columns = Vec::new();
             let points = r
@@ -140,7 +179,18 @@ pub fn run(scenario: &Scenario) -> RunOutput {
             }
         }
         Workload::Lanperf(w) => {
-            let r = lanperf::run(&w.config, scenario.seed);
+            let r = match reborrow(&mut obs) {
+                Some(o) => {
+                    let (r, audit) = lanperf::run_observed(&w.config, scenario.seed, Some(o));
+                    if cfg!(debug_assertions) {
+                        if let Err(e) = audit {
+                            panic!("seed {}: {e}", scenario.seed);
+                        }
+                    }
+                    r
+                }
+                None => lanperf::run(&w.config, scenario.seed),
+            };
             let mut columns = Vec::new();
             let points = r
                 .totals

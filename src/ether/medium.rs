@@ -176,6 +176,12 @@ impl Medium {
         SimDuration::from_nanos(self.pos_ns[a].abs_diff(self.pos_ns[b]))
     }
 
+    /// Propagation time from the segment's end (position 0 m) to station `s`.
+    #[inline]
+    pub fn position_ns(&self, s: StationId) -> SimDuration {
+        SimDuration::from_nanos(self.pos_ns[s])
+    }
+
     /// Largest propagation delay between any two stations.
     pub fn max_prop(&self) -> SimDuration {
         self.max_prop

@@ -6,6 +6,7 @@
 //! - [`backoff`]: truncated binary exponential backoff.
 //! - [`mac`]: one station's transmit state machine and its counters.
 //! - [`segment`]: the transitions, tying the stations to the medium.
+//! - [`observe`]: what an observer sees of the MAC and the medium ([`WireEvent`]).
 //! - [`report`]: the segment's statistics.
 //! - [`link`]: a point-to-point link (no CSMA/CD, no link header), the other medium kind.
 //! - [`wire`]: the [`Wire`] trait the layers above use for either medium, and
@@ -17,12 +18,14 @@ pub mod frame;
 pub mod link;
 pub mod mac;
 pub mod medium;
+pub mod observe;
 pub mod report;
 pub mod segment;
 pub mod wire;
 
 pub use frame::{frame_bytes, Frame, StationId};
 pub use link::{Link, LinkConfig};
+pub use observe::WireEvent;
 pub use report::EtherReport;
 pub use segment::{EtherEvent, Indication, MacEvent, Segment, SegmentConfig};
 pub use wire::{AnyWire, Wire, WireConfig};

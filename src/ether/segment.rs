@@ -20,6 +20,7 @@ use super::consts::{ATTEMPT_LIMIT, INTERFRAME_GAP_BITS, JAM_BITS, PREAMBLE_SFD_B
 use super::frame::{Frame, StationId};
 use super::mac::{Mac, MacState};
 use super::medium::{Medium, Overlap, TxId};
+use super::observe::WireEvent;
 use super::report::{CaptureStats, EtherReport};
 use crate::engine::{Engine, RngStreams, SimRng, StreamKind};
 use crate::time::{SimDuration, SimTime};
@@ -102,6 +103,8 @@ pub struct Segment {
     last_rx: Vec<(SimTime, SimTime)>,
     /// Intact receptions that overlapped the previous one at the same station (must stay 0).
     rx_overlaps: u64,
+    /// Observations waiting to be drained, when observation is on ([`Segment::observe`]).
+    tap: Option<Vec<WireEvent>>,
 }
 
 impl Segment {
@@ -125,6 +128,27 @@ impl Segment {
             capture: CaptureStats::default(),
             last_rx: vec![(SimTime::ZERO, SimTime::ZERO); n],
             rx_overlaps: 0,
+            tap: None,
+        }
+    }
+
+    /// Turns observation on: from now on every MAC decision is recorded as a
+    /// [`WireEvent`], to be collected with [`Segment::drain_observed`] after each event.
+    pub fn observe(&mut self) {
+        self.tap.get_or_insert_with(|| Vec::with_capacity(16));
+    }
+
+    /// Moves the recorded observations into `out` (appending), oldest first.
+    pub fn drain_observed(&mut self, out: &mut Vec<WireEvent>) {
+        if let Some(t) = &mut self.tap {
+            out.append(t);
+        }
+    }
+
+    #[inline]
+    fn record(&mut self, ev: WireEvent) {
+        if let Some(t) = &mut self.tap {
+            t.push(ev);
         }
     }
 
@@ -171,7 +195,7 @@ impl Segment {
                 }
                 self.on_mac_event(station, event, eng);
             }
-            EtherEvent::RxEnd { tx, dst } => self.on_rx_end(tx, dst),
+            EtherEvent::RxEnd { tx, dst } => self.on_rx_end(tx, dst, eng.now()),
             EtherEvent::LinkTxEnd { .. } => {
                 unreachable!("a point-to-point link event on a CSMA/CD segment: {ev:?}")
             }
@@ -215,6 +239,11 @@ impl Segment {
         }
         let gen = mac.enter(MacState::Deferring { wake: clear });
         Self::schedule(eng, clear, s, gen, MacEvent::DeferEnd);
+        self.record(WireEvent::Defer {
+            at: now,
+            station: s,
+            until: clear,
+        });
     }
 
     fn start_transmission<E: From<EtherEvent>>(&mut self, s: StationId, eng: &mut Engine<E>) {
@@ -226,9 +255,19 @@ impl Segment {
         let tx = self.medium.start(s, now, frame);
         // Fault injection is decided as the frame starts, so that a frame still on the wire
         // at the horizon is already classed (its time is corrupted, not successful).
-        if self.corrupt_fraction > 0.0 && self.fault_rng.random::<f64>() < self.corrupt_fraction {
+        let damaged = self.corrupt_fraction > 0.0 && self.fault_rng.random::<f64>() < self.corrupt_fraction;
+        if damaged {
             self.medium.damage(tx);
         }
+        let attempt = self.macs[s].attempts + 1;
+        self.record(WireEvent::TxStart {
+            at: now,
+            station: s,
+            tx,
+            frame,
+            attempt,
+            damaged,
+        });
         let end = now + self.medium.frame_time(&frame);
         let gen = self.macs[s].enter(MacState::Transmitting { tx, end });
         Self::schedule(eng, end, s, gen, MacEvent::TxEnd);
@@ -261,8 +300,20 @@ impl Segment {
     fn start_jam<E: From<EtherEvent>>(&mut self, s: StationId, tx: TxId, eng: &mut Engine<E>) {
         let now = eng.now();
         let start = self.medium.get(tx).expect("own transmission is recorded").start;
-        let until = now.max(start + self.preamble) + self.jam;
+        let jam_from = now.max(start + self.preamble);
+        let until = jam_from + self.jam;
         self.medium.truncate(tx, until);
+        self.record(WireEvent::Collision {
+            at: now,
+            station: s,
+            tx,
+        });
+        self.record(WireEvent::Jam {
+            at: jam_from,
+            station: s,
+            tx,
+            until,
+        });
         self.own_end[s] = until;
         let mac = &mut self.macs[s];
         mac.attempts += 1;
@@ -297,6 +348,11 @@ impl Segment {
                 if clear < wake {
                     let gen = self.macs[s].enter(MacState::Deferring { wake: clear });
                     Self::schedule(eng, clear, s, gen, MacEvent::DeferEnd);
+                    self.record(WireEvent::Defer {
+                        at: now,
+                        station: s,
+                        until: clear,
+                    });
                 }
             }
         }
@@ -308,10 +364,26 @@ impl Segment {
         if mac.attempts >= ATTEMPT_LIMIT {
             mac.stats.dropped_excessive += 1;
             let frame = mac.queue.pop_front().expect("dropping with an empty queue");
+            let attempts = mac.attempts;
             self.out.push(Indication::Dropped { frame });
+            self.record(WireEvent::Drop {
+                at: now,
+                station: s,
+                frame,
+                attempts,
+            });
             return self.next_frame(s, eng);
         }
         let r = draw_backoff_slots(&mut mac.rng, mac.attempts);
+        let attempt = mac.attempts;
+        self.record(WireEvent::Backoff {
+            at: now,
+            station: s,
+            attempt,
+            slots: r,
+            until: now + self.slot * r,
+        });
+        let mac = &mut self.macs[s];
         if r == 0 {
             return self.try_transmit(s, eng);
         }
@@ -336,6 +408,12 @@ impl Segment {
         let arrival = end + self.medium.prop(s, frame.dst);
         eng.schedule(arrival, EtherEvent::RxEnd { tx, dst: frame.dst });
         self.out.push(Indication::Sent { frame });
+        self.record(WireEvent::Success {
+            at: end,
+            station: s,
+            tx,
+            frame,
+        });
         self.next_frame(s, eng);
     }
 
@@ -350,7 +428,7 @@ impl Segment {
         }
     }
 
-    fn on_rx_end(&mut self, tx: TxId, dst: StationId) {
+    fn on_rx_end(&mut self, tx: TxId, dst: StationId, now: SimTime) {
         let x = self.medium.get(tx).expect("reception of a pruned transmission");
         let (frame, damaged) = (x.frame, x.damaged);
         let intact = !damaged && self.medium.intact_at(tx, dst);
@@ -374,6 +452,13 @@ impl Segment {
             self.macs[frame.src].stats.frames_corrupted += 1;
             self.out.push(Indication::Corrupted { frame });
         }
+        self.record(WireEvent::Rx {
+            at: now,
+            station: dst,
+            tx,
+            frame,
+            intact,
+        });
     }
 
     /// Statistics of the run so far, `elapsed` being the measured span ending now.

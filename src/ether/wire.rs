@@ -91,6 +91,21 @@ impl AnyWire {
             WireConfig::PointToPoint(c) => AnyWire::PointToPoint(Link::new(c)),
         }
     }
+
+    /// Turns observation on ([`Segment::observe`]); a point-to-point link records
+    /// nothing (it has no MAC to observe).
+    pub fn observe(&mut self) {
+        if let AnyWire::Csma(s) = self {
+            s.observe();
+        }
+    }
+
+    /// Moves the recorded observations into `out` ([`Segment::drain_observed`]).
+    pub fn drain_observed(&mut self, out: &mut Vec<super::WireEvent>) {
+        if let AnyWire::Csma(s) = self {
+            s.drain_observed(out);
+        }
+    }
 }
 
 impl Wire for AnyWire {

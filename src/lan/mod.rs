@@ -39,6 +39,7 @@ mod app;
 mod audit;
 mod config;
 mod node;
+pub mod observe;
 mod path;
 mod stats;
 pub mod tcp;
@@ -167,6 +168,8 @@ pub struct Lan<A> {
     rngs: Vec<SimRng>,
     /// Packets lost and delivered, for [`Lan::audit`] (never read by the model).
     ledger: audit::Ledger,
+    /// Observations of the hosts' work per frame (off unless observed).
+    tap: observe::Tap,
 }
 
 impl<A: Application> Lan<A> {
@@ -195,6 +198,7 @@ impl<A: Application> Lan<A> {
             inds: Vec::with_capacity(8),
             rngs,
             ledger: audit::Ledger::new(nodes_len),
+            tap: observe::Tap::default(),
         };
         if let Some(WritePolicy::Delayed { flush_every }) = lan.cfg.storage.as_ref().map(|s| s.cache.policy) {
             for s in lan.cfg.server_nodes() {
@@ -333,6 +337,17 @@ impl<A: Application> Lan<A> {
                 ..Cost::default()
             };
             self.arm(n, peer, timer, engine);
+            if self.tap.is_on() {
+                let bytes = frame_bytes(self.nodes[n].session_cfg.header_bytes + payload);
+                let f = Frame {
+                    src: n,
+                    dst: peer,
+                    bytes,
+                    tag: packet.encode(),
+                };
+                self.tap
+                    .host(now, n, observe::HostWorkKind::Build, &f, cost.copy, cost.protocol);
+            }
             // AI-LANBIOS answers with an acknowledgement from its receive path (interrupt
             // level); data packets are built by the sending task.
             let prio = if packet.kind.is_ack() {
@@ -478,6 +493,11 @@ impl<A: Application> Lan<A> {
     /// at `prio` (the priority of the code that took the step).
     fn apply_tx(&mut self, n: usize, step: TxStep, prio: Priority, engine: &mut Engine<LanEvent>) {
         let node = &mut self.nodes[n];
+        if let (true, Some(f)) = (self.tap.is_on(), step.copy) {
+            let copy = node.adapter.profile.tx_copy_time(f.bytes);
+            let kind = observe::HostWorkKind::TxCopy;
+            self.tap.host(engine.now(), n, kind, &f, copy, Default::default());
+        }
         path::apply_tx(
             &mut self.segment,
             &mut node.cpu,
@@ -608,11 +628,35 @@ impl<A: Application> Lan<A> {
                     engine,
                 ) {
                     self.ledger.lost(&frame);
+                } else if self.tap.is_on() {
+                    let copy = node.adapter.profile.rx_copy_time(frame.bytes);
+                    let cpu = node.host.instructions(kinstr);
+                    let kind = observe::HostWorkKind::RxInterrupt;
+                    self.tap.host(engine.now(), n, kind, &frame, copy, cpu);
                 }
             }
             // the receiver's FCS check discards it; the sender's session recovers
             Indication::Corrupted { .. } => {}
         }
+    }
+}
+
+impl<A: Application> observe::Observed for Lan<A> {
+    fn start_observing(&mut self) {
+        self.tap.enable();
+        self.segment.observe();
+    }
+
+    fn flush_observations(&mut self, obs: &mut dyn observe::Observer) {
+        let (segment, nodes) = (&mut self.segment, &self.nodes);
+        self.tap.flush(
+            |buf| segment.drain_observed(buf),
+            |f| observe::Content::Nos {
+                packet: Packet::decode(f.tag),
+                header_bytes: nodes[f.src].session_cfg.header_bytes,
+            },
+            obs,
+        );
     }
 }
 

@@ -258,6 +258,8 @@ pub struct TcpLan<S> {
     next_tag: u64,
     /// Frames lost on the wire or in a receive ring.
     pub frames_lost: u64,
+    /// Observations (off unless observed).
+    tap: super::observe::Tap,
 }
 
 impl<S: SocketApp> TcpLan<S> {
@@ -326,6 +328,7 @@ impl<S: SocketApp> TcpLan<S> {
             inds: Vec::new(),
             in_flight: HashMap::new(),
             next_tag: 0,
+            tap: Default::default(),
             frames_lost: 0,
         }
     }
@@ -962,6 +965,45 @@ impl<S> TcpLan<S> {
                 _ => {}
             }
         }
+    }
+}
+
+impl<S: SocketApp> super::observe::Observed for TcpLan<S> {
+    fn start_observing(&mut self) {
+        self.tap.enable();
+        self.medium.observe();
+    }
+
+    /// A frame's content is its segment in flight; piece `index` is the first piece of
+    /// the frame's size (the pieces of a fragmented segment differ in size but for equal
+    /// fragments, whose headers then show the first one's offset).
+    fn flush_observations(&mut self, obs: &mut dyn super::observe::Observer) {
+        use super::observe::Content;
+        let (medium, in_flight) = (&mut self.medium, &self.in_flight);
+        self.tap.flush(
+            |buf| medium.drain_observed(buf),
+            |f| match in_flight.get(&f.tag) {
+                Some(x) => {
+                    let index = x
+                        .pieces
+                        .iter()
+                        .position(|p| p.frame_bytes == f.bytes)
+                        .unwrap_or(0);
+                    let offset = x.pieces[..index]
+                        .iter()
+                        .map(|p| p.ip_bytes - crate::tcp::segment::IP_HEADER_BYTES)
+                        .sum();
+                    Content::Tcp {
+                        seg: x.seg,
+                        piece: x.pieces[index],
+                        offset,
+                        last: index + 1 == x.pieces.len(),
+                    }
+                }
+                None => Content::Opaque,
+            },
+            obs,
+        );
     }
 }
 

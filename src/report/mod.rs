@@ -21,10 +21,12 @@ pub mod figures;
 pub mod json;
 pub mod lanperf;
 pub mod plot;
+pub mod stream_file;
 pub mod sweep;
 pub mod table;
 pub mod ttcp1995;
 pub mod units;
+pub mod wire;
 
 use crate::results::RunOutput;
 

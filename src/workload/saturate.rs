@@ -8,8 +8,9 @@
 
 use serde::Serialize;
 
-use crate::engine::{run_until, Engine, Model};
+use crate::engine::{Engine, Model};
 use crate::ether::{EtherEvent, EtherReport, Frame, Indication, Segment, SegmentConfig, StationId};
+use crate::lan::observe::{drive, reborrow, Content, Observed, Observer, Tap};
 use crate::time::{SimDuration, SimTime};
 
 /// Where the saturating stations send.
@@ -38,6 +39,7 @@ pub struct SaturateModel {
     cfg: SaturateConfig,
     next_dst: Vec<StationId>,
     buf: Vec<Indication>,
+    tap: Tap,
 }
 
 impl SaturateModel {
@@ -50,6 +52,7 @@ impl SaturateModel {
             cfg,
             next_dst,
             buf: Vec::with_capacity(8),
+            tap: Tap::default(),
         }
     }
 
@@ -114,6 +117,19 @@ impl SaturateModel {
     }
 }
 
+impl Observed for SaturateModel {
+    fn start_observing(&mut self) {
+        self.tap.enable();
+        self.segment.observe();
+    }
+
+    fn flush_observations(&mut self, obs: &mut dyn Observer) {
+        let segment = &mut self.segment;
+        self.tap
+            .flush(|buf| segment.drain_observed(buf), |_| Content::Opaque, obs);
+    }
+}
+
 impl Model for SaturateModel {
     type Event = EtherEvent;
     fn handle(&mut self, ev: EtherEvent, engine: &mut Engine<EtherEvent>) {
@@ -135,11 +151,24 @@ pub struct SaturateReport {
 
 /// Runs a saturate workload for its duration.
 pub fn run(cfg: &SaturateConfig, seg: &SegmentConfig, seed: u64) -> SaturateReport {
+    run_observed(cfg, seg, seed, None)
+}
+
+/// As [`run`], handing every observation of the wire to `obs` if given.
+pub fn run_observed(
+    cfg: &SaturateConfig,
+    seg: &SegmentConfig,
+    seed: u64,
+    mut obs: Option<&mut dyn Observer>,
+) -> SaturateReport {
     let mut engine = Engine::new(seed);
     let mut model = SaturateModel::new(cfg.clone(), seg, &engine);
+    if obs.is_some() {
+        model.start_observing();
+    }
     model.start(&mut engine);
     let end = SimTime::ZERO + cfg.duration;
-    run_until(&mut model, &mut engine, end);
+    drive(&mut model, &mut engine, end, reborrow(&mut obs));
     SaturateReport {
         senders: cfg.senders,
         frame_bytes: cfg.frame_bytes,

@@ -46,6 +46,7 @@ pub fn live_bytes() -> isize {
 
 /// Largest (records held by the medium, events pending) seen at 10 ms steps over
 /// `(from, to]`; `records` reads the medium's record count from the model.
+#[allow(dead_code)] // not every test file that shares `common` samples state
 pub fn max_state<M: Model>(
     model: &mut M,
     engine: &mut Engine<M::Event>,

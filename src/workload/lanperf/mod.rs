@@ -28,7 +28,8 @@ use serde::Serialize;
 pub use app::{LanperfApp, LanperfCosts, TestRun};
 pub use params::{LanperfParams, OptionError, Sharing, Test};
 
-use crate::engine::{run_until, Engine};
+use crate::engine::Engine;
+use crate::lan::observe::{drive, reborrow, Observer};
 use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
 
@@ -219,6 +220,16 @@ pub fn run(cfg: &LanperfConfig, seed: u64) -> LanperfReport {
 /// Runs LANPERF and audits the LAN once it has settled after the last station finished:
 /// the conservation audit, and every byte written stored exactly once.
 pub fn run_audited(cfg: &LanperfConfig, seed: u64) -> (LanperfReport, Result<AuditReport, AuditError>) {
+    run_observed(cfg, seed, None)
+}
+
+/// As [`run_audited`], handing every observation to `obs` if given (a local baseline has
+/// no network: nothing to observe).
+pub fn run_observed(
+    cfg: &LanperfConfig,
+    seed: u64,
+    mut obs: Option<&mut dyn Observer>,
+) -> (LanperfReport, Result<AuditReport, AuditError>) {
     if let Some(l) = &cfg.local {
         // nothing crosses a network: nothing to audit
         return (run_local(cfg, l, seed), Ok(AuditReport::default()));
@@ -233,7 +244,7 @@ pub fn run_audited(cfg: &LanperfConfig, seed: u64) -> (LanperfReport, Result<Aud
     let mut t = SimTime::ZERO;
     loop {
         t += LOOK_EVERY;
-        run_until(&mut lan, &mut engine, t);
+        drive(&mut lan, &mut engine, t, reborrow(&mut obs));
         let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| lan.app(w)).collect();
         for (k, test) in tests.iter().enumerate() {
             let all_in = apps.iter().all(|a| a.timing() == Some(*test));
@@ -249,7 +260,7 @@ pub fn run_audited(cfg: &LanperfConfig, seed: u64) -> (LanperfReport, Result<Aud
         }
     }
     let finished_s = t.as_secs_f64();
-    run_until(&mut lan, &mut engine, t + SETTLE);
+    drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
     let audit = audit_written(&lan, engine.now());
     let report = report(cfg, &lan, &windows, finished_s, engine.events_dispatched());
     (report, audit)

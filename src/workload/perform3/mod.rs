@@ -21,7 +21,8 @@ use serde::Serialize;
 
 pub use app::{Perform3App, Perform3Params};
 
-use crate::engine::{run_until, seed, Engine};
+use crate::engine::{seed, Engine};
+use crate::lan::observe::{drive, reborrow, Observer};
 use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
 
@@ -150,13 +151,24 @@ pub fn run_block_with<T>(
     seed: u64,
     end: impl FnOnce(&Perform3Lan, &Engine<LanEvent>) -> T,
 ) -> (Perform3Point, T) {
+    run_block_observed(cfg, block, seed, None, end)
+}
+
+/// As [`run_block_with`], handing every observation to `obs` if given.
+pub fn run_block_observed<T>(
+    cfg: &Perform3Config,
+    block: u32,
+    seed: u64,
+    mut obs: Option<&mut dyn Observer>,
+    end: impl FnOnce(&Perform3Lan, &Engine<LanEvent>) -> T,
+) -> (Perform3Point, T) {
     let mut engine: Engine<LanEvent> = Engine::new(seed);
     let mut lan = build_lan(&cfg.lan, block, &mut engine);
     let t0 = SimTime::ZERO + cfg.warmup;
-    run_until(&mut lan, &mut engine, t0);
+    drive(&mut lan, &mut engine, t0, reborrow(&mut obs));
     let a = lan.snapshot(&engine);
     let blocks_a = blocks_done(&lan);
-    run_until(&mut lan, &mut engine, t0 + cfg.measure);
+    drive(&mut lan, &mut engine, t0 + cfg.measure, reborrow(&mut obs));
     let b = lan.snapshot(&engine);
     let blocks = blocks_done(&lan) - blocks_a;
     let p = point(block, blocks, &a, &b, engine.events_dispatched());
@@ -258,6 +270,26 @@ fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64)
             rx_ring_drops: sum(|s| s.rx_ring_drops),
             bottleneck,
         },
+    }
+}
+
+/// As [`run`], the first block size's run observed by `obs` (the block sizes are
+/// independent runs, each from time 0; the others run as in [`run`]).
+pub fn run_observed(cfg: &Perform3Config, seed: u64, obs: &mut dyn Observer) -> Perform3Report {
+    let first = cfg.block_sizes[0];
+    let (p0, _) = run_block_observed(cfg, first, block_seed(seed, first), Some(obs), |_, _| ());
+    let mut points = vec![p0];
+    points.extend(
+        cfg.block_sizes[1..]
+            .par_iter()
+            .map(|&b| run_block(cfg, b, block_seed(seed, b)))
+            .collect::<Vec<_>>(),
+    );
+    Perform3Report {
+        workstations: cfg.lan.workstations,
+        warmup_s: cfg.warmup.as_secs_f64(),
+        measure_s: cfg.measure.as_secs_f64(),
+        points,
     }
 }
 

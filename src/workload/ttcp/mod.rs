@@ -185,6 +185,16 @@ fn side(lan: &TcpLan<Ttcp>, n: usize) -> TtcpSide {
 
 /// Runs one ttcp transfer (both timers start at time 0: the connection is established).
 pub fn run(cfg: &TtcpConfig, seed: u64) -> Result<TtcpReport, TtcpError> {
+    run_observed(cfg, seed, None)
+}
+
+/// As [`run`], handing every observation to `obs` if given.
+pub fn run_observed(
+    cfg: &TtcpConfig,
+    seed: u64,
+    mut obs: Option<&mut dyn crate::lan::observe::Observer>,
+) -> Result<TtcpReport, TtcpError> {
+    use crate::lan::observe::Observed;
     let mut engine: Engine<LanEvent> = Engine::new(seed);
     let tx = cfg.transmitter;
     let mut apps = [
@@ -197,6 +207,10 @@ pub fn run(cfg: &TtcpConfig, seed: u64) -> Result<TtcpReport, TtcpError> {
     });
     let mut lan = TcpLan::new(&cfg.wire, cfg.hosts.clone(), apps, &mut engine);
     let limit = SimTime::ZERO + cfg.limit;
+    if let Some(o) = crate::lan::observe::reborrow(&mut obs) {
+        lan.start_observing();
+        lan.flush_observations(o);
+    }
     while !lan.finished() {
         let Some(ev) = engine.pop_until(limit) else {
             return Err(TtcpError::Stuck {
@@ -206,6 +220,9 @@ pub fn run(cfg: &TtcpConfig, seed: u64) -> Result<TtcpReport, TtcpError> {
             });
         };
         crate::engine::Model::handle(&mut lan, ev, &mut engine);
+        if let Some(o) = crate::lan::observe::reborrow(&mut obs) {
+            lan.flush_observations(o);
+        }
         // the byte-conservation audit after every event in checked builds (CI's tests)
         if cfg!(debug_assertions) {
             lan.audit(engine.now()).map_err(TtcpError::Audit)?;
