@@ -14,7 +14,7 @@ use clap::ValueEnum;
 use crate::cli::{OutputArgs, Reproduction};
 use crate::commands::{check_out_dir, jobs, print, wrote};
 use ethersim::report::atomic::Staged;
-use ethersim::report::{figure1, ttcp1995};
+use ethersim::report::{figure1, ttcp1985, ttcp1995};
 
 /// The text of `reproduce --list`: each name, its aliases and what it reproduces.
 pub fn list() -> String {
@@ -81,8 +81,8 @@ pub fn run(r: Reproduction, a: &OutputArgs) -> Result<()> {
         }
         Reproduction::Ttcp1985 => {
             let rows = pool.install(|| ethersim::ttcp1985::run(&[]))?;
-            staged.write("ttcp-1985.csv", ethersim::ttcp1985::csv(&rows).as_bytes())?;
-            ethersim::ttcp1985::table(&rows)
+            staged.write("ttcp-1985.csv", ttcp1985::csv(&rows)?.as_bytes())?;
+            ttcp1985::comparison_table(&rows)
         }
     };
     let files = staged.commit()?;

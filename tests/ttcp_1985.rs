@@ -68,3 +68,29 @@ fn the_socket_buffer_limits_1985_ttcp() {
     let (b2, b8) = (kb("2048"), kb("8192"));
     assert!(b8 > 1.6 * b2, "8 KB buffers: {b8:.1} vs {b2:.1} KB/s");
 }
+
+#[test]
+fn cli_reproduce_writes_the_1985_comparison() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = assert_cmd::Command::cargo_bin("ethersim")
+        .unwrap()
+        .args(["reproduce", "ttcp-1985", "--out", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        printed.contains("non-anomalous rows: throughput within 10% in"),
+        "{printed}"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("ttcp-1985.csv")).unwrap();
+    let header = ethersim::report::ttcp1985::CSV_COLUMNS.join(",");
+    assert!(csv.starts_with(&header), "{csv}");
+    // every row of the seed's two tables, once
+    let measured_rows = ethersim::ttcp1985::MEASURED_CSV
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .count();
+    assert_eq!(csv.lines().count(), 1 + measured_rows, "{csv}");
+}

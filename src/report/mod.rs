@@ -24,6 +24,7 @@ pub mod plot;
 pub mod stream_file;
 pub mod sweep;
 pub mod table;
+pub mod ttcp1985;
 pub mod ttcp1995;
 pub mod units;
 pub mod wire;
