@@ -357,14 +357,95 @@ mod tests {
         assert!(msg.contains("limit of 5000 µs"), "{msg}");
     }
 
-    #[test]
-    fn test_vulnerable_window_is_the_farthest_propagation() {
-        let seg = SegmentConfig {
+    fn seg_185m() -> SegmentConfig {
+        SegmentConfig {
             positions_m: vec![0.0, 185.0, 185.0],
             velocity_factor: 0.65,
             bit_ns: 100,
             corrupt_fraction: 0.0,
+        }
+    }
+
+    fn wire(ev: WireEvent) -> Observation {
+        Observation::Wire {
+            ev,
+            content: crate::lan::observe::Content::Opaque,
+        }
+    }
+
+    #[test]
+    fn test_recorder_refuses_too_many_transmissions() {
+        let w = Window::new(SimTime::ZERO, SimTime::from_nanos(5_000_000)).expect("window");
+        let mut r = SpaceTimeRecorder::new(&seg_185m(), w);
+        let frame = crate::ether::Frame {
+            src: 0,
+            dst: 2,
+            bytes: 64,
+            tag: 0,
         };
+        for tx in 0..=MAX_TRANSMISSIONS as u64 {
+            let at = SimTime::from_nanos(tx * 10_000);
+            r.observe(&wire(WireEvent::TxStart {
+                at,
+                station: 0,
+                tx,
+                frame,
+                attempt: 1,
+                damaged: false,
+            }));
+            r.observe(&wire(WireEvent::Success {
+                at: at + SimDuration::from_nanos(5_000),
+                station: 0,
+                tx,
+                frame,
+            }));
+        }
+        assert_eq!(r.finish(SimTime::from_nanos(5_000_000)), Err(TraceError::TooMany));
+    }
+
+    #[test]
+    fn test_recorder_keeps_what_meets_the_window() {
+        let t = SimTime::from_nanos;
+        let w = Window::new(t(10_000), t(20_000)).expect("window");
+        let mut r = SpaceTimeRecorder::new(&seg_185m(), w);
+        let frame = crate::ether::Frame {
+            src: 0,
+            dst: 2,
+            bytes: 64,
+            tag: 0,
+        };
+        // ends at 9.5 us at the sender, still on the cable at 10 us (949 ns to the far end)
+        let starts = [(0, 0, 9_500), (1, 12_000, 30_000), (2, 25_000, 26_000)];
+        for (tx, a, b) in starts {
+            r.observe(&wire(WireEvent::TxStart {
+                at: t(a),
+                station: 0,
+                tx,
+                frame,
+                attempt: 1,
+                damaged: false,
+            }));
+            r.observe(&wire(WireEvent::Success {
+                at: t(b),
+                station: 0,
+                tx,
+                frame,
+            }));
+        }
+        r.observe(&wire(WireEvent::Collision {
+            at: t(9_000),
+            station: 1,
+            tx: 9,
+        }));
+        let st = r.finish(t(30_000)).expect("diagram");
+        let kept: Vec<u64> = st.bands.iter().map(|b| b.start.as_nanos()).collect();
+        assert_eq!(kept, vec![0, 12_000]);
+        assert!(st.marks.is_empty(), "a mark before the window is not kept");
+    }
+
+    #[test]
+    fn test_vulnerable_window_is_the_farthest_propagation() {
+        let seg = seg_185m();
         let w = Window::new(SimTime::ZERO, SimTime::from_nanos(1000)).expect("window");
         let st = SpaceTimeRecorder::new(&seg, w)
             .finish(SimTime::ZERO)
