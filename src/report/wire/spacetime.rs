@@ -284,16 +284,12 @@ impl Observer for SpaceTimeRecorder {
                 tx,
                 attempt,
                 ..
-            } => {
-                if at < w.to() {
-                    self.open.push(Open {
-                        tx,
-                        station,
-                        start: at,
-                        attempt,
-                    });
-                }
-            }
+            } if at < w.to() => self.open.push(Open {
+                tx,
+                station,
+                start: at,
+                attempt,
+            }),
             WireEvent::Success { at, tx, .. } => {
                 if let Some(o) = self.close(tx) {
                     self.band(o, at, BandKind::Frame);
