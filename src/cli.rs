@@ -96,6 +96,16 @@ against measured with each error, and writes its CSV and chart into DIR, all fil
 `ethersim figure1` and `ethersim ttcp1995` are the same as `reproduce figure1` and
 `reproduce ttcp-1995`.";
 
+const TRACE_EXAMPLES: &str = "\
+Examples:
+  ethersim trace scenarios/two-stations-collision.toml --from 0 --to 20us --out output/trace
+  ethersim trace scenarios/saturate.toml --from 1ms --to 2ms --out trace --set workload.stations=4
+
+Writes DIR/trace.svg and DIR/trace.png (atomically): position along the segment across,
+time running down; each transmission is the band its signal covers as it spreads both ways
+at the cable's velocity. The window (times with s, ms, us or ns; a bare number is seconds)
+must lie in the run and be at most 5 ms long. Only a CSMA/CD segment can be drawn.";
+
 const TTCP1985_EXAMPLES: &str = "\
 Examples:
   ethersim ttcp1985
@@ -139,6 +149,9 @@ pub enum Command {
     /// Reproduce the 1985 VAX ttcp tables under 4.2BSD (simulated against measured).
     #[command(after_help = TTCP1985_EXAMPLES)]
     Ttcp1985(OutputArgs),
+    /// Draw the space-time diagram of the cable over a time window (SVG and PNG).
+    #[command(after_help = TRACE_EXAMPLES)]
+    Trace(TraceArgs),
     /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]
@@ -225,6 +238,21 @@ pub fn parse_window(text: &str) -> Result<(SimTime, SimTime), String> {
         return Err(format!("window `{text}`: TO must be after FROM"));
     }
     Ok((from, to))
+}
+
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Start of the window (simulated time: a number with s, ms, us or ns; bare: seconds).
+    #[arg(long, value_name = "T", value_parser = parse_time)]
+    pub from: SimTime,
+    /// End of the window, after --from and at most 5 ms later.
+    #[arg(long, value_name = "T", value_parser = parse_time)]
+    pub to: SimTime,
+    /// Output directory for trace.svg and trace.png.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -42,6 +42,7 @@ pub fn run() -> Result<()> {
             Some(r) if !a.list => reproduce_cmd::run(r, &a.output),
             _ => print(&reproduce_cmd::list()),
         },
+        Command::Trace(a) => crate::trace_cmd::run(&a),
         Command::Ttcp1985(a) => reproduce_cmd::run(Reproduction::Ttcp1985, &a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
@@ -145,7 +146,7 @@ fn warn(s: &Scenario) {
 }
 
 /// Loads and validates the scenario of `args`, with its overrides and seed.
-fn load(args: &ScenarioArgs) -> Result<Scenario> {
+pub(crate) fn load(args: &ScenarioArgs) -> Result<Scenario> {
     let set = overrides(&args.set)?;
     run::check_conflicts(&set, &[], args.seed)?;
     let mut s = scenario::load(&args.scenario, &set)?;

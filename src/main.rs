@@ -9,6 +9,7 @@ mod calibrate_cmd;
 mod cli;
 mod commands;
 mod reproduce_cmd;
+mod trace_cmd;
 mod wire_cmd;
 
 fn main() {

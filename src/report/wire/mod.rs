@@ -1,11 +1,14 @@
 //! Views of the wire, each an [`Observer`](crate::lan::observe::Observer) of a run's one
 //! observation stream: the frames' bytes ([`bytes`]), a pcapng capture ([`pcap`]), the
-//! event log ([`events`]) and the space-time diagram ([`spacetime`]); [`Tee`] hands the
+//! event log ([`events`]) and the space-time diagram ([`spacetime`], drawn by
+//! [`spacetime_draw`]); [`Tee`] hands the
 //! stream to several of them.
 
 pub mod bytes;
 pub mod events;
 pub mod pcap;
+pub mod spacetime;
+pub mod spacetime_draw;
 
 use crate::lan::observe::{Observation, Observer};
 

@@ -1,0 +1,56 @@
+//! The binary's side of `ethersim trace`: checks the window and the output directory,
+//! runs the scenario with the space-time recorder observing its one observation stream
+//! (beside [`LastSeen`], which finds the run's end), and writes `trace.svg` and
+//! `trace.png` through [`Staged`]: all or nothing, no partial file under a final name.
+
+use anyhow::{bail, Context, Result};
+use ethersim::lan::observe::Observer;
+use ethersim::report::atomic::Staged;
+use ethersim::report::units::Unit;
+use ethersim::report::wire::spacetime::{SpaceTimeRecorder, Window};
+use ethersim::report::wire::spacetime_draw::write_trace;
+use ethersim::report::wire::Tee;
+use ethersim::run;
+
+use crate::cli::TraceArgs;
+use crate::commands::{check_out_dir, load, wrote};
+use crate::wire_cmd::{check_window_start, LastSeen};
+
+/// `ethersim trace SCENARIO --from T --to T --out DIR`.
+pub fn run(a: &TraceArgs) -> Result<()> {
+    let window = Window::new(a.from, a.to)?;
+    let s = load(&a.scenario)?;
+    let seg = run::observed_segment(&s).context(
+        "ethersim trace draws a CSMA/CD segment: this scenario's medium is a point-to-point link or no network",
+    )?;
+    check_out_dir(&a.out)?;
+    check_window_start(&s, window.from(), "the trace window")?;
+
+    let mut recorder = SpaceTimeRecorder::new(seg, window);
+    let mut last = LastSeen::default();
+    {
+        let views: Vec<&mut dyn Observer> = vec![&mut last, &mut recorder];
+        let mut tee = Tee(views);
+        run::run_observed(&s, Some(&mut tee));
+    }
+    if window.from() > last.0 {
+        bail!(
+            "the trace window starts at {:.6} s, after the run's last event at {:.6} s",
+            window.from().as_secs_f64(),
+            last.0.as_secs_f64()
+        );
+    }
+    let st = recorder.finish(last.0)?;
+    let show = |t: ethersim::time::SimTime| Unit::Seconds.show(t.as_secs_f64());
+    let title = format!(
+        "{} (seed {}): the cable from {} to {}",
+        s.name,
+        s.seed,
+        show(window.from()),
+        show(window.to())
+    );
+    let mut staged = Staged::new(&a.out);
+    write_trace(&st, &title, &mut staged)?;
+    wrote(&staged.commit()?);
+    Ok(())
+}
