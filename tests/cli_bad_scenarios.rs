@@ -275,3 +275,17 @@ fn round_trip_beyond_a_slot_is_refused() {
         &["`medium.length_m`", "slot time of 5120 ns", "from --set"],
     );
 }
+
+#[test]
+fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    for bad in ["2000", "-1"] {
+        let set = format!("nos.costs.server_request_latency_ms={bad}");
+        fails(
+            "run",
+            &scenario,
+            &["--set", &set],
+            &["`nos.costs.server_request_latency_ms`", "1000"],
+        );
+    }
+}

@@ -81,6 +81,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![Just(0.0f64), 0.0f64..=0.1],
         0i64..=i64::MAX,
         prop_oneof![3 => Just(0.2f64), 1 => Just(1.0f64)],
+        prop_oneof![Just(0.0f64), 0.0f64..=3.0],
     );
     (lan, nos).prop_flat_map(|(lan, nos)| {
         let (config, ws, length, random_pos, width, (tx, ws_tx), ((pkt, big), (ws_pkt, ws_big))) = lan;
@@ -93,6 +94,7 @@ fn case() -> impl Strategy<Value = Case> {
             corrupt,
             seed,
             measure,
+            latency,
         ) = nos;
         let positions = if random_pos {
             prop::collection::vec(0.0f64..=length, ws + 1)
@@ -118,6 +120,7 @@ fn case() -> impl Strategy<Value = Case> {
                 format!("nos.workstation.redir.size={redir_size}"),
                 format!("nos.server.network_tasks={tasks}"),
                 format!("nos.server.network_buffer={net_buf}"),
+                format!("nos.costs.server_request_latency_ms={latency}"),
                 format!("seed={seed}"),
             ];
             if let Some(p) = &positions {

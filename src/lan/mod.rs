@@ -404,7 +404,14 @@ impl<A: Application> Lan<A> {
             Job::ServerRead { peer, asked } => {
                 let p = peer as usize;
                 let response = self.nodes[n].server_mut().response(asked);
-                let ready = self.storage_access(n, p, response.bytes, false, engine.now());
+                let now = engine.now();
+                let ready = self.storage_access(n, p, response.bytes, false, now);
+                // the task's wait besides CPU work (zero unless the scenario sets one)
+                let latency = self.cfg.profile.costs.server_request_latency;
+                let ready = match (ready, latency.is_zero()) {
+                    (r, true) => r,
+                    (r, false) => Some(r.map_or(now + latency, |t| t.max(now + latency))),
+                };
                 self.reply_when(n, p, response, ready, engine);
             }
             Job::ServerWrite { peer, bytes } => {

@@ -89,6 +89,10 @@ pub struct NosCosts {
     pub packet_kinstr: f64,
     /// LANtastic SERVER per read request (parse, file handle, LANCACHE lookup, DOS read).
     pub server_request_kinstr: f64,
+    /// Time a server's network task waits per request besides its CPU work, before its
+    /// reply can go (a DOS critical section, a timer-driven step of the NOS): the task is
+    /// held, the CPU is free for the others. Zero unless a scenario sets it.
+    pub server_request_latency: SimDuration,
     /// REDIR per read request on the workstation (DOS redirector interface, build request).
     pub redir_request_kinstr: f64,
     /// The application and DOS per block read (INT 21h, PERFORM3's loop and timing).

@@ -92,6 +92,8 @@ pub struct RawCosts {
     pub interrupt_kinstr: f64,
     pub packet_kinstr: f64,
     pub server_request_kinstr: f64,
+    /// Optional: the server task's wait per request besides CPU work, ms (default 0).
+    pub server_request_latency_ms: Option<f64>,
     pub redir_request_kinstr: f64,
     pub app_block_kinstr: f64,
 }
@@ -168,6 +170,9 @@ pub const MAX_KINSTR: f64 = 10_000.0;
 /// Range of the AI-LANBIOS base retry timeout, ms: NetBIOS timers count PC timer ticks, so
 /// at least one tick (54.9 ms); at most a minute.
 pub const RETRY_BASE_MS: (f64, f64) = (units::PC_TICK_MS, 60_000.0);
+/// A server task's non-CPU wait per request, ms: up to one second (a DOS critical
+/// section or a NOS step driven by the 18.2 Hz timer lasts at most a few ticks).
+pub const SERVER_LATENCY_MS: (f64, f64) = (0.0, 1_000.0);
 
 fn int_in(path: &str, v: i64, lo: i64, hi: i64, note: &str) -> Result<u32, FieldError> {
     if (lo..=hi).contains(&v) {
@@ -397,6 +402,12 @@ pub fn validate(
         interrupt_kinstr: cost("interrupt_kinstr", c.interrupt_kinstr)?,
         packet_kinstr: cost("packet_kinstr", c.packet_kinstr)?,
         server_request_kinstr: cost("server_request_kinstr", c.server_request_kinstr)?,
+        server_request_latency: units::millis(
+            "nos.costs.server_request_latency_ms",
+            c.server_request_latency_ms.unwrap_or(0.0),
+            SERVER_LATENCY_MS,
+            true,
+        )?,
         redir_request_kinstr: cost("redir_request_kinstr", c.redir_request_kinstr)?,
         app_block_kinstr: cost("app_block_kinstr", c.app_block_kinstr)?,
         request_bytes,
