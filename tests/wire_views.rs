@@ -315,7 +315,10 @@ fn test_ttcp_host_work_per_frame_adds_up_to_copy_time() {
     let mut log = HostLog::default();
     let r = ttcp::run_observed(&w.config, s.seed, Some(&mut log)).expect("transfer finishes");
     let (tx, rx) = (w.config.transmitter, 1 - w.config.transmitter);
-    assert_eq!(log.data_starts.len() as u64, r.transmitter.node.conn.data_segments_sent);
+    assert_eq!(
+        log.data_starts.len() as u64,
+        r.transmitter.node.conn.data_segments_sent
+    );
     let records = |node: usize, kind: HostWorkKind| -> Vec<(usize, u32)> {
         let mut v: Vec<(usize, u32)> = log
             .work
@@ -505,4 +508,67 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
         .lines()
         .skip(1)
         .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
+}
+
+#[test]
+fn test_cli_pcap_list_of_bulletin_run() {
+    let dir = tempfile::tempdir().expect("dir");
+    let pcap = dir.path().join("b.pcapng");
+    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    ethersim()
+        .arg("run")
+        .arg(&scen)
+        .args(["--quiet", "--set", "workload.block_sizes=[1024]"])
+        .args([
+            "--set",
+            "workload.warmup_s=0.05",
+            "--set",
+            "workload.measure_s=0.1",
+        ])
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&pcap).expect("the capture");
+    let recs = read_back(&bytes);
+    let out = ethersim().arg("pcap-list").arg(&pcap).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), recs.len(), "one line per frame");
+    // the first line: number, time, source and destination, type, length, Info
+    let first = &recs[0];
+    let f: Vec<&str> = lines[0].split_whitespace().collect();
+    let mac = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":");
+    assert_eq!(f[0], "1");
+    assert_eq!(
+        f[1],
+        format!("{}.{:09}", first.t / 1_000_000_000, first.t % 1_000_000_000)
+    );
+    assert_eq!(f[2], mac(&first.data[6..12]));
+    assert_eq!(f[3], "→");
+    assert_eq!(f[4], mac(&first.data[0..6]));
+    assert_eq!(f[5], "0x88b5");
+    assert_eq!(f[6], first.orig.to_string());
+    assert_eq!(f[7], "NetBIOS");
+    assert_eq!(f[8], "request", "a workstation's first packet is a request");
+    // every frame cut short by a collision says so
+    let cut = recs.iter().filter(|r| r.flags & EPB_FLAG_CRC_ERROR != 0).count();
+    assert_eq!(lines.iter().filter(|l| l.contains("[CRC error]")).count(), cut);
+    // --count, and a file that is not a capture
+    let out = ethersim()
+        .arg("pcap-list")
+        .arg(&pcap)
+        .args(["--count", "12"])
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout).lines().count(),
+        12
+    );
+    ethersim()
+        .arg("pcap-list")
+        .arg(&scen)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("not a pcapng capture"));
 }

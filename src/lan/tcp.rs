@@ -453,14 +453,23 @@ impl<S: SocketApp> TcpLan<S> {
             let kind = HostWorkKind::TxCopy;
             self.tap.host(engine.now(), n, kind, &f, copy, SimDuration::ZERO);
         }
-        path::apply_tx(&mut self.medium, &mut node.cpu, &node.adapter, n, step, prio, engine);
+        path::apply_tx(
+            &mut self.medium,
+            &mut node.cpu,
+            &node.adapter,
+            n,
+            step,
+            prio,
+            engine,
+        );
     }
 
     /// Starts node `n`'s receive interrupt for `frame` at `cost` (`path::rx_start`),
     /// recording its copy and protocol work, if observing.
     fn rx_start(&mut self, n: usize, frame: Frame, cost: Cost, engine: &mut Engine<LanEvent>) {
         let kind = HostWorkKind::RxInterrupt;
-        self.tap.host(engine.now(), n, kind, &frame, cost.copy, cost.protocol);
+        self.tap
+            .host(engine.now(), n, kind, &frame, cost.copy, cost.protocol);
         path::rx_start(&mut self.nodes[n].cpu, n, frame, cost, engine);
     }
 
@@ -531,8 +540,7 @@ impl<S: SocketApp> TcpLan<S> {
                     tag,
                 };
                 let kind = HostWorkKind::Build;
-                self.tap
-                    .host(now, n, kind, &frame, cost.copy, cost.protocol);
+                self.tap.host(now, n, kind, &frame, cost.copy, cost.protocol);
             }
             self.in_flight.insert(
                 tag,
