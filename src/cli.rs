@@ -96,6 +96,14 @@ against measured with each error, and writes its CSV and chart into DIR, all fil
 `ethersim figure1` and `ethersim ttcp1995` are the same as `reproduce figure1` and
 `reproduce ttcp-1995`.";
 
+const PCAP_LIST_EXAMPLES: &str = "\
+Examples:
+  ethersim run scenarios/16bit-optimized.toml --set 'workload.block_sizes=[1024]' --pcap run.pcapng
+  ethersim pcap-list run.pcapng --count 12
+
+Columns: number, time (s), source MAC -> destination MAC, type/length, length (captured/original
+when cut short), Info (NetBIOS, IPv4/TCP, saturate, jam), error flags, # comment.";
+
 const TRACE_EXAMPLES: &str = "\
 Examples:
   ethersim trace scenarios/two-stations-collision.toml --from 0 --to 20us --out output/trace
@@ -152,10 +160,24 @@ pub enum Command {
     /// Draw the space-time diagram of the cable over a time window (SVG and PNG).
     #[command(after_help = TRACE_EXAMPLES)]
     Trace(TraceArgs),
+    /// List the frames of a pcapng capture, one line each (Wireshark-style; the product's own decoder).
+    #[command(name = "pcap-list", after_help = PCAP_LIST_EXAMPLES)]
+    PcapList(PcapListArgs),
     /// Fit constants of a hardware file to measurements (with --cross-validate: predict each
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]
     Calibrate(CalibrateArgs),
+}
+
+/// Arguments of `pcap-list`.
+#[derive(Debug, Args)]
+pub struct PcapListArgs {
+    /// The pcapng capture (as written by `ethersim run --pcap`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// List at most the first N frames.
+    #[arg(long, value_name = "N")]
+    pub count: Option<usize>,
 }
 
 /// Output formats of `run`.

@@ -43,6 +43,7 @@ pub fn run() -> Result<()> {
             _ => print(&reproduce_cmd::list()),
         },
         Command::Trace(a) => crate::trace_cmd::run(&a),
+        Command::PcapList(a) => crate::wire_cmd::pcap_list(&a),
         Command::Ttcp1985(a) => reproduce_cmd::run(Reproduction::Ttcp1985, &a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);

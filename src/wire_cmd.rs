@@ -1,7 +1,8 @@
 //! The binary's side of the wire views of `ethersim run`: `--pcap`, `--pcap-window` and
 //! `--events`. Opens the files under temporary names, runs the scenario with the views
 //! as observers of its one observation stream, and renames the files into place only if
-//! everything succeeded (an error leaves no partial file under a final name).
+//! everything succeeded (an error leaves no partial file under a final name). Also
+//! `ethersim pcap-list`, which reads a capture back as one line per frame.
 
 use std::path::{Path, PathBuf};
 
@@ -121,4 +122,20 @@ pub fn run_with_views(
         written.push(f.commit_with(inner)?);
     }
     Ok((out, written))
+}
+
+/// `ethersim pcap-list FILE [--count N]`: the capture's frames, one line each, on stdout.
+pub fn pcap_list(a: &crate::cli::PcapListArgs) -> Result<()> {
+    use ethersim::report::wire::listing::{list, ListError};
+    let f = std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let r = list(std::io::BufReader::new(f), a.count, &mut out).and_then(|n| {
+        std::io::Write::flush(&mut out)?;
+        Ok(n)
+    });
+    match r {
+        Ok(_) => Ok(()),
+        Err(ListError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("listing {}", a.file.display())),
+    }
 }

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use ethersim::ether::{SegmentConfig, WireEvent};
-use ethersim::lan::observe::{Content, Observation, Observer};
+use ethersim::lan::observe::{Content, HostWork, HostWorkKind, Observation, Observer};
 use ethersim::report::wire::bytes::{checksum_ok, crc32, ipv4_address, pseudo_header_sum};
 use ethersim::report::wire::pcap::{PcapCounts, PcapWriter, EPB_FLAG_CRC_ERROR};
 use ethersim::report::wire::Tee;
@@ -269,6 +269,100 @@ fn test_pcap_of_ttcp_has_valid_tcp() {
     }
 }
 
+/// Collects the host work on frames and the data frames of a ttcp run.
+#[derive(Default)]
+struct HostLog {
+    work: Vec<HostWork>,
+    /// Data frames (a segment with payload): their first attempts, and those received intact.
+    data_tags: std::collections::BTreeSet<u64>,
+    data_starts: Vec<(usize, u32)>,
+    data_rx: Vec<(usize, u32)>,
+}
+
+impl Observer for HostLog {
+    fn observe(&mut self, o: &Observation) {
+        match o {
+            Observation::Host(h) => self.work.push(*h),
+            Observation::Wire {
+                ev: WireEvent::TxStart { frame, attempt, .. },
+                content: Content::Tcp { seg, .. },
+            } if seg.len > 0 => {
+                self.data_tags.insert(frame.tag);
+                if *attempt == 1 {
+                    self.data_starts.push((frame.src, frame.bytes));
+                }
+            }
+            Observation::Wire {
+                ev: WireEvent::Rx {
+                    frame, intact: true, ..
+                },
+                ..
+            } if self.data_tags.contains(&frame.tag) => self.data_rx.push((frame.dst, frame.bytes)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn test_ttcp_host_work_per_frame_adds_up_to_copy_time() {
+    let s = load(
+        "scenarios/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
+        &["workload.nbuf=16"],
+    );
+    let Workload::Ttcp(w) = &s.workload else {
+        panic!("ttcp")
+    };
+    let mut log = HostLog::default();
+    let r = ttcp::run_observed(&w.config, s.seed, Some(&mut log)).expect("transfer finishes");
+    let (tx, rx) = (w.config.transmitter, 1 - w.config.transmitter);
+    assert_eq!(
+        log.data_starts.len() as u64,
+        r.transmitter.node.conn.data_segments_sent
+    );
+    let records = |node: usize, kind: HostWorkKind| -> Vec<(usize, u32)> {
+        let mut v: Vec<(usize, u32)> = log
+            .work
+            .iter()
+            .filter(|h| h.node == node && h.kind == kind && h.src == tx)
+            .inspect(|h| assert!(h.copy > SimDuration::ZERO, "{h:?}: a copy takes time"))
+            .map(|h| (h.node, h.bytes))
+            .collect();
+        v.sort();
+        v
+    };
+    // every data frame is copied into the transmitter's card once, before its first
+    // attempt, and out of the receiver's card once per intact arrival
+    let mut starts: Vec<(usize, u32)> = log.data_starts.clone();
+    starts.sort();
+    assert_eq!(records(tx, HostWorkKind::TxCopy), starts);
+    let mut arrivals: Vec<(usize, u32)> = log.data_rx.clone();
+    arrivals.sort();
+    assert_eq!(records(rx, HostWorkKind::RxInterrupt), arrivals);
+    assert!(log
+        .work
+        .iter()
+        .filter(|h| h.kind == HostWorkKind::Build)
+        .all(|h| h.cpu > SimDuration::ZERO));
+
+    // the frames' copies and the socket calls' user-kernel copies (memcpy of every byte
+    // written or read) are all of each CPU's copy time
+    for (node, side) in [(tx, &r.transmitter), (rx, &r.receiver)] {
+        let frames: u64 = log
+            .work
+            .iter()
+            .filter(|h| h.node == node)
+            .map(|h| h.copy.as_nanos())
+            .sum();
+        let calls = w.config.hosts[node].host.memcpy(side.bytes).as_nanos();
+        let total = side.node.cpu.copy_ns;
+        assert!(frames > 0);
+        assert!(
+            (frames + calls).abs_diff(total) <= side.node.cpu.jobs,
+            "node {node}: frames {frames} ns + socket calls {calls} ns against {total} ns"
+        );
+    }
+}
+
 #[test]
 fn test_two_station_collision_detected_after_propagation() {
     // stations 0 and 1 at the two ends of 185 m of thin coax, the sink beside station 1;
@@ -414,4 +508,67 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
         .lines()
         .skip(1)
         .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
+}
+
+#[test]
+fn test_cli_pcap_list_of_bulletin_run() {
+    let dir = tempfile::tempdir().expect("dir");
+    let pcap = dir.path().join("b.pcapng");
+    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    ethersim()
+        .arg("run")
+        .arg(&scen)
+        .args(["--quiet", "--set", "workload.block_sizes=[1024]"])
+        .args([
+            "--set",
+            "workload.warmup_s=0.05",
+            "--set",
+            "workload.measure_s=0.1",
+        ])
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&pcap).expect("the capture");
+    let recs = read_back(&bytes);
+    let out = ethersim().arg("pcap-list").arg(&pcap).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), recs.len(), "one line per frame");
+    // the first line: number, time, source and destination, type, length, Info
+    let first = &recs[0];
+    let f: Vec<&str> = lines[0].split_whitespace().collect();
+    let mac = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":");
+    assert_eq!(f[0], "1");
+    assert_eq!(
+        f[1],
+        format!("{}.{:09}", first.t / 1_000_000_000, first.t % 1_000_000_000)
+    );
+    assert_eq!(f[2], mac(&first.data[6..12]));
+    assert_eq!(f[3], "→");
+    assert_eq!(f[4], mac(&first.data[0..6]));
+    assert_eq!(f[5], "0x88b5");
+    assert_eq!(f[6], first.orig.to_string());
+    assert_eq!(f[7], "NetBIOS");
+    assert_eq!(f[8], "request", "a workstation's first packet is a request");
+    // every frame cut short by a collision says so
+    let cut = recs.iter().filter(|r| r.flags & EPB_FLAG_CRC_ERROR != 0).count();
+    assert_eq!(lines.iter().filter(|l| l.contains("[CRC error]")).count(), cut);
+    // --count, and a file that is not a capture
+    let out = ethersim()
+        .arg("pcap-list")
+        .arg(&pcap)
+        .args(["--count", "12"])
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout).lines().count(),
+        12
+    );
+    ethersim()
+        .arg("pcap-list")
+        .arg(&scen)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("not a pcapng capture"));
 }

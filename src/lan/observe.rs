@@ -40,7 +40,9 @@ pub enum Content {
 /// Which of a host's work on a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostWorkKind {
-    /// The protocol builds the packet (NetBIOS send, with the copy of its data into it).
+    /// The protocol builds the packet (NetBIOS send, with the copy of its data into it;
+    /// TCP/IP: one segment's IP and TCP work, and a UNIBUS driver's copies and remaps, in
+    /// one record naming the segment's first frame).
     Build,
     /// The driver copies the frame into a card transmit slot.
     TxCopy,

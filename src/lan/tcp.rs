@@ -21,6 +21,9 @@
 //! the driver's CPU work (out) or before the receive interrupt (in), one transfer at a
 //! time per card, while the CPU is free.
 //!
+//! Observed (`super::observe`), each frame's jobs are recorded when submitted: the
+//! segment's build (`Send`), the copy into the card and the receive interrupt.
+//!
 //! The medium is any [`Wire`]: the CSMA/CD segment or a point-to-point link.
 //!
 //! User-mode work (`user_call_kinstr` per read or write, ttcp's own loop) runs before
@@ -37,9 +40,10 @@ use std::collections::{HashMap, VecDeque};
 use rand::RngExt;
 
 use super::audit::AuditError;
+use super::observe::HostWorkKind;
 use super::path::{self, FrameJob};
 use super::LanEvent;
-use crate::adapter::{Adapter, AdapterProfile};
+use crate::adapter::{Adapter, AdapterProfile, TxStep};
 use crate::engine::{Engine, Model, StreamKind};
 use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire, WireConfig};
 use crate::host::account::{self, Sample, TickCounts, Work};
@@ -440,6 +444,35 @@ impl<S: SocketApp> TcpLan<S> {
         path::start_job(&mut self.nodes[n].cpu, n, prio, cost, job, engine);
     }
 
+    /// Does what a transmit-side step of node `n`'s driver asks (`path::apply_tx`),
+    /// recording the copy into the card it starts, if observing.
+    fn apply_tx(&mut self, n: usize, step: TxStep, prio: Priority, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        if let (true, Some(f)) = (self.tap.is_on(), step.copy) {
+            let copy = node.adapter.profile.tx_copy_time(f.bytes);
+            let kind = HostWorkKind::TxCopy;
+            self.tap.host(engine.now(), n, kind, &f, copy, SimDuration::ZERO);
+        }
+        path::apply_tx(
+            &mut self.medium,
+            &mut node.cpu,
+            &node.adapter,
+            n,
+            step,
+            prio,
+            engine,
+        );
+    }
+
+    /// Starts node `n`'s receive interrupt for `frame` at `cost` (`path::rx_start`),
+    /// recording its copy and protocol work, if observing.
+    fn rx_start(&mut self, n: usize, frame: Frame, cost: Cost, engine: &mut Engine<LanEvent>) {
+        let kind = HostWorkKind::RxInterrupt;
+        self.tap
+            .host(engine.now(), n, kind, &frame, cost.copy, cost.protocol);
+        path::rx_start(&mut self.nodes[n].cpu, n, frame, cost, engine);
+    }
+
     fn arm_timers(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
         for r in self.nodes[n].conn.take_timer_requests() {
             engine.schedule_in(
@@ -497,6 +530,17 @@ impl<S: SocketApp> TcpLan<S> {
                     cost.copy += u.copy;
                     cost.protocol += u.protocol;
                 }
+            }
+            if self.tap.is_on() {
+                // one record per segment, naming its first frame (all of its fragments' work)
+                let frame = Frame {
+                    src: n,
+                    dst: 1 - n,
+                    bytes: pieces[0].frame_bytes,
+                    tag,
+                };
+                let kind = HostWorkKind::Build;
+                self.tap.host(now, n, kind, &frame, cost.copy, cost.protocol);
             }
             self.in_flight.insert(
                 tag,
@@ -686,17 +730,8 @@ impl<S: SocketApp> TcpLan<S> {
                         bytes,
                         tag,
                     };
-                    let node = &mut self.nodes[n];
-                    let step = node.adapter.submit(frame);
-                    path::apply_tx(
-                        &mut self.medium,
-                        &mut node.cpu,
-                        &node.adapter,
-                        n,
-                        step,
-                        Priority::Task,
-                        engine,
-                    );
+                    let step = self.nodes[n].adapter.submit(frame);
+                    self.apply_tx(n, step, Priority::Task, engine);
                 }
             }
             TcpJob::TxCopy { frame, .. } if self.nodes[n].adapter.profile.dma_time(frame.bytes).is_some() => {
@@ -721,17 +756,8 @@ impl<S: SocketApp> TcpLan<S> {
                 );
             }
             TcpJob::TxCopy { frame, prio } => {
-                let node = &mut self.nodes[n];
-                let step = node.adapter.copied_to_card(frame);
-                path::apply_tx(
-                    &mut self.medium,
-                    &mut node.cpu,
-                    &node.adapter,
-                    n,
-                    step,
-                    prio,
-                    engine,
-                );
+                let step = self.nodes[n].adapter.copied_to_card(frame);
+                self.apply_tx(n, step, prio, engine);
             }
             TcpJob::TxIsr => {
                 // ilcint: the transmit command is done; a receive buffer the receive
@@ -744,17 +770,8 @@ impl<S: SocketApp> TcpLan<S> {
                         self.rx_dma(n, engine);
                     }
                 }
-                let node = &mut self.nodes[n];
-                let step = node.adapter.transmit_complete();
-                path::apply_tx(
-                    &mut self.medium,
-                    &mut node.cpu,
-                    &node.adapter,
-                    n,
-                    step,
-                    Priority::Interrupt,
-                    engine,
-                );
+                let step = self.nodes[n].adapter.transmit_complete();
+                self.apply_tx(n, step, Priority::Interrupt, engine);
                 self.pump(n, false, engine);
             }
             TcpJob::User => self.user_done(n, engine),
@@ -913,7 +930,7 @@ impl<S: SocketApp> TcpLan<S> {
                             },
                         );
                     }
-                    None => path::rx_start(&mut node.cpu, n, frame, cost, engine),
+                    None => self.rx_start(n, frame, cost, engine),
                 }
             }
             Indication::Corrupted { frame } => self.lost(&frame),
@@ -1045,21 +1062,15 @@ impl<S: SocketApp> TcpLan<S> {
             LanEvent::Start { node } => self.advance(node as usize, engine),
             LanEvent::DmaDone { node, frame, inbound } => {
                 let n = node as usize;
-                let nd = &mut self.nodes[n];
                 if inbound {
-                    let cost = nd.dma_in.pop_front().expect("an inbound DMA has its interrupt");
-                    path::rx_start(&mut nd.cpu, n, frame, cost, engine);
+                    let cost = self.nodes[n]
+                        .dma_in
+                        .pop_front()
+                        .expect("an inbound DMA has its interrupt");
+                    self.rx_start(n, frame, cost, engine);
                 } else {
-                    let step = nd.adapter.copied_to_card(frame);
-                    path::apply_tx(
-                        &mut self.medium,
-                        &mut nd.cpu,
-                        &nd.adapter,
-                        n,
-                        step,
-                        Priority::Interrupt,
-                        engine,
-                    );
+                    let step = self.nodes[n].adapter.copied_to_card(frame);
+                    self.apply_tx(n, step, Priority::Interrupt, engine);
                     self.medium.drain_indications(&mut self.inds);
                     debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
                 }

@@ -2,10 +2,11 @@
 //! observation stream: the frames' bytes ([`bytes`]), a pcapng capture ([`pcap`]), the
 //! event log ([`events`]) and the space-time diagram ([`spacetime`], drawn by
 //! [`spacetime_draw`]); [`Tee`] hands the
-//! stream to several of them.
+//! stream to several of them. [`listing`] reads a capture back as one line per frame.
 
 pub mod bytes;
 pub mod events;
+pub mod listing;
 pub mod pcap;
 pub mod spacetime;
 pub mod spacetime_draw;
