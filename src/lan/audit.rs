@@ -30,7 +30,7 @@
 //!   it answered (nothing lost) and at most what was sent (nothing duplicated: a
 //!   retransmitted request is stored once). Once the LAN is quiet the two are equal.
 //! - **Server.** Busy network tasks (`<= network_tasks`) = requests being served + replies
-//!   waiting for the disk + responses not yet acknowledged; every block written is, in its
+//!   waiting for the disk or the task's latency + responses not yet acknowledged; every block written is, in its
 //!   last version, dirty in the cache or on disk, never both (`nos::cache`); a request waits only when every task is busy.
 //! - **Time and capacity.** Busy time `<=` elapsed on every CPU and on the wire; no station
 //!   received two overlapping frames; the file data delivered since time zero is within the
@@ -364,11 +364,10 @@ impl<A: Application> Lan<A> {
                         sv.busy() as u64,
                         sv.tasks() as u64,
                     );
-                    let on_disk = node.storage.as_ref().map_or(0, |s| s.replies_waiting);
                     c.eq(
-                        || "server: busy tasks = requests being served + waiting for the disk + responses not yet acked".into(),
+                        || "server: busy tasks = requests being served + waiting (disk or latency) + responses not yet acked".into(),
                         sv.busy() as u64,
-                        j.server_read + on_disk + responses,
+                        j.server_read + node.replies_waiting + responses,
                     );
                     if let Some(st) = &node.storage {
                         c.ok(|| "server cache".into(), st.cache.check());

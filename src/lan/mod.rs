@@ -461,7 +461,8 @@ impl<A: Application> Lan<A> {
             .last()
     }
 
-    /// Sends `reply` from server `n` to `p` now, or when the disk is done at `ready`.
+    /// Sends `reply` from server `n` to `p` now, or at `ready` (the disk done, or the task's
+    /// per-request latency over).
     fn reply_when(
         &mut self,
         n: usize,
@@ -472,9 +473,7 @@ impl<A: Application> Lan<A> {
     ) {
         match ready {
             Some(t) if t > engine.now() => {
-                if let Some(st) = self.nodes[n].storage.as_mut() {
-                    st.replies_waiting += 1;
-                }
+                self.nodes[n].replies_waiting += 1;
                 engine.schedule(
                     t,
                     LanEvent::DiskDone {
@@ -704,9 +703,7 @@ impl<A: Application> Model for Lan<A> {
             LanEvent::Start { node } => self.next_op(node as usize, engine),
             LanEvent::DiskDone { node, peer, reply } => {
                 let n = node as usize;
-                if let Some(st) = self.nodes[n].storage.as_mut() {
-                    st.replies_waiting -= 1;
-                }
+                self.nodes[n].replies_waiting -= 1;
                 self.send_reply(n, peer as usize, reply, engine);
             }
             LanEvent::Flush { node } => {

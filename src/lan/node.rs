@@ -22,8 +22,6 @@ pub struct Storage {
     pub disk: Disk,
     /// Writes may stay dirty in the cache (policy and sharing mode allow it).
     pub delay_writes: bool,
-    /// Replies whose network task waits for the disk.
-    pub replies_waiting: u64,
 }
 
 /// What a node does on the LAN.
@@ -48,6 +46,9 @@ pub struct Node<A> {
     pub stall_ns: u64,
     /// The server's disk and cache, if modelled.
     pub storage: Option<Storage>,
+    /// Replies whose network task waits (for the disk, or its per-request latency)
+    /// before they can go.
+    pub replies_waiting: u64,
     /// A workstation's server (node number); a server's own number.
     pub server: usize,
 }
@@ -86,7 +87,6 @@ impl<A: Application> Node<A> {
             cache: Cache::new(s.cache.clone()),
             disk: Disk::new(s.disk.clone()),
             delay_writes: s.delay_writes && matches!(s.cache.policy, WritePolicy::Delayed { .. }),
-            replies_waiting: 0,
         });
         node
     }
@@ -135,6 +135,7 @@ impl<A: Application> Node<A> {
             stall_since: vec![None; n],
             stall_ns: 0,
             storage: None,
+            replies_waiting: 0,
             server,
         }
     }
