@@ -1,5 +1,6 @@
 //! Statistics helpers shared by every component: a bounded-memory delay histogram,
-//! Jain's fairness index, and the spread of a figure over seeds ([`Spread`]).
+//! Jain's fairness index, the spread of a figure over seeds ([`Spread`]) and the time a
+//! condition held ([`TimeIn`]).
 //!
 //! [`Histogram`] records non-negative integer values (nanoseconds) in log-linear buckets:
 //! 32 sub-buckets per power of two, so a quantile is reported within 1/32 (about 3%) of
@@ -7,6 +8,36 @@
 //! 64 x 32 buckets), whatever the run length.
 
 use serde::Serialize;
+
+use crate::time::SimTime;
+
+/// The time a condition held, from observations of it at event times (the only times a
+/// simulated state changes): an interval opens at the first observation that finds it
+/// true and closes at the next that finds it false. Units: ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeIn {
+    since: Option<SimTime>,
+    total_ns: u64,
+}
+
+impl TimeIn {
+    /// The condition is `holds` at `now`.
+    pub fn observe(&mut self, holds: bool, now: SimTime) {
+        match (holds, self.since) {
+            (true, None) => self.since = Some(now),
+            (false, Some(t)) => {
+                self.since = None;
+                self.total_ns += now.saturating_since(t).as_nanos();
+            }
+            _ => {}
+        }
+    }
+
+    /// Time of the closed intervals, ns (one still open is not counted).
+    pub fn total_ns(&self) -> u64 {
+        self.total_ns
+    }
+}
 
 const SUB_BITS: u32 = 5;
 const SUB: u64 = 1 << SUB_BITS;
@@ -242,5 +273,24 @@ mod tests {
         assert_eq!(Spread::of(&[5.0]).cv_pct, 0.0);
         assert!(Spread::of(&[]).mean.is_nan());
         assert!(Spread::of(&[1.0, f64::NAN]).min.is_nan());
+    }
+}
+
+#[cfg(test)]
+mod time_in_tests {
+    use super::*;
+
+    #[test]
+    fn test_time_in_adds_the_closed_intervals_only() {
+        let t = SimTime::from_nanos;
+        let mut x = TimeIn::default();
+        x.observe(false, t(5));
+        x.observe(true, t(10));
+        x.observe(true, t(15)); // still in: the interval runs from 10
+        x.observe(false, t(30));
+        x.observe(true, t(40));
+        assert_eq!(x.total_ns(), 20, "20 ns closed, the interval from 40 still open");
+        x.observe(false, t(41));
+        assert_eq!(x.total_ns(), 21);
     }
 }

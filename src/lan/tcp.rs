@@ -48,6 +48,7 @@ use crate::engine::{Engine, Model, StreamKind};
 use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire, WireConfig};
 use crate::host::account::{self, Sample, TickCounts, Work};
 use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
+use crate::stats::TimeIn;
 use crate::tcp::{AckClock, ConnStats, Connection, Interface, Piece, Segment, StackProfile, UbaWork};
 use crate::time::{SimDuration, SimTime};
 
@@ -206,16 +207,10 @@ struct TcpNode<S> {
     call: Call,
     bytes_written: u64,
     bytes_read: u64,
-    /// Since when the driver has held no frame while written data waited for the
-    /// window to open, if it is so now.
-    stalled_since: Option<SimTime>,
-    /// Total of such time, ns.
-    window_stall_ns: u64,
-    /// Since when the card has had nothing to send while the CPU copies a frame into
-    /// it, if it is so now.
-    starved_since: Option<SimTime>,
-    /// Total of such time, ns.
-    copy_wait_ns: u64,
+    /// Time the driver held no frame while written data waited for the window to open.
+    window_stall: TimeIn,
+    /// Time the card had nothing to send while the CPU copied a frame into it.
+    copy_wait: TimeIn,
     /// Frames held by the driver or the card, summed at each arrival of a data segment,
     /// and the number of such arrivals.
     backlog_sum: u64,
@@ -298,10 +293,8 @@ impl<S: SocketApp> TcpLan<S> {
                 call: Call::Idle,
                 bytes_written: 0,
                 bytes_read: 0,
-                stalled_since: None,
-                window_stall_ns: 0,
-                starved_since: None,
-                copy_wait_ns: 0,
+                window_stall: TimeIn::default(),
+                copy_wait: TimeIn::default(),
                 backlog_sum: 0,
                 data_arrivals: 0,
             })
@@ -358,8 +351,8 @@ impl<S: SocketApp> TcpLan<S> {
             bytes_written: node.bytes_written,
             bytes_read: node.bytes_read,
             rx_ring_drops: node.adapter.stats.rx_ring_drops,
-            window_stall_ns: node.window_stall_ns,
-            copy_wait_ns: node.copy_wait_ns,
+            window_stall_ns: node.window_stall.total_ns(),
+            copy_wait_ns: node.copy_wait.total_ns(),
             backlog_at_data: node.backlog_sum as f64 / node.data_arrivals.max(1) as f64,
             ticks: node.ticks,
             clock_tick: node.clock_tick,
@@ -561,14 +554,7 @@ impl<S: SocketApp> TcpLan<S> {
         }
         let node = &mut self.nodes[n];
         let stalled = node.adapter.held() == 0 && node.conn.window_shut();
-        match (stalled, node.stalled_since) {
-            (true, None) => node.stalled_since = Some(now),
-            (false, Some(t)) => {
-                node.stalled_since = None;
-                node.window_stall_ns += now.saturating_since(t).as_nanos();
-            }
-            _ => {}
-        }
+        node.window_stall.observe(stalled, now);
         self.arm_timers(n, engine);
     }
 
@@ -918,18 +904,7 @@ impl<S: SocketApp> TcpLan<S> {
                     return;
                 }
                 match node.adapter.profile.dma_time(frame.bytes) {
-                    Some(d) => {
-                        node.dma_free = node.dma_free.max(engine.now()) + d;
-                        node.dma_in.push_back(cost);
-                        engine.schedule(
-                            node.dma_free,
-                            LanEvent::DmaDone {
-                                node: n as u32,
-                                frame,
-                                inbound: true,
-                            },
-                        );
-                    }
+                    Some(d) => self.dma_in(n, frame, cost, d, engine),
                     None => self.rx_start(n, frame, cost, engine),
                 }
             }
@@ -955,6 +930,13 @@ impl<S> TcpLan<S> {
             .profile
             .dma_time(frame.bytes)
             .expect("a command handshake comes with a dma table");
+        self.dma_in(n, frame, cost, d, engine);
+    }
+
+    /// Queues the card's DMA of received `frame` into host memory, `d` long, after the
+    /// card's previous transfer (one at a time); `cost` is the receive work that follows.
+    fn dma_in(&mut self, n: usize, frame: Frame, cost: Cost, d: SimDuration, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
         node.dma_free = node.dma_free.max(engine.now()) + d;
         node.dma_in.push_back(cost);
         engine.schedule(
@@ -973,14 +955,7 @@ impl<S> TcpLan<S> {
         for node in &mut self.nodes {
             let a = &node.adapter;
             let starved = a.is_copying() && !a.is_transmitting() && a.card_ready().next().is_none();
-            match (starved, node.starved_since) {
-                (true, None) => node.starved_since = Some(now),
-                (false, Some(t)) => {
-                    node.starved_since = None;
-                    node.copy_wait_ns += now.saturating_since(t).as_nanos();
-                }
-                _ => {}
-            }
+            node.copy_wait.observe(starved, now);
         }
     }
 }
