@@ -153,3 +153,62 @@ fn lossy_wire_recovers_every_byte_and_is_slower() {
         "the benchmark still completes blocks at 10% loss"
     );
 }
+
+/// Issue 13, hypothesis "a DOS critical section": with the server's per-request latency of
+/// scope "server", the waits take turns, so the server answers at most one request per
+/// latency: 20 ms of latency caps 3 KB blocks at 3072 B / 20 ms = 153.6 KB/s whatever else
+/// is fast. With scope "task" the 7 network tasks wait side by side and the 5
+/// workstations get well past that cap.
+#[test]
+fn a_critical_section_latency_serialises_requests_and_a_task_latency_does_not() {
+    let run = |scope: &str| {
+        let o = vec![
+            set("nos.costs.server_request_latency_ms=20.0"),
+            set(&format!("nos.costs.server_request_latency_scope={scope}")),
+            set("workload.block_sizes=[3072]"),
+        ];
+        bulletin::run_config(CONFIGS[0], &o).unwrap().points[0].throughput_kbps
+    };
+    let cap = 3072.0 / 20e-3 / 1000.0;
+    let serial = run("server");
+    let parallel = run("task");
+    eprintln!("cap {cap:.1} KB/s: server scope {serial:.1}, task scope {parallel:.1}");
+    assert!(
+        serial <= cap * 1.001,
+        "{serial} above the critical section's cap {cap}"
+    );
+    assert!(
+        serial > cap * 0.97,
+        "the critical section is the bottleneck: {serial} vs {cap}"
+    );
+    assert!(
+        parallel > cap * 1.5,
+        "tasks wait side by side: {parallel} vs {cap}"
+    );
+}
+
+/// Issue 13, hypothesis "direct large reads": with `large_reads = "direct"` a block of at
+/// least the redirector's SIZE is asked for in one request and lands in the application's
+/// buffer without the workstation's copy; a smaller block is read exactly as before.
+#[test]
+fn direct_large_reads_skip_the_workstation_copy_and_leave_small_blocks_alone() {
+    let run = |mode: &str, block: u32| {
+        let o = vec![
+            set(&format!("nos.workstation.redir.large_reads={mode}")),
+            set(&format!("workload.block_sizes=[{block}]")),
+        ];
+        bulletin::run_config(CONFIGS[0], &o).unwrap().points[0].clone()
+    };
+    let (small_b, small_d) = (run("buffered", 3072), run("direct", 3072));
+    assert_eq!(small_b, small_d, "a 3 KB read is below SIZE: identical runs");
+    let (big_b, big_d) = (run("buffered", 35840), run("direct", 35840));
+    let (cb, cd) = (
+        big_b.explanation.workstation_cpu.copy,
+        big_d.explanation.workstation_cpu.copy,
+    );
+    eprintln!("35840-byte blocks: workstation copy share {cb:.4} buffered, {cd:.4} direct");
+    assert!(
+        cd < cb * 0.8,
+        "no copy out of the redirector's buffer: {cb} -> {cd}"
+    );
+}

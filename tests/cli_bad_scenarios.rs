@@ -289,3 +289,20 @@ fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
         );
     }
 }
+
+#[test]
+fn an_unknown_latency_scope_or_large_read_mode_is_refused_listing_the_valid_ones() {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    fails(
+        "run",
+        &scenario,
+        &["--set", "nos.costs.server_request_latency_scope=global"],
+        &["`nos.costs.server_request_latency_scope`", "`task`, `server`"],
+    );
+    fails(
+        "run",
+        &scenario,
+        &["--set", "nos.workstation.redir.large_reads=sideways"],
+        &["`nos.workstation.redir.large_reads`", "`buffered`, `direct`"],
+    );
+}

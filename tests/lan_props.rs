@@ -9,7 +9,8 @@
 //! cases) or evenly spaced stations, an 8- or 16-bit bus, transmit buffers 2..=80 on each
 //! side, packet sizes 574..=1500 (or up to 4300 with `allow_oversize`), the AI-LANBIOS
 //! buffers, initial send size, run burst, size and ack timeout of both sides, the
-//! redirector's buffers and size, the server's network tasks and buffer, one or two block
+//! redirector's buffers and size, the server's network tasks and buffer, its per-request
+//! latency and that latency's scope (each task's own, or a critical section), one or two block
 //! sizes in 1..=65535, a fault-injection fraction of 0..=10 % (half the cases none) and a
 //! seed. Each block size runs 0.05 s of warm-up and 0.2 s of measurement (a quarter of the
 //! cases 1 s, long enough for the retry timer to recover a lost packet).
@@ -81,7 +82,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![Just(0.0f64), 0.0f64..=0.1],
         0i64..=i64::MAX,
         prop_oneof![3 => Just(0.2f64), 1 => Just(1.0f64)],
-        prop_oneof![Just(0.0f64), 0.0f64..=3.0],
+        (prop_oneof![Just(0.0f64), 0.0f64..=3.0], any::<bool>()),
     );
     (lan, nos).prop_flat_map(|(lan, nos)| {
         let (config, ws, length, random_pos, width, (tx, ws_tx), ((pkt, big), (ws_pkt, ws_big))) = lan;
@@ -94,8 +95,9 @@ fn case() -> impl Strategy<Value = Case> {
             corrupt,
             seed,
             measure,
-            latency,
+            (latency, serial),
         ) = nos;
+        let scope = if serial { "server" } else { "task" };
         let positions = if random_pos {
             prop::collection::vec(0.0f64..=length, ws + 1)
                 .prop_map(Some)
@@ -121,6 +123,7 @@ fn case() -> impl Strategy<Value = Case> {
                 format!("nos.server.network_tasks={tasks}"),
                 format!("nos.server.network_buffer={net_buf}"),
                 format!("nos.costs.server_request_latency_ms={latency}"),
+                format!("nos.costs.server_request_latency_scope={scope}"),
                 format!("seed={seed}"),
             ];
             if let Some(p) = &positions {

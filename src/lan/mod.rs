@@ -54,6 +54,7 @@ use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
 use crate::nos::cache::{Extent, WritePolicy};
+use crate::nos::config::LatencyScope;
 use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
 use crate::nos::server::ReadRequest;
 use crate::nos::session::{OutMsg, TimerRequest};
@@ -407,11 +408,9 @@ impl<A: Application> Lan<A> {
                 let now = engine.now();
                 let ready = self.storage_access(n, p, response.bytes, false, now);
                 // the task's wait besides CPU work (zero unless the scenario sets one)
-                let latency = self.cfg.profile.costs.server_request_latency;
-                let ready = match (ready, latency.is_zero()) {
-                    (r, true) => r,
-                    (r, false) => Some(r.map_or(now + latency, |t| t.max(now + latency))),
-                };
+                let ready = self
+                    .request_latency(n, now)
+                    .map_or(ready, |end| Some(ready.map_or(end, |t| t.max(end))));
                 self.reply_when(n, p, response, ready, engine);
             }
             Job::ServerWrite { peer, bytes } => {
@@ -430,6 +429,26 @@ impl<A: Application> Lan<A> {
             }
             Job::App => self.next_op(n, engine),
         }
+    }
+
+    /// When the per-request latency of a request whose CPU work ends at `now` on server `n`
+    /// is over (`None`: no latency). With scope "server" the waits take turns: each starts
+    /// when the one before it ends.
+    fn request_latency(&mut self, n: usize, now: SimTime) -> Option<SimTime> {
+        let costs = &self.cfg.profile.costs;
+        let latency = costs.server_request_latency;
+        if latency.is_zero() {
+            return None;
+        }
+        Some(match costs.server_request_latency_scope {
+            LatencyScope::Task => now + latency,
+            LatencyScope::Server => {
+                let node = &mut self.nodes[n];
+                let end = node.critical_free_at.max(now) + latency;
+                node.critical_free_at = end;
+                end
+            }
+        })
     }
 
     /// Server `n` reads or writes `bytes` at workstation `p`'s file pointer through its
@@ -554,9 +573,16 @@ impl<A: Application> Lan<A> {
                 }
             }
             Some(m) => {
+                // from the redirector's buffer into the application's, unless the read
+                // went straight into the application's buffer
+                let direct = self.nodes[n]
+                    .workstation_mut()
+                    .0
+                    .is_direct(&self.cfg.profile.redir);
+                let copied = if direct { 0 } else { m.bytes as u64 };
                 let host = &self.nodes[n].host;
                 let cost = Cost {
-                    copy: host.memcpy(m.bytes as u64),
+                    copy: host.memcpy(copied),
                     work: host.instructions(self.cfg.profile.costs.redir_request_kinstr),
                     ..Cost::default()
                 };

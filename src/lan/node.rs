@@ -49,6 +49,9 @@ pub struct Node<A> {
     /// Replies whose network task waits (for the disk, or its per-request latency)
     /// before they can go.
     pub replies_waiting: u64,
+    /// When the server's critical section (a per-request latency of scope "server") is
+    /// free again: the waits are granted in the order asked, back to back.
+    pub critical_free_at: SimTime,
     /// A workstation's server (node number); a server's own number.
     pub server: usize,
 }
@@ -136,6 +139,7 @@ impl<A: Application> Node<A> {
             stall_ns: 0,
             storage: None,
             replies_waiting: 0,
+            critical_free_at: SimTime::ZERO,
             server,
         }
     }

@@ -64,9 +64,30 @@ impl SessionConfig {
 pub struct RedirConfig {
     /// BUFFERS: read requests the redirector may have outstanding at once.
     pub buffers: u32,
-    /// SIZE: the redirector's buffer; the most a single read request asks for.
+    /// SIZE: the redirector's buffer; the most a single read request asks for (unless
+    /// the read goes direct).
     pub size: u32,
+    /// What REDIR does with a read of at least SIZE bytes (issue 13; not documented in our
+    /// sources, so a hypothesis the calibration can choose).
+    pub large_reads: LargeReads,
 }
+
+/// How REDIR reads a block of at least its buffer SIZE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LargeReads {
+    /// Through its buffer like any read: requests of at most SIZE bytes, each copied from
+    /// the buffer into the application's.
+    #[default]
+    Buffered,
+    /// Straight into the application's buffer: one request for the whole read (at most
+    /// [`MAX_READ_REQUEST`] bytes, so the server's network buffer is what splits it), and
+    /// no copy on the workstation.
+    Direct,
+}
+
+/// The most one read request asks for, bytes: a DOS read count and a NetBIOS message
+/// length are 16-bit.
+pub const MAX_READ_REQUEST: u32 = 65_535;
 
 /// The LANtastic SERVER's startup parameters that bear on reads.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +114,8 @@ pub struct NosCosts {
     /// reply can go (a DOS critical section, a timer-driven step of the NOS): the task is
     /// held, the CPU is free for the others. Zero unless a scenario sets it.
     pub server_request_latency: SimDuration,
+    /// Whether the network tasks wait that latency each on their own or one at a time.
+    pub server_request_latency_scope: LatencyScope,
     /// REDIR per read request on the workstation (DOS redirector interface, build request).
     pub redir_request_kinstr: f64,
     /// The application and DOS per block read (INT 21h, PERFORM3's loop and timing).
@@ -103,6 +126,19 @@ pub struct NosCosts {
     pub app_jitter: f64,
     /// The workstations start within this span of each other.
     pub start_skew: SimDuration,
+}
+
+/// Who shares the server's per-request latency (issue 13, hypothesis "a DOS critical
+/// section"): not documented in our sources, so the calibration can choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LatencyScope {
+    /// Every network task waits on its own: the waits of concurrent requests overlap.
+    #[default]
+    Task,
+    /// The wait is a critical section of the whole server (DOS is not reentrant: one
+    /// network task at a time is inside it), so concurrent requests take turns, in the
+    /// order their CPU work ends.
+    Server,
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::RedirConfig;
+use super::config::{LargeReads, RedirConfig, MAX_READ_REQUEST};
 use super::packet::{PacketKind, WRITE_FLAG};
 use super::session::OutMsg;
 
@@ -84,7 +84,12 @@ impl Redirector {
     /// The next request as a NetBIOS message: a read request of `request_bytes` on the
     /// wire, or a write request of `request_bytes` followed by the data it carries.
     pub fn next_request_message(&mut self, cfg: &RedirConfig, request_bytes: u32) -> Option<OutMsg> {
-        let asked = self.next_request(cfg.size, cfg.buffers)?;
+        let size = if self.is_direct(cfg) {
+            MAX_READ_REQUEST
+        } else {
+            cfg.size
+        };
+        let asked = self.next_request(size, cfg.buffers)?;
         Some(if self.write {
             self.bytes_written_sent += asked as u64;
             OutMsg {
@@ -116,6 +121,12 @@ impl Redirector {
         self.to_request += asked - got; // a short reply: ask again for the rest
         self.remaining -= got;
         self.remaining > 0
+    }
+
+    /// Does the current read go straight into the application's buffer (a read of at
+    /// least SIZE bytes with `large_reads = "direct"`)? Its responses then need no copy.
+    pub fn is_direct(&self, cfg: &RedirConfig) -> bool {
+        !self.write && cfg.large_reads == LargeReads::Direct && self.read >= cfg.size
     }
 
     /// Size of the current (or last) read, bytes.
@@ -185,6 +196,7 @@ mod tests {
         let cfg = RedirConfig {
             buffers: 2,
             size: 1024,
+            large_reads: LargeReads::Buffered,
         };
         w.start_write(2500);
         let m = w.next_request_message(&cfg, 64).unwrap();
@@ -212,10 +224,54 @@ mod tests {
         let cfg = RedirConfig {
             buffers: 1,
             size: 1024,
+            large_reads: LargeReads::Buffered,
         };
         assert_eq!(w.next_request_message(&cfg, 64), None, "no read, no request");
         w.start_read(3000);
         let m = w.next_request_message(&cfg, 64).unwrap();
         assert_eq!((m.kind, m.bytes, m.value), (PacketKind::Request, 64, 1024));
+    }
+
+    #[test]
+    fn test_direct_reads_ask_for_the_whole_block_and_small_reads_stay_buffered() {
+        let cfg = RedirConfig {
+            buffers: 1,
+            size: 32_768,
+            large_reads: LargeReads::Direct,
+        };
+        let mut w = Redirector::new();
+        w.start_read(35_840);
+        assert!(w.is_direct(&cfg));
+        let m = w.next_request_message(&cfg, 64).unwrap();
+        assert_eq!((m.bytes, m.value), (64, 35_840), "one request for the whole read");
+        // a 64 KB read is asked at most 65,535 at a time; the server's 57,344-byte network
+        // buffer answers short and the rest is asked again
+        let mut w = Redirector::new();
+        w.start_read(100_000);
+        assert_eq!(w.next_request_message(&cfg, 64).unwrap().value, MAX_READ_REQUEST);
+        assert!(w.response_done(57_344));
+        assert_eq!(w.next_request_message(&cfg, 64).unwrap().value, 100_000 - 57_344);
+        // below SIZE: through the buffer, as with large_reads = "buffered"
+        let mut w = Redirector::new();
+        w.start_read(3072);
+        assert!(!w.is_direct(&cfg));
+        assert_eq!(w.next_request_message(&cfg, 64).unwrap().value, 3072);
+        // writes never go direct
+        let mut w = Redirector::new();
+        w.start_write(40_000);
+        assert!(!w.is_direct(&cfg));
+        assert_eq!(
+            w.next_request_message(&cfg, 64).unwrap().value,
+            WRITE_FLAG | 32_768
+        );
+        // buffered: SIZE at most, whatever the read
+        let buffered = RedirConfig {
+            large_reads: LargeReads::Buffered,
+            ..cfg
+        };
+        let mut w = Redirector::new();
+        w.start_read(35_840);
+        assert!(!w.is_direct(&buffered));
+        assert_eq!(w.next_request_message(&buffered, 64).unwrap().value, 32_768);
     }
 }

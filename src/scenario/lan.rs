@@ -13,7 +13,9 @@ use super::units;
 use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
-use crate::nos::config::{NosCosts, RedirConfig, SendOrder, ServerConfig, SessionConfig};
+use crate::nos::config::{
+    LargeReads, LatencyScope, NosCosts, RedirConfig, SendOrder, ServerConfig, SessionConfig,
+};
 use crate::time::SimDuration;
 
 /// `[hosts]`: the server and the workstations.
@@ -94,8 +96,19 @@ pub struct RawCosts {
     pub server_request_kinstr: f64,
     /// Optional: the server task's wait per request besides CPU work, ms (default 0).
     pub server_request_latency_ms: Option<f64>,
+    /// Optional: `"task"` (default: each network task waits on its own) or `"server"` (one
+    /// task at a time: a critical section).
+    pub server_request_latency_scope: Option<RawLatencyScope>,
     pub redir_request_kinstr: f64,
     pub app_block_kinstr: f64,
+}
+
+/// `server_request_latency_scope` of `[nos.costs]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawLatencyScope {
+    Task,
+    Server,
 }
 
 /// `[nos.server]`: SERVER startup parameters and the server's AI-LANBIOS switches.
@@ -143,6 +156,16 @@ pub enum RawSendOrder {
 pub struct RawRedir {
     pub buffers: i64,
     pub size: i64,
+    /// Optional: `"buffered"` (default) or `"direct"` (see [`LargeReads`]).
+    pub large_reads: Option<RawLargeReads>,
+}
+
+/// `large_reads` of `[nos.workstation.redir]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawLargeReads {
+    Buffered,
+    Direct,
 }
 
 /// The PC timer's tick: 65536 / 1193182 Hz = 54.925 ms.
@@ -408,6 +431,10 @@ pub fn validate(
             SERVER_LATENCY_MS,
             true,
         )?,
+        server_request_latency_scope: match c.server_request_latency_scope {
+            None | Some(RawLatencyScope::Task) => LatencyScope::Task,
+            Some(RawLatencyScope::Server) => LatencyScope::Server,
+        },
         redir_request_kinstr: cost("redir_request_kinstr", c.redir_request_kinstr)?,
         app_block_kinstr: cost("app_block_kinstr", c.app_block_kinstr)?,
         request_bytes,
@@ -426,6 +453,10 @@ pub fn validate(
     let redir = RedirConfig {
         buffers: int_in("nos.workstation.redir.buffers", r.buffers, 1, 16, "")?,
         size: int_in("nos.workstation.redir.size", r.size, 512, 65_535, "")?,
+        large_reads: match r.large_reads {
+            None | Some(RawLargeReads::Buffered) => LargeReads::Buffered,
+            Some(RawLargeReads::Direct) => LargeReads::Direct,
+        },
     };
     let server = ServerConfig {
         network_tasks: int_in("nos.server.network_tasks", nos.server.network_tasks, 1, 64, "")?,
