@@ -159,6 +159,10 @@ pub enum TcpJob {
     },
     /// The application's user-mode work (single processor).
     User,
+    /// A one-command card's driver spins at interrupt level on the command register
+    /// until the card takes its "supply receive buffer" command (`if_il.c`: `ILC_RCV`,
+    /// then `while ((addr->il_csr & IL_CDONE) == 0)`); then the card may fill the buffer.
+    RcvCommand,
 }
 
 impl FrameJob for TcpJob {
@@ -608,7 +612,16 @@ impl<S: SocketApp> TcpLan<S> {
             primary: node.cpu.running().map(|(job, prio)| {
                 let work = match job {
                     TcpJob::User => Work::User,
-                    TcpJob::Send { by_process: true, .. } => Work::Process,
+                    TcpJob::Send { by_process, .. } => {
+                        // output from the process's call is its time; output started by
+                        // an arriving ACK runs in the network software interrupt, over
+                        // whatever the CPU was doing
+                        if *by_process {
+                            Work::Process
+                        } else {
+                            Work::Other
+                        }
+                    }
                     _ if prio == Priority::Task => Work::Process,
                     _ => Work::Other,
                 };
@@ -752,8 +765,7 @@ impl<S: SocketApp> TcpLan<S> {
                 if node.adapter.profile.command().is_some() {
                     node.xmit_active = false;
                     if std::mem::take(&mut node.rx_supply_deferred) {
-                        node.rx_buffer = true;
-                        self.rx_dma(n, engine);
+                        self.supply_rx_buffer(n, engine);
                     }
                 }
                 let step = self.nodes[n].adapter.transmit_complete();
@@ -761,6 +773,11 @@ impl<S: SocketApp> TcpLan<S> {
                 self.pump(n, false, engine);
             }
             TcpJob::User => self.user_done(n, engine),
+            TcpJob::RcvCommand => {
+                // CDONE: the card has the buffer
+                self.nodes[n].rx_buffer = true;
+                self.rx_dma(n, engine);
+            }
             TcpJob::RxIsr { frame } => {
                 self.nodes[n].adapter.copied_from_card(&frame);
                 // ilrint: supply the next receive buffer, unless a transmit command is
@@ -770,8 +787,7 @@ impl<S: SocketApp> TcpLan<S> {
                     if node.xmit_active {
                         node.rx_supply_deferred = true;
                     } else {
-                        node.rx_buffer = true;
-                        self.rx_dma(n, engine);
+                        self.supply_rx_buffer(n, engine);
                     }
                 }
                 // a fragment of a segment whose other fragment was lost is dropped
@@ -914,6 +930,30 @@ impl<S: SocketApp> TcpLan<S> {
 }
 
 impl<S> TcpLan<S> {
+    /// The driver of a one-command card gives it the next receive buffer: the command
+    /// register write and the spin until the card's processor takes it, at interrupt
+    /// level (`ilrint`, or `ilcint` when a transmit command was outstanding).
+    fn supply_rx_buffer(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let node = &self.nodes[n];
+        let c = node
+            .adapter
+            .profile
+            .command()
+            .expect("only a one-command card is given receive buffers");
+        let cost = Cost {
+            protocol: SimDuration::from_nanos_f64(c.latency_ns),
+            ..Cost::default()
+        };
+        path::start_job(
+            &mut self.nodes[n].cpu,
+            n,
+            Priority::Interrupt,
+            cost,
+            TcpJob::RcvCommand,
+            engine,
+        );
+    }
+
     /// A one-command card moves the oldest frame of its FIFO into the supplied receive
     /// buffer, when it has both (one DMA at a time on the card).
     fn rx_dma(&mut self, n: usize, engine: &mut Engine<LanEvent>) {

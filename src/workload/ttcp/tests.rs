@@ -211,3 +211,41 @@ fn test_the_audit_holds_through_a_lossy_transfer_and_finds_a_byte_made_up() {
         .expect_err("a byte read that never arrived");
     assert!(e.violations.iter().any(|v| v.starts_with("node 1: took")), "{e}");
 }
+
+/// A host with a one-command UNIBUS card (the NI1010A's handshake) and no other CPU
+/// cost worth counting: `latency_ns` per command.
+fn one_command_host(latency_ns: f64) -> TcpHost {
+    let mut h = instant_host();
+    h.adapter.copy = CopyEngine::UnibusDma {
+        setup_ns: 0.0,
+        request_ns: 0.0,
+        dma: Some(crate::adapter::DmaTiming {
+            word_ns: 1000.0,
+            burst_words: 1,
+            burst_overhead_ns: 0.0,
+        }),
+        tx_slots: 1,
+        rx_bytes: 16_384,
+        command: Some(crate::adapter::CommandHandshake { latency_ns }),
+    };
+    h.costs.interrupt_kinstr = 0.0;
+    h
+}
+
+#[test]
+fn test_one_command_card_spins_one_latency_per_received_frame() {
+    // each frame a host receives costs its CPU exactly one receive-buffer command's
+    // spin (if_il.c: ILC_RCV, then wait for CDONE at interrupt level), whether ilrint
+    // gives the buffer at once or ilcint after the outstanding transmit: with every
+    // other cost zero, a host's CPU busy time is frames received x latency
+    let l = 300_000.0;
+    let r = run(&cfg([one_command_host(l), one_command_host(l)], 16, 0.0), 1).unwrap();
+    assert_eq!(r.receiver.bytes, 16 * 8192);
+    let frames = |side: &crate::workload::ttcp::TtcpSide| side.node.conn.segments_received;
+    for side in [&r.transmitter, &r.receiver] {
+        assert_eq!(side.node.cpu.busy_ns, frames(side) * l as u64);
+    }
+    // the spins and the commands' take-up lengthen the transfer over a card without them
+    let quick = run(&cfg([one_command_host(0.0), one_command_host(0.0)], 16, 0.0), 1).unwrap();
+    assert!(r.receiver.real_s > quick.receiver.real_s);
+}
