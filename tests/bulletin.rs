@@ -19,11 +19,10 @@ fn set(kv: &str) -> Override {
 /// Issues 3 and 13 ask for MAPE <= 3% per curve and no point off by more than 8%. With
 /// the server's AI-LANBIOS interleaving concurrent replies (`send_order = "round_robin"`),
 /// a per-request wait of the server's task besides its CPU work, and the constants of
-/// `ethersim calibrate calibrations/bulletin.toml`, the mean over Figure 1's 5 seeds
-/// reaches 0.8% to 3.01% per curve and 6.0% at worst (README, "Fidelity"): the point bar
-/// is held; the MAPE bar is missed by 0.01 point on the 16-bit optimized curve, and this
-/// test holds that level so that no change makes it worse unnoticed.
-const MAPE_BAR: f64 = 3.05;
+/// `ethersim calibrate calibrations/bulletin.toml` (absolute percentage errors), the mean
+/// over Figure 1's 5 seeds reaches 0.24% to 2.79% per curve and 7.8% at worst (README,
+/// "Fidelity").
+const MAPE_BAR: f64 = 3.0;
 const POINT_BAR: f64 = 8.0;
 
 #[test]
@@ -57,6 +56,85 @@ fn every_curve_within_the_fidelity_bars() {
                 "{} at {} off by {e:.1}%\n{report}",
                 c.config,
                 p.block_size
+            );
+        }
+    }
+}
+
+/// Issue 13: every point's seed-to-seed variation (coefficient of variation over
+/// Figure 1's 5 seeds) at most 2%.
+#[test]
+fn every_point_varies_by_at_most_2_percent_between_seeds() {
+    let mut worst = (0.0, String::new());
+    for config in CONFIGS {
+        let runs = bulletin::run_config_seeds(config, &bulletin::SEEDS).unwrap();
+        assert_eq!(runs.len(), 5);
+        for (i, p) in runs[0].points.iter().enumerate() {
+            let v: Vec<f64> = runs.iter().map(|r| r.points[i].throughput_kbps).collect();
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64;
+            let cv = var.sqrt() / mean * 100.0;
+            if cv > worst.0 {
+                worst = (cv, format!("{config} at {}: {v:?}", p.block_size));
+            }
+        }
+    }
+    eprintln!("largest seed-to-seed variation {:.2}%: {}", worst.0, worst.1);
+    assert!(worst.0 <= 2.0, "{:.2}% > 2%: {}", worst.0, worst.1);
+}
+
+/// Least-squares fit of time per block against block size, t = a + b B: (a in ms, b in
+/// ns per byte), from throughputs in KB/s (1 KB = 1000 bytes).
+fn per_block_and_per_byte(points: &[(f64, f64)]) -> (f64, f64) {
+    let pts: Vec<(f64, f64)> = points.iter().map(|&(b, kbps)| (b, b / kbps)).collect();
+    let n = pts.len() as f64;
+    let (sx, sy) = pts.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0, y + p.1));
+    let sxx: f64 = pts.iter().map(|p| p.0 * p.0).sum();
+    let sxy: f64 = pts.iter().map(|p| p.0 * p.1).sum();
+    let b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    let a = (sy - b * sx) / n;
+    (a, b * 1e6) // t in ms per block: a ms, b ms/B -> ns/B
+}
+
+/// Issue 13's shape bar: a within 25% and b within 3% of the measured curve's. Reached for
+/// b on three curves and a on 16-bit defaults (README, "Fidelity"); this holds those and
+/// prints the rest. Not reached: the optimized curves' a and 8-bit defaults' a, 16-bit
+/// optimized b.
+#[test]
+fn per_byte_costs_and_the_16_bit_defaults_per_block_cost_match_the_bulletin() {
+    let mut report = String::new();
+    let mut fits = Vec::new();
+    for c in &data().curves {
+        let m: Vec<(f64, f64)> = c
+            .points
+            .iter()
+            .map(|p| (p.block_size as f64, p.measured_kbps))
+            .collect();
+        let s: Vec<(f64, f64)> = c
+            .points
+            .iter()
+            .map(|p| (p.block_size as f64, p.simulated_kbps))
+            .collect();
+        let (am, bm) = per_block_and_per_byte(&m);
+        let (asim, bsim) = per_block_and_per_byte(&s);
+        report += &format!(
+            "{}: a {asim:.2} ms (measured {am:.2}), b {bsim:.0} ns/B (measured {bm:.0})\n",
+            c.config
+        );
+        fits.push((c.config.clone(), am, asim, bm, bsim));
+    }
+    eprintln!("{report}");
+    for (config, am, asim, bm, bsim) in &fits {
+        if config != "16bit-optimized" {
+            assert!(
+                (bsim / bm - 1.0).abs() <= 0.03,
+                "{config}: b {bsim} vs {bm}\n{report}"
+            );
+        }
+        if config == "16bit-defaults" {
+            assert!(
+                (asim / am - 1.0).abs() <= 0.25,
+                "{config}: a {asim} vs {am}\n{report}"
             );
         }
     }
@@ -202,13 +280,16 @@ fn direct_large_reads_skip_the_workstation_copy_and_leave_small_blocks_alone() {
     let (small_b, small_d) = (run("buffered", 3072), run("direct", 3072));
     assert_eq!(small_b, small_d, "a 3 KB read is below SIZE: identical runs");
     let (big_b, big_d) = (run("buffered", 35840), run("direct", 35840));
-    let (cb, cd) = (
-        big_b.explanation.workstation_cpu.copy,
-        big_d.explanation.workstation_cpu.copy,
-    );
-    eprintln!("35840-byte blocks: workstation copy share {cb:.4} buffered, {cd:.4} direct");
+    // the workstations' copy time per byte read: the data port's ~370 ns/B stays, the
+    // 100 ns/B move out of the redirector's buffer goes (about a fifth of it)
+    let per_byte = |p: &ethersim::workload::perform3::Perform3Point| {
+        p.explanation.workstation_cpu.copy / p.throughput_kbps
+    };
+    let (cb, cd) = (per_byte(&big_b), per_byte(&big_d));
+    eprintln!("35840-byte blocks: workstation copy per KB/s {cb:.3e} buffered, {cd:.3e} direct");
     assert!(
-        cd < cb * 0.8,
+        cd < cb * 0.9,
         "no copy out of the redirector's buffer: {cb} -> {cd}"
     );
+    assert!(cd > cb * 0.6, "the data port's copy remains: {cb} -> {cd}");
 }
