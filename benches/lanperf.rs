@@ -34,7 +34,10 @@ fn bench(c: &mut Criterion) {
     let Workload::Lanperf(lw) = &lp.workload else {
         panic!("lanperf")
     };
-    let p3 = load("16bit-optimized.toml", &["workload.block_sizes=[31744]"]);
+    let p3 = load(
+        "16bit-optimized.toml",
+        &["workload.block_sizes=[31744]", "workload.measure_s=4.0"],
+    );
     let Workload::Perform3(pw) = &p3.workload else {
         panic!("perform3")
     };
