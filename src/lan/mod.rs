@@ -109,6 +109,11 @@ pub enum LanEvent {
         frame: crate::ether::Frame,
         inbound: bool,
     },
+    /// A message-queue card's processor has taken up the receive request the driver
+    /// hung (`tcp` composition, [`crate::adapter::MessageQueue`] cards only).
+    RxRequestTaken {
+        node: u32,
+    },
     /// The process's user-mode work on the attached processor is done (`tcp` only).
     UserDone {
         node: u32,
@@ -746,6 +751,7 @@ impl<A: Application> Model for Lan<A> {
             }
             LanEvent::TcpTimer { .. }
             | LanEvent::DmaDone { .. }
+            | LanEvent::RxRequestTaken { .. }
             | LanEvent::UserDone { .. }
             | LanEvent::ClockTick { .. } => unreachable!("TCP host event on a NetBIOS LAN: {ev:?}"),
         }

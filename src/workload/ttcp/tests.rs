@@ -227,6 +227,7 @@ fn one_command_host(latency_ns: f64) -> TcpHost {
         tx_slots: 1,
         rx_bytes: 16_384,
         command: Some(crate::adapter::CommandHandshake { latency_ns }),
+        queue: None,
     };
     h.costs.interrupt_kinstr = 0.0;
     h
