@@ -263,6 +263,15 @@ impl AdapterProfile {
         }
     }
 
+    /// CPU time the driver spends on one message of a message-queue card (a request it
+    /// fills, or a reply it takes and frees): `request_ns`; zero for other cards.
+    pub fn message_time(&self) -> SimDuration {
+        match self.copy {
+            CopyEngine::UnibusDma { request_ns, .. } => SimDuration::from_nanos_f64(request_ns),
+            _ => SimDuration::ZERO,
+        }
+    }
+
     /// The card's request/reply message queues, if it has them.
     pub fn message_queue(&self) -> Option<MessageQueue> {
         match self.copy {

@@ -58,7 +58,7 @@ use crate::nos::config::LatencyScope;
 use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
 use crate::nos::server::ReadRequest;
 use crate::nos::session::{OutMsg, TimerRequest};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use node::{Node, Role};
 
 /// Events of the LAN model.
@@ -647,6 +647,7 @@ impl<A: Application> Lan<A> {
                     &node.host,
                     frame.src,
                     kinstr,
+                    SimDuration::ZERO,
                     engine,
                 );
             }

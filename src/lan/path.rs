@@ -10,6 +10,7 @@
 use crate::adapter::{Adapter, TxStep};
 use crate::engine::Engine;
 use crate::ether::{EtherEvent, Frame, Indication, Wire};
+use crate::time::SimDuration;
 use crate::host::{Cost, Cpu, HostProfile, Priority};
 
 use super::LanEvent;
@@ -107,13 +108,14 @@ pub(super) fn tx_interrupt<J: FrameJob, W: Wire>(
     host: &HostProfile,
     n: usize,
     interrupt_kinstr: f64,
+    reply: SimDuration,
     engine: &mut Engine<LanEvent>,
 ) {
     if let Some(f) = adapter.mac_done().to_mac {
         segment.enqueue(f, engine);
     }
     let cost = Cost {
-        protocol: host.instructions(interrupt_kinstr),
+        protocol: host.instructions(interrupt_kinstr) + reply,
         ..Cost::default()
     };
     start_job(cpu, n, Priority::Interrupt, cost, J::tx_isr(), engine);

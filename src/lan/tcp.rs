@@ -920,6 +920,11 @@ impl<S: SocketApp> TcpLan<S> {
                 }
                 let node = &mut self.nodes[frame.src];
                 let kinstr = node.costs.interrupt_kinstr;
+                // excdint takes an EXOS's transmit reply off the reply queue and frees it
+                let reply = match node.adapter.profile.message_queue() {
+                    Some(_) => node.adapter.profile.message_time(),
+                    None => SimDuration::ZERO,
+                };
                 path::tx_interrupt(
                     &mut self.medium,
                     &mut node.cpu,
@@ -927,6 +932,7 @@ impl<S: SocketApp> TcpLan<S> {
                     &node.host,
                     frame.src,
                     kinstr,
+                    reply,
                     engine,
                 );
             }
@@ -955,10 +961,14 @@ impl<S: SocketApp> TcpLan<S> {
                     if fragments > 1 {
                         input += node.costs.fragment_kinstr;
                     }
+                    // the reply (exrecv) and the next receive request (exhangrcv): two
+                    // messages, where a transmitted frame's request and reply are taken
+                    // in its copy to the card and in its transmit interrupt
                     RxCost {
                         interrupt: Cost {
                             copy: node.adapter.profile.rx_copy_time(frame.bytes),
-                            protocol: node.host.instructions(node.costs.interrupt_kinstr),
+                            protocol: node.host.instructions(node.costs.interrupt_kinstr)
+                                + node.adapter.profile.message_time(),
                             ..Cost::default()
                         },
                         input: Some(Cost {
