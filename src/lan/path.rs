@@ -10,8 +10,8 @@
 use crate::adapter::{Adapter, TxStep};
 use crate::engine::Engine;
 use crate::ether::{EtherEvent, Frame, Indication, Wire};
-use crate::time::SimDuration;
 use crate::host::{Cost, Cpu, HostProfile, Priority};
+use crate::time::SimDuration;
 
 use super::LanEvent;
 

@@ -282,7 +282,11 @@ fn test_message_queue_card_pays_two_messages_per_frame_and_takes_one_receive_at_
     // frame that has left (the peer took it in; the run ends with the receiver's last
     // ACK on its way) and two per frame received, on either side.
     let (m, t) = (100_000.0, 2_000_000.0);
-    let r = run(&cfg([message_queue_host(m, t), message_queue_host(m, t)], 16, 0.0), 1).unwrap();
+    let r = run(
+        &cfg([message_queue_host(m, t), message_queue_host(m, t)], 16, 0.0),
+        1,
+    )
+    .unwrap();
     assert_eq!(r.receiver.bytes, 16 * 8192);
     for (side, peer) in [(&r.transmitter, &r.receiver), (&r.receiver, &r.transmitter)] {
         let (c, p) = (&side.node.conn, &peer.node.conn);
@@ -300,6 +304,10 @@ fn test_message_queue_card_pays_two_messages_per_frame_and_takes_one_receive_at_
         "{} s, at least {floor_s} s",
         r.receiver.real_s
     );
-    let quick = run(&cfg([message_queue_host(m, 0.0), message_queue_host(m, 0.0)], 16, 0.0), 1).unwrap();
+    let quick = run(
+        &cfg([message_queue_host(m, 0.0), message_queue_host(m, 0.0)], 16, 0.0),
+        1,
+    )
+    .unwrap();
     assert!(quick.receiver.real_s < floor_s, "{} s", quick.receiver.real_s);
 }
