@@ -58,7 +58,7 @@ use crate::nos::config::LatencyScope;
 use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
 use crate::nos::server::ReadRequest;
 use crate::nos::session::{OutMsg, TimerRequest};
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimTime;
 use node::{Node, Role};
 
 /// Events of the LAN model.
@@ -639,15 +639,16 @@ impl<A: Application> Lan<A> {
         match ind {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
                 let node = &mut self.nodes[frame.src];
-                let kinstr = self.cfg.profile.costs.interrupt_kinstr;
+                let cost = Cost {
+                    protocol: node.host.instructions(self.cfg.profile.costs.interrupt_kinstr),
+                    ..Cost::default()
+                };
                 path::tx_interrupt(
                     &mut self.segment,
                     &mut node.cpu,
                     &mut node.adapter,
-                    &node.host,
                     frame.src,
-                    kinstr,
-                    SimDuration::ZERO,
+                    cost,
                     engine,
                 );
             }

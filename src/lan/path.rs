@@ -11,7 +11,6 @@ use crate::adapter::{Adapter, TxStep};
 use crate::engine::Engine;
 use crate::ether::{EtherEvent, Frame, Indication, Wire};
 use crate::host::{Cost, Cpu, HostProfile, Priority};
-use crate::time::SimDuration;
 
 use super::LanEvent;
 
@@ -100,24 +99,18 @@ pub(super) fn apply_tx<J: FrameJob, W: Wire>(
 
 /// The MAC is done with a frame of node `n` (sent or dropped): a card that chains its
 /// transmits starts the next one at once; then the transmit-complete interrupt, costing
-/// `interrupt_kinstr` thousand instructions.
+/// `cost` (interrupt service, and a message-queue card's transmit reply).
 pub(super) fn tx_interrupt<J: FrameJob, W: Wire>(
     segment: &mut W,
     cpu: &mut Cpu<J>,
     adapter: &mut Adapter,
-    host: &HostProfile,
     n: usize,
-    interrupt_kinstr: f64,
-    reply: SimDuration,
+    cost: Cost,
     engine: &mut Engine<LanEvent>,
 ) {
     if let Some(f) = adapter.mac_done().to_mac {
         segment.enqueue(f, engine);
     }
-    let cost = Cost {
-        protocol: host.instructions(interrupt_kinstr) + reply,
-        ..Cost::default()
-    };
     start_job(cpu, n, Priority::Interrupt, cost, J::tx_isr(), engine);
 }
 

@@ -919,20 +919,20 @@ impl<S: SocketApp> TcpLan<S> {
                     self.lost(&frame);
                 }
                 let node = &mut self.nodes[frame.src];
-                let kinstr = node.costs.interrupt_kinstr;
-                // excdint takes an EXOS's transmit reply off the reply queue and frees it
-                let reply = match node.adapter.profile.message_queue() {
-                    Some(_) => node.adapter.profile.message_time(),
-                    None => SimDuration::ZERO,
+                let mut cost = Cost {
+                    protocol: node.host.instructions(node.costs.interrupt_kinstr),
+                    ..Cost::default()
                 };
+                if node.adapter.profile.message_queue().is_some() {
+                    // excdint takes an EXOS's transmit reply off the reply queue and frees it
+                    cost.protocol += node.adapter.profile.message_time();
+                }
                 path::tx_interrupt(
                     &mut self.medium,
                     &mut node.cpu,
                     &mut node.adapter,
-                    &node.host,
                     frame.src,
-                    kinstr,
-                    reply,
+                    cost,
                     engine,
                 );
             }
