@@ -75,8 +75,9 @@ pub enum CopyEngine {
         rx_ring: u32,
     },
     /// A UNIBUS card of a VAX (Excelan EXOS 204, Interlan NI1010A, DEC PCL-11B): the
-    /// driver's CPU work per frame is `setup_ns` plus `request_ns` (the EXOS's request
-    /// and reply messages in host memory), then the card moves the frame by DMA
+    /// driver's CPU work per frame is `setup_ns` plus `request_ns` (on a card with
+    /// [`MessageQueue`]s, per message: a frame's request and its reply, each
+    /// `request_ns`), then the card moves the frame by DMA
     /// ([`DmaTiming`]) while the CPU is free; `dma = None` for a card whose DMA *is* the
     /// transmission (the PCL-11 reads host memory as it sends, at the link's rate).
     UnibusDma {

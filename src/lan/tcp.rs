@@ -19,7 +19,11 @@
 //! (in the `Send` job) and in (in the receive interrupt). A card with DMA
 //! ([`crate::adapter::AdapterProfile::dma_time`]) moves each frame across the bus after
 //! the driver's CPU work (out) or before the receive interrupt (in), one transfer at a
-//! time per card, while the CPU is free.
+//! time per card, while the CPU is free. A card with message queues (the EXOS 204,
+//! [`crate::adapter::MessageQueue`]) takes each request up a while after the driver
+//! writes it, and has one receive request outstanding: a frame waits in the card until
+//! the receive interrupt of the previous one has hung the next request and the card has
+//! taken it up; IP and TCP input then follow the interrupt as their own job.
 //!
 //! Observed (`super::observe`), each frame's jobs are recorded when submitted: the
 //! segment's build (`Send`), the copy into the card and the receive interrupt.

@@ -3,7 +3,8 @@
 //! medium), and the interface framing and accounting keys that go with them.
 //!
 //! Card keys (besides `name`, `setup_ns`, `driver_queue`): `request_ns` (CPU per frame
-//! for the card's request/reply messages, 0 for none), `tx_slots`, `rx_bytes`, optional
+//! for the card's requests, with `queue` per message, request or reply; 0 for none),
+//! `tx_slots`, `rx_bytes`, optional
 //! `dma = { word_ns, burst_words, burst_overhead_ns }` (absent: the card's DMA is its
 //! transmission), optional `link = { bit_rate_mbps, overhead_bytes, mtu_bytes }` (the
 //! card talks over a point-to-point link with no link header; both hosts' cards must
