@@ -26,7 +26,7 @@ fn interlan_is_slowest_and_costs_the_receiver_less_cpu_per_kb_than_excelan() {
     let kb = |iface| mean(&r, "receiver", iface, |r| r.simulated.kbytes_per_s);
     let (ex, pcl, il) = (kb("ex0"), kb("pcl0"), kb("il0"));
     assert!(
-        ex > 1.2 * il && pcl > 1.2 * il,
+        ex > 1.1 * il && pcl > 1.1 * il,
         "ex0 {ex:.1}, pcl0 {pcl:.1}, il0 {il:.1} KB/s"
     );
     // per CPU second the Interlan receiver is cheaper than the Excelan's; on the
@@ -34,6 +34,35 @@ fn interlan_is_slowest_and_costs_the_receiver_less_cpu_per_kb_than_excelan() {
     let il = mean(&r, "receiver", "il0", |r| r.simulated.kbytes_per_cpu_s);
     let ex = mean(&r, "receiver", "ex0", |r| r.simulated.kbytes_per_cpu_s);
     assert!(il > ex, "receiver: il0 {il:.0} vs ex0 {ex:.0} KB per CPU second");
+}
+
+#[test]
+fn the_excelan_receiver_is_charged_more_system_time_than_its_transmitter() {
+    // measured: receiver 45-59%, transmitter 35-42%. With one receive request hung at a
+    // time (if_ex.c) the data frames reach the receiver while its reader is in its call,
+    // where their interrupts are its system time; the transmitter's transmit replies
+    // come at interrupt level, mostly over its idle loop
+    let r = rows(&[]);
+    let sys = |side| mean(&r, side, "ex0", |r| r.simulated.sys_pct());
+    let (tx, rx) = (sys("transmitter"), sys("receiver"));
+    assert!(
+        rx > tx + 4.0,
+        "ex0 system CPU: receiver {rx:.1}%, transmitter {tx:.1}%"
+    );
+    // the single-processor Excelan transmitter rows within 8 points
+    for row in r
+        .iter()
+        .filter(|r| r.side.starts_with("transmitter") && r.config == "single" && r.interface == "ex0")
+    {
+        assert!(
+            row.sys_error_points().abs() <= 8.0,
+            "{} {} {}: {:+.1} points",
+            row.side,
+            row.config,
+            row.trailers,
+            row.sys_error_points()
+        );
+    }
 }
 
 #[test]
@@ -46,20 +75,25 @@ fn the_level_reached() {
         .filter(|r| r.throughput_error_pct().abs() <= 10.0)
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
-    assert!(thr >= 12, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 10, "system CPU within 8 points in {sys} of 26");
-    // the Interlan rows within 13% (the receive-command spin); the single-processor
-    // Excelan rows are the ones missed
+    assert!(thr >= 14, "throughput within 10% in {thr} of 26");
+    assert!(sys >= 11, "system CPU within 8 points in {sys} of 26");
+    // the single-processor Excelan rows within 8% (they were 13-22% fast without the
+    // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {
-        if row.interface == "il0" {
-            assert!(
-                row.throughput_error_pct().abs() <= 13.0,
-                "{} {} {}",
-                row.side,
-                row.config,
-                row.interface
-            );
-        }
+        let bound = match (row.config.as_str(), row.interface.as_str()) {
+            ("single", "ex0") => 8.0,
+            (_, "il0") => 26.0,
+            _ => continue,
+        };
+        assert!(
+            row.throughput_error_pct().abs() <= bound,
+            "{} {} {} {}: {:+.1}%",
+            row.side,
+            row.config,
+            row.interface,
+            row.trailers,
+            row.throughput_error_pct()
+        );
     }
 }
 

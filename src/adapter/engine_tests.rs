@@ -150,6 +150,7 @@ fn test_unibus_dma_timing_by_hand() {
             tx_slots: 1,
             rx_bytes: 8192,
             command: None,
+            queue: None,
         },
         card_ram_bytes: 8192,
         page_bytes: 256,
@@ -170,6 +171,7 @@ fn test_unibus_dma_timing_by_hand() {
             tx_slots: 1,
             rx_bytes: 2048,
             command: None,
+            queue: None,
         },
         ..card
     };

@@ -75,8 +75,9 @@ pub enum CopyEngine {
         rx_ring: u32,
     },
     /// A UNIBUS card of a VAX (Excelan EXOS 204, Interlan NI1010A, DEC PCL-11B): the
-    /// driver's CPU work per frame is `setup_ns` plus `request_ns` (the EXOS's request
-    /// and reply messages in host memory), then the card moves the frame by DMA
+    /// driver's CPU work per frame is `setup_ns` plus `request_ns` (on a card with
+    /// [`MessageQueue`]s, per message: a frame's request and its reply, each
+    /// `request_ns`), then the card moves the frame by DMA
     /// ([`DmaTiming`]) while the CPU is free; `dma = None` for a card whose DMA *is* the
     /// transmission (the PCL-11 reads host memory as it sends, at the link's rate).
     UnibusDma {
@@ -91,7 +92,25 @@ pub enum CopyEngine {
         /// `if_il.c`): see [`CommandHandshake`]. `None`: the card queues requests itself
         /// (the EXOS's message queues) or has no commands (the PCL-11).
         command: Option<CommandHandshake>,
+        /// A card driven through request and reply message queues with one receive
+        /// request hung at a time (the EXOS 204 under `if_ex.c`): see [`MessageQueue`].
+        queue: Option<MessageQueue>,
     },
+}
+
+/// The request/reply message queues of a board with its own processor (the EXOS 204 in
+/// link mode under `if_ex.c`, Excelan 84/10/11): the driver fills a request in host
+/// memory and writes the board's port B; the board's processor takes the request up
+/// `take_up_ns` later and only then moves the frame by DMA. The driver has one receive
+/// buffer (`ifu_r`) and so one receive request outstanding: the reply interrupt
+/// (`excdint`) takes the frame (`exrecv`) and then hangs the next request
+/// (`exhangrcv`), so a frame that arrives meanwhile waits in the board's memory until
+/// that request is taken up. Transmit and receive requests queue independently (the
+/// request queue holds four), unlike a one-command card ([`CommandHandshake`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MessageQueue {
+    /// From the port B write to the board's processor acting on the request, ns.
+    pub take_up_ns: f64,
 }
 
 /// The command/DMA handshake of a one-command-at-a-time UNIBUS card (NI1010A, `if_il.c`
@@ -241,6 +260,23 @@ impl AdapterProfile {
     pub fn command(&self) -> Option<CommandHandshake> {
         match self.copy {
             CopyEngine::UnibusDma { command, .. } => command,
+            _ => None,
+        }
+    }
+
+    /// CPU time the driver spends on one message of a message-queue card (a request it
+    /// fills, or a reply it takes and frees): `request_ns`; zero for other cards.
+    pub fn message_time(&self) -> SimDuration {
+        match self.copy {
+            CopyEngine::UnibusDma { request_ns, .. } => SimDuration::from_nanos_f64(request_ns),
+            _ => SimDuration::ZERO,
+        }
+    }
+
+    /// The card's request/reply message queues, if it has them.
+    pub fn message_queue(&self) -> Option<MessageQueue> {
+        match self.copy {
+            CopyEngine::UnibusDma { queue, .. } => queue,
             _ => None,
         }
     }

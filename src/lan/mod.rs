@@ -109,6 +109,11 @@ pub enum LanEvent {
         frame: crate::ether::Frame,
         inbound: bool,
     },
+    /// A message-queue card's processor has taken up the receive request the driver
+    /// hung (`tcp` composition, [`crate::adapter::MessageQueue`] cards only).
+    RxRequestTaken {
+        node: u32,
+    },
     /// The process's user-mode work on the attached processor is done (`tcp` only).
     UserDone {
         node: u32,
@@ -634,14 +639,16 @@ impl<A: Application> Lan<A> {
         match ind {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
                 let node = &mut self.nodes[frame.src];
-                let kinstr = self.cfg.profile.costs.interrupt_kinstr;
+                let cost = Cost {
+                    protocol: node.host.instructions(self.cfg.profile.costs.interrupt_kinstr),
+                    ..Cost::default()
+                };
                 path::tx_interrupt(
                     &mut self.segment,
                     &mut node.cpu,
                     &mut node.adapter,
-                    &node.host,
                     frame.src,
-                    kinstr,
+                    cost,
                     engine,
                 );
             }
@@ -746,6 +753,7 @@ impl<A: Application> Model for Lan<A> {
             }
             LanEvent::TcpTimer { .. }
             | LanEvent::DmaDone { .. }
+            | LanEvent::RxRequestTaken { .. }
             | LanEvent::UserDone { .. }
             | LanEvent::ClockTick { .. } => unreachable!("TCP host event on a NetBIOS LAN: {ev:?}"),
         }

@@ -99,23 +99,18 @@ pub(super) fn apply_tx<J: FrameJob, W: Wire>(
 
 /// The MAC is done with a frame of node `n` (sent or dropped): a card that chains its
 /// transmits starts the next one at once; then the transmit-complete interrupt, costing
-/// `interrupt_kinstr` thousand instructions.
+/// `cost` (interrupt service, and a message-queue card's transmit reply).
 pub(super) fn tx_interrupt<J: FrameJob, W: Wire>(
     segment: &mut W,
     cpu: &mut Cpu<J>,
     adapter: &mut Adapter,
-    host: &HostProfile,
     n: usize,
-    interrupt_kinstr: f64,
+    cost: Cost,
     engine: &mut Engine<LanEvent>,
 ) {
     if let Some(f) = adapter.mac_done().to_mac {
         segment.enqueue(f, engine);
     }
-    let cost = Cost {
-        protocol: host.instructions(interrupt_kinstr),
-        ..Cost::default()
-    };
     start_job(cpu, n, Priority::Interrupt, cost, J::tx_isr(), engine);
 }
 

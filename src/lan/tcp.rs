@@ -19,7 +19,11 @@
 //! (in the `Send` job) and in (in the receive interrupt). A card with DMA
 //! ([`crate::adapter::AdapterProfile::dma_time`]) moves each frame across the bus after
 //! the driver's CPU work (out) or before the receive interrupt (in), one transfer at a
-//! time per card, while the CPU is free.
+//! time per card, while the CPU is free. A card with message queues (the EXOS 204,
+//! [`crate::adapter::MessageQueue`]) takes each request up a while after the driver
+//! writes it, and has one receive request outstanding: a frame waits in the card until
+//! the receive interrupt of the previous one has hung the next request and the card has
+//! taken it up; IP and TCP input then follow the interrupt as their own job.
 //!
 //! Observed (`super::observe`), each frame's jobs are recorded when submitted: the
 //! segment's build (`Send`), the copy into the card and the receive interrupt.
@@ -149,6 +153,11 @@ pub enum TcpJob {
     RxIsr {
         frame: Frame,
     },
+    /// A message-queue card's received frame after its reply interrupt: IP and TCP
+    /// input (`ipintr`, the network software interrupt that `exrecv` schedules).
+    RxInput {
+        frame: Frame,
+    },
     /// Copy `bytes` from the application into the send buffer.
     Write {
         bytes: u32,
@@ -194,11 +203,15 @@ struct TcpNode<S> {
     /// When the card's DMA channel is next free.
     dma_free: SimTime,
     /// Receive interrupts waiting for their inbound DMA, in order, with their cost.
-    dma_in: VecDeque<Cost>,
-    /// One-command-at-a-time card ([`crate::adapter::CommandHandshake`]): frames in the
-    /// card's FIFO waiting for a receive buffer, with their interrupt's cost.
-    rx_fifo: VecDeque<(Frame, Cost)>,
-    /// The driver has supplied a receive buffer the card has not yet filled.
+    dma_in: VecDeque<RxCost>,
+    /// Message-queue card: the IP/TCP input work of frames whose reply interrupt is
+    /// queued or running, in order.
+    rx_input: VecDeque<Cost>,
+    /// One-command-at-a-time card ([`crate::adapter::CommandHandshake`]) or one with
+    /// message queues ([`crate::adapter::MessageQueue`]): frames in the card's memory
+    /// waiting for a receive buffer, with their receive work.
+    rx_fifo: VecDeque<(Frame, RxCost)>,
+    /// The driver has supplied a receive buffer the card has taken and not yet filled.
     rx_buffer: bool,
     /// A transmit command is outstanding (from its CSR write to its command-done
     /// interrupt).
@@ -219,6 +232,14 @@ struct TcpNode<S> {
     /// and the number of such arrivals.
     backlog_sum: u64,
     data_arrivals: u64,
+}
+
+/// The CPU work a received frame costs: the interrupt that takes it, and for a
+/// message-queue card the protocol input that follows as its own job.
+#[derive(Clone, Copy, Debug, Default)]
+struct RxCost {
+    interrupt: Cost,
+    input: Option<Cost>,
 }
 
 /// Counters of one host, for the workload's report.
@@ -288,6 +309,7 @@ impl<S: SocketApp> TcpLan<S> {
                 ticks: TickCounts::default(),
                 dma_free: SimTime::ZERO,
                 dma_in: VecDeque::new(),
+                rx_input: VecDeque::new(),
                 rx_fifo: VecDeque::new(),
                 rx_buffer: true,
                 xmit_active: false,
@@ -463,11 +485,18 @@ impl<S: SocketApp> TcpLan<S> {
 
     /// Starts node `n`'s receive interrupt for `frame` at `cost` (`path::rx_start`),
     /// recording its copy and protocol work, if observing.
-    fn rx_start(&mut self, n: usize, frame: Frame, cost: Cost, engine: &mut Engine<LanEvent>) {
+    /// A message-queue card's input work waits in `rx_input` for the interrupt's end;
+    /// the record holds both.
+    fn rx_start(&mut self, n: usize, frame: Frame, cost: RxCost, engine: &mut Engine<LanEvent>) {
         let kind = HostWorkKind::RxInterrupt;
-        self.tap
-            .host(engine.now(), n, kind, &frame, cost.copy, cost.protocol);
-        path::rx_start(&mut self.nodes[n].cpu, n, frame, cost, engine);
+        let (mut copy, mut protocol) = (cost.interrupt.copy, cost.interrupt.protocol);
+        if let Some(input) = cost.input {
+            copy += input.copy;
+            protocol += input.protocol;
+            self.nodes[n].rx_input.push_back(input);
+        }
+        self.tap.host(engine.now(), n, kind, &frame, copy, protocol);
+        path::rx_start(&mut self.nodes[n].cpu, n, frame, cost.interrupt, engine);
     }
 
     fn arm_timers(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
@@ -737,12 +766,17 @@ impl<S: SocketApp> TcpLan<S> {
                 let node = &mut self.nodes[n];
                 let d = node.adapter.profile.dma_time(frame.bytes).expect("checked");
                 // a one-command card takes the command before its DMA starts
-                let start = match node.adapter.profile.command() {
-                    Some(c) => {
+                // (an EXOS takes the transmit request from its queue first)
+                let start = match (
+                    node.adapter.profile.command(),
+                    node.adapter.profile.message_queue(),
+                ) {
+                    (Some(c), _) => {
                         node.xmit_active = true;
                         now + SimDuration::from_nanos_f64(c.latency_ns)
                     }
-                    None => now,
+                    (None, Some(q)) => now + SimDuration::from_nanos_f64(q.take_up_ns),
+                    (None, None) => now,
                 };
                 node.dma_free = node.dma_free.max(start) + d;
                 engine.schedule(
@@ -790,27 +824,25 @@ impl<S: SocketApp> TcpLan<S> {
                         self.supply_rx_buffer(n, engine);
                     }
                 }
-                // a fragment of a segment whose other fragment was lost is dropped
-                let Some(f) = self.in_flight.get_mut(&frame.tag) else {
-                    return;
-                };
-                f.done += 1;
-                if f.done < f.pieces.len() {
-                    return; // IP reassembly waits for the rest
-                }
-                let seg = self.in_flight.remove(&frame.tag).expect("present").seg;
                 let node = &mut self.nodes[n];
-                if seg.len > 0 {
-                    node.backlog_sum += node.adapter.held() as u64;
-                    node.data_arrivals += 1;
+                if let Some(q) = node.adapter.profile.message_queue() {
+                    // excdint: exrecv took the frame, exhangrcv hangs the next receive
+                    // request, which the board takes up after its latency; IP and TCP
+                    // input run after the interrupt
+                    engine.schedule_in(
+                        SimDuration::from_nanos_f64(q.take_up_ns),
+                        LanEvent::RxRequestTaken { node: n as u32 },
+                    );
+                    let input = node
+                        .rx_input
+                        .pop_front()
+                        .expect("a message-queue card's interrupt has its input work");
+                    self.start(n, Priority::Interrupt, input, TcpJob::RxInput { frame }, engine);
+                    return;
                 }
-                let out = self.nodes[n].conn.on_segment(&seg, now);
-                debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
-                self.pump(n, false, engine);
-                if out.accepted > 0 || out.fin || out.acked > 0 {
-                    self.advance(n, engine);
-                }
+                self.take_in(n, frame, engine);
             }
+            TcpJob::RxInput { frame } => self.take_in(n, frame, engine),
             TcpJob::Write { bytes } => {
                 let node = &mut self.nodes[n];
                 let took = node.conn.write(bytes);
@@ -853,6 +885,32 @@ impl<S: SocketApp> TcpLan<S> {
         }
     }
 
+    /// IP and TCP input of received `frame`: reassembly, then the connection takes the
+    /// segment.
+    fn take_in(&mut self, n: usize, frame: Frame, engine: &mut Engine<LanEvent>) {
+        let now = engine.now();
+        // a fragment of a segment whose other fragment was lost is dropped
+        let Some(f) = self.in_flight.get_mut(&frame.tag) else {
+            return;
+        };
+        f.done += 1;
+        if f.done < f.pieces.len() {
+            return; // IP reassembly waits for the rest
+        }
+        let seg = self.in_flight.remove(&frame.tag).expect("present").seg;
+        let node = &mut self.nodes[n];
+        if seg.len > 0 {
+            node.backlog_sum += node.adapter.held() as u64;
+            node.data_arrivals += 1;
+        }
+        let out = self.nodes[n].conn.on_segment(&seg, now);
+        debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
+        self.pump(n, false, engine);
+        if out.accepted > 0 || out.fin || out.acked > 0 {
+            self.advance(n, engine);
+        }
+    }
+
     fn lost(&mut self, frame: &Frame) {
         self.frames_lost += 1;
         self.in_flight.remove(&frame.tag);
@@ -865,14 +923,20 @@ impl<S: SocketApp> TcpLan<S> {
                     self.lost(&frame);
                 }
                 let node = &mut self.nodes[frame.src];
-                let kinstr = node.costs.interrupt_kinstr;
+                let mut cost = Cost {
+                    protocol: node.host.instructions(node.costs.interrupt_kinstr),
+                    ..Cost::default()
+                };
+                if node.adapter.profile.message_queue().is_some() {
+                    // excdint takes an EXOS's transmit reply off the reply queue and frees it
+                    cost.protocol += node.adapter.profile.message_time();
+                }
                 path::tx_interrupt(
                     &mut self.medium,
                     &mut node.cpu,
                     &mut node.adapter,
-                    &node.host,
                     frame.src,
-                    kinstr,
+                    cost,
                     engine,
                 );
             }
@@ -888,40 +952,74 @@ impl<S: SocketApp> TcpLan<S> {
                 let fragments = f.pieces.len();
                 let payload = f.seg.len;
                 let node = &self.nodes[n];
-                let mut kinstr = node.costs.interrupt_kinstr;
-                if last {
-                    kinstr += node.costs.segment_kinstr;
-                    if !node.checksum_in_copy {
-                        kinstr += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
+                let mut rx = if node.adapter.profile.message_queue().is_some() {
+                    // excdint -> exrecv takes the frame at interrupt level; IP and TCP
+                    // input follow in the software interrupt, as their own job
+                    let mut input = 0.0;
+                    if last {
+                        input += node.costs.segment_kinstr;
+                        if !node.checksum_in_copy {
+                            input += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
+                        }
                     }
-                }
-                if fragments > 1 {
-                    kinstr += node.costs.fragment_kinstr;
-                }
-                let mut cost = Cost {
-                    copy: node.adapter.profile.rx_copy_time(frame.bytes),
-                    protocol: node.host.instructions(kinstr),
-                    ..Cost::default()
+                    if fragments > 1 {
+                        input += node.costs.fragment_kinstr;
+                    }
+                    // the reply (exrecv) and the next receive request (exhangrcv): two
+                    // messages, where a transmitted frame's request and reply are taken
+                    // in its copy to the card and in its transmit interrupt
+                    RxCost {
+                        interrupt: Cost {
+                            copy: node.adapter.profile.rx_copy_time(frame.bytes),
+                            protocol: node.host.instructions(node.costs.interrupt_kinstr)
+                                + node.adapter.profile.message_time(),
+                            ..Cost::default()
+                        },
+                        input: Some(Cost {
+                            protocol: node.host.instructions(input),
+                            ..Cost::default()
+                        }),
+                    }
+                } else {
+                    let mut kinstr = node.costs.interrupt_kinstr;
+                    if last {
+                        kinstr += node.costs.segment_kinstr;
+                        if !node.checksum_in_copy {
+                            kinstr += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
+                        }
+                    }
+                    if fragments > 1 {
+                        kinstr += node.costs.fragment_kinstr;
+                    }
+                    RxCost {
+                        interrupt: Cost {
+                            copy: node.adapter.profile.rx_copy_time(frame.bytes),
+                            protocol: node.host.instructions(kinstr),
+                            ..Cost::default()
+                        },
+                        input: None,
+                    }
                 };
                 if node.interface.unibus_buffers {
                     let u = self.uba_cost(n, piece.input_copy());
-                    cost.copy += u.copy;
-                    cost.protocol += u.protocol;
+                    rx.interrupt.copy += u.copy;
+                    rx.interrupt.protocol += u.protocol;
                 }
                 let node = &mut self.nodes[n];
                 if !node.adapter.arrive(&frame) {
                     self.lost(&frame);
                     return;
                 }
-                if node.adapter.profile.command().is_some() {
-                    // into the card's FIFO until a receive buffer is supplied
-                    node.rx_fifo.push_back((frame, cost));
+                let profile = &node.adapter.profile;
+                if profile.command().is_some() || profile.message_queue().is_some() {
+                    // into the card's memory until a receive buffer is supplied
+                    node.rx_fifo.push_back((frame, rx));
                     self.rx_dma(n, engine);
                     return;
                 }
                 match node.adapter.profile.dma_time(frame.bytes) {
-                    Some(d) => self.dma_in(n, frame, cost, d, engine),
-                    None => self.rx_start(n, frame, cost, engine),
+                    Some(d) => self.dma_in(n, frame, rx, d, engine),
+                    None => self.rx_start(n, frame, rx, engine),
                 }
             }
             Indication::Corrupted { frame } => self.lost(&frame),
@@ -954,8 +1052,8 @@ impl<S> TcpLan<S> {
         );
     }
 
-    /// A one-command card moves the oldest frame of its FIFO into the supplied receive
-    /// buffer, when it has both (one DMA at a time on the card).
+    /// A one-command or message-queue card moves the oldest frame of its memory into the
+    /// supplied receive buffer, when it has both (one DMA at a time on the card).
     fn rx_dma(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
         let node = &mut self.nodes[n];
         if !node.rx_buffer {
@@ -969,13 +1067,20 @@ impl<S> TcpLan<S> {
             .adapter
             .profile
             .dma_time(frame.bytes)
-            .expect("a command handshake comes with a dma table");
+            .expect("a command handshake or message queue comes with a dma table");
         self.dma_in(n, frame, cost, d, engine);
     }
 
     /// Queues the card's DMA of received `frame` into host memory, `d` long, after the
     /// card's previous transfer (one at a time); `cost` is the receive work that follows.
-    fn dma_in(&mut self, n: usize, frame: Frame, cost: Cost, d: SimDuration, engine: &mut Engine<LanEvent>) {
+    fn dma_in(
+        &mut self,
+        n: usize,
+        frame: Frame,
+        cost: RxCost,
+        d: SimDuration,
+        engine: &mut Engine<LanEvent>,
+    ) {
         let node = &mut self.nodes[n];
         node.dma_free = node.dma_free.max(engine.now()) + d;
         node.dma_in.push_back(cost);
@@ -1089,6 +1194,11 @@ impl<S: SocketApp> TcpLan<S> {
                     self.medium.drain_indications(&mut self.inds);
                     debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
                 }
+            }
+            LanEvent::RxRequestTaken { node } => {
+                let n = node as usize;
+                self.nodes[n].rx_buffer = true;
+                self.rx_dma(n, engine);
             }
             LanEvent::UserDone { node } => {
                 self.user_done(node as usize, engine);

@@ -110,6 +110,7 @@ pub enum RawEngine {
         tx_slots: u32,
         rx_bytes: u32,
         command: Option<super::unibus::RawCommand>,
+        queue: Option<super::unibus::RawQueue>,
     },
 }
 
@@ -351,6 +352,7 @@ impl RawTtcp {
                         tx_slots,
                         rx_bytes,
                         command,
+                        queue,
                     },
                     _,
                 ) => super::unibus::adapter(
@@ -363,6 +365,7 @@ impl RawTtcp {
                     tx_slots,
                     rx_bytes,
                     command,
+                    queue,
                 )?,
                 (_, Some(isa)) => adapter(&ckey, card, &bus(&key, h, isa)?, memcpy)?,
                 (_, None) => {

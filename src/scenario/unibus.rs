@@ -3,7 +3,8 @@
 //! medium), and the interface framing and accounting keys that go with them.
 //!
 //! Card keys (besides `name`, `setup_ns`, `driver_queue`): `request_ns` (CPU per frame
-//! for the card's request/reply messages, 0 for none), `tx_slots`, `rx_bytes`, optional
+//! for the card's requests, with `queue` per message, request or reply; 0 for none),
+//! `tx_slots`, `rx_bytes`, optional
 //! `dma = { word_ns, burst_words, burst_overhead_ns }` (absent: the card's DMA is its
 //! transmission), optional `link = { bit_rate_mbps, overhead_bytes, mtu_bytes }` (the
 //! card talks over a point-to-point link with no link header; both hosts' cards must
@@ -12,11 +13,14 @@
 //! 0.01..=10, `overhead_bytes` 0..=64, `mtu_bytes` 68..=65535 (RFC 791 minimum 68).
 //! Optional `command = { latency_ns }` (0..=10^7): the card takes one command at a time
 //! ([`crate::adapter::CommandHandshake`], the NI1010A); it needs a `dma` table.
+//! Optional `queue = { take_up_ns }` (0..=10^7): the card's request/reply message
+//! queues with one receive request hung at a time ([`crate::adapter::MessageQueue`],
+//! the EXOS 204); it needs a `dma` table and excludes `command`.
 
 use serde::Deserialize;
 
 use super::error::{show, FieldError};
-use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming};
+use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming, MessageQueue};
 use crate::ether::LinkConfig;
 
 /// UNIBUS words move at most once per this many ns (DEC UNIBUS; REFERENCE-ttcp.md).
@@ -34,6 +38,12 @@ pub struct RawDma {
 #[serde(deny_unknown_fields)]
 pub struct RawCommand {
     pub latency_ns: f64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawQueue {
+    pub take_up_ns: f64,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -76,6 +86,7 @@ pub fn adapter(
     tx_slots: u32,
     rx_bytes: u32,
     command: Option<RawCommand>,
+    queue: Option<RawQueue>,
 ) -> Result<AdapterProfile, FieldError> {
     let setup_ns = real(format!("{key}.setup_ns"), setup_ns, 0.0, 1e7)?;
     let request_ns = real(format!("{key}.request_ns"), request_ns, 0.0, 1e7)?;
@@ -111,6 +122,18 @@ pub fn adapter(
             latency_ns: real(format!("{key}.command.latency_ns"), c.latency_ns, 0.0, 1e7)?,
         }),
     };
+    let queue = match queue {
+        None => None,
+        Some(_) if dma.is_none() || command.is_some() => {
+            return Err(FieldError::invalid(
+                format!("{key}.queue"),
+                "message queues need the card's `dma` table and no `command` handshake",
+            ))
+        }
+        Some(q) => Some(MessageQueue {
+            take_up_ns: real(format!("{key}.queue.take_up_ns"), q.take_up_ns, 0.0, 1e7)?,
+        }),
+    };
     let a = AdapterProfile {
         name: name.to_string(),
         bus_width_bits: 16,
@@ -121,6 +144,7 @@ pub fn adapter(
             tx_slots,
             rx_bytes,
             command,
+            queue,
         },
         card_ram_bytes: rx_bytes,
         page_bytes: 256,

@@ -227,6 +227,7 @@ fn one_command_host(latency_ns: f64) -> TcpHost {
         tx_slots: 1,
         rx_bytes: 16_384,
         command: Some(crate::adapter::CommandHandshake { latency_ns }),
+        queue: None,
     };
     h.costs.interrupt_kinstr = 0.0;
     h
@@ -248,4 +249,65 @@ fn test_one_command_card_spins_one_latency_per_received_frame() {
     // the spins and the commands' take-up lengthen the transfer over a card without them
     let quick = run(&cfg([one_command_host(0.0), one_command_host(0.0)], 16, 0.0), 1).unwrap();
     assert!(r.receiver.real_s > quick.receiver.real_s);
+}
+
+/// A host with a message-queue UNIBUS card (the EXOS 204 under `if_ex.c`) and no other
+/// CPU cost worth counting: `message_ns` per request or reply, the board taking each
+/// request up `take_up_ns` after it is written.
+fn message_queue_host(message_ns: f64, take_up_ns: f64) -> TcpHost {
+    let mut h = instant_host();
+    h.adapter.copy = CopyEngine::UnibusDma {
+        setup_ns: 0.0,
+        request_ns: message_ns,
+        dma: Some(crate::adapter::DmaTiming {
+            word_ns: 1000.0,
+            burst_words: 1,
+            burst_overhead_ns: 0.0,
+        }),
+        tx_slots: 1,
+        rx_bytes: 16_384,
+        command: None,
+        queue: Some(crate::adapter::MessageQueue { take_up_ns }),
+    };
+    h.costs.interrupt_kinstr = 0.0;
+    h
+}
+
+#[test]
+fn test_message_queue_card_pays_two_messages_per_frame_and_takes_one_receive_at_a_time() {
+    // by hand: a sent frame costs its request (exstart, in the copy to the card) and its
+    // reply (excdint, in the transmit interrupt); a received frame its reply (exrecv)
+    // and the next receive request (exhangrcv), both in the receive interrupt. With
+    // every other cost zero a host's CPU busy time is a message per frame sent, one per
+    // frame that has left (the peer took it in; the run ends with the receiver's last
+    // ACK on its way) and two per frame received, on either side.
+    let (m, t) = (100_000.0, 2_000_000.0);
+    let r = run(
+        &cfg([message_queue_host(m, t), message_queue_host(m, t)], 16, 0.0),
+        1,
+    )
+    .unwrap();
+    assert_eq!(r.receiver.bytes, 16 * 8192);
+    for (side, peer) in [(&r.transmitter, &r.receiver), (&r.receiver, &r.transmitter)] {
+        let (c, p) = (&side.node.conn, &peer.node.conn);
+        let messages = c.segments_sent + p.segments_received + 2 * c.segments_received;
+        assert_eq!(side.node.cpu.busy_ns, messages * m as u64);
+    }
+    // one receive request hung at a time: each data frame after the first waits for the
+    // take-up (2 ms) of the request hung after the previous one, then its own DMA (a
+    // 1436-byte segment is a frame of more than 1,476 bytes: at least 738 words of 1 us)
+    let data = r.receiver.node.conn.segments_received;
+    assert!(data >= 92, "{data} segments for 128 KiB at MSS 1436");
+    let floor_s = (data - 1) as f64 * (t + 738_000.0) / 1e9;
+    assert!(
+        r.receiver.real_s >= floor_s,
+        "{} s, at least {floor_s} s",
+        r.receiver.real_s
+    );
+    let quick = run(
+        &cfg([message_queue_host(m, 0.0), message_queue_host(m, 0.0)], 16, 0.0),
+        1,
+    )
+    .unwrap();
+    assert!(quick.receiver.real_s < floor_s, "{} s", quick.receiver.real_s);
 }
