@@ -429,3 +429,43 @@ fn bad_measured_tables_are_refused() {
         &["figure", "drop the top-level one"],
     );
 }
+
+/// The value at dotted `key` of a TOML document (tables and inline tables alike).
+fn lookup<'a>(doc: &'a toml::Value, key: &str) -> Option<&'a toml::Value> {
+    key.split('.').try_fold(doc, |v, k| v.get(k))
+}
+
+/// Every constant a shipped calibration file fits sits, in the hardware file it writes,
+/// inside that file's bounds (or among its choices): the physical ranges each bound's
+/// comment sources (issue 13: "every fitted constant inside its documented physical
+/// range"; the same for the two ttcp tables). And the two ISA limits issue 13 names.
+#[test]
+fn shipped_constants_are_inside_their_calibration_bounds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["bulletin.toml", "ttcp-1995.toml", "ttcp-1985.toml"] {
+        let cal_path = root.join("calibrations").join(name);
+        let cal: toml::Value = toml::from_str(&std::fs::read_to_string(&cal_path).unwrap()).unwrap();
+        let hw_rel = cal["hardware"].as_str().unwrap();
+        let hw_path = cal_path.parent().unwrap().join(hw_rel);
+        let hw: toml::Value = toml::from_str(&std::fs::read_to_string(&hw_path).unwrap()).unwrap();
+        let params = cal["parameter"].as_array().unwrap();
+        assert!(!params.is_empty(), "{name}: no parameters");
+        for p in params {
+            let key = p["key"].as_str().unwrap();
+            let v = lookup(&hw, key).unwrap_or_else(|| panic!("{name}: {key} not in {hw_rel}"));
+            if let Some(choices) = p.get("choices") {
+                let choices = choices.as_array().unwrap();
+                assert!(choices.contains(v), "{name}: {key} = {v} not among {choices:?}");
+            } else {
+                let (lo, hi) = (number(&p["min"]), number(&p["max"]));
+                let x = number(v);
+                assert!(lo <= x && x <= hi, "{name}: {key} = {x} outside {lo}..={hi}");
+            }
+        }
+        if name == "bulletin.toml" {
+            let io16 = number(lookup(&hw, "adapter.io_access_ns_16bit").unwrap());
+            let io8 = number(lookup(&hw, "adapter.io_access_ns_8bit").unwrap());
+            assert!(io16 <= 1000.0 && io8 <= 1800.0, "ISA limits: {io16} ns, {io8} ns");
+        }
+    }
+}
