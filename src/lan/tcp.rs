@@ -952,36 +952,10 @@ impl<S: SocketApp> TcpLan<S> {
                 let fragments = f.pieces.len();
                 let payload = f.seg.len;
                 let node = &self.nodes[n];
-                let mut rx = if node.adapter.profile.message_queue().is_some() {
-                    // excdint -> exrecv takes the frame at interrupt level; IP and TCP
-                    // input follow in the software interrupt, as their own job
-                    let mut input = 0.0;
-                    if last {
-                        input += node.costs.segment_kinstr;
-                        if !node.checksum_in_copy {
-                            input += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
-                        }
-                    }
-                    if fragments > 1 {
-                        input += node.costs.fragment_kinstr;
-                    }
-                    // the reply (exrecv) and the next receive request (exhangrcv): two
-                    // messages, where a transmitted frame's request and reply are taken
-                    // in its copy to the card and in its transmit interrupt
-                    RxCost {
-                        interrupt: Cost {
-                            copy: node.adapter.profile.rx_copy_time(frame.bytes),
-                            protocol: node.host.instructions(node.costs.interrupt_kinstr)
-                                + node.adapter.profile.message_time(),
-                            ..Cost::default()
-                        },
-                        input: Some(Cost {
-                            protocol: node.host.instructions(input),
-                            ..Cost::default()
-                        }),
-                    }
-                } else {
-                    let mut kinstr = node.costs.interrupt_kinstr;
+                // IP and TCP input added to `kinstr`: the segment's work and its checksum
+                // once the last fragment is in, the reassembly's work for a fragmented
+                // datagram
+                let with_input = |mut kinstr: f64| {
                     if last {
                         kinstr += node.costs.segment_kinstr;
                         if !node.checksum_in_copy {
@@ -991,10 +965,32 @@ impl<S: SocketApp> TcpLan<S> {
                     if fragments > 1 {
                         kinstr += node.costs.fragment_kinstr;
                     }
+                    kinstr
+                };
+                let copy = node.adapter.profile.rx_copy_time(frame.bytes);
+                let mut rx = if node.adapter.profile.message_queue().is_some() {
+                    // excdint -> exrecv takes the frame at interrupt level; IP and TCP
+                    // input follow in the software interrupt, as their own job. The reply
+                    // (exrecv) and the next receive request (exhangrcv): two messages,
+                    // where a transmitted frame's request and reply are taken in its copy
+                    // to the card and in its transmit interrupt
                     RxCost {
                         interrupt: Cost {
-                            copy: node.adapter.profile.rx_copy_time(frame.bytes),
-                            protocol: node.host.instructions(kinstr),
+                            copy,
+                            protocol: node.host.instructions(node.costs.interrupt_kinstr)
+                                + node.adapter.profile.message_time(),
+                            ..Cost::default()
+                        },
+                        input: Some(Cost {
+                            protocol: node.host.instructions(with_input(0.0)),
+                            ..Cost::default()
+                        }),
+                    }
+                } else {
+                    RxCost {
+                        interrupt: Cost {
+                            copy,
+                            protocol: node.host.instructions(with_input(node.costs.interrupt_kinstr)),
                             ..Cost::default()
                         },
                         input: None,

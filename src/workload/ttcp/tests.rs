@@ -212,13 +212,17 @@ fn test_the_audit_holds_through_a_lossy_transfer_and_finds_a_byte_made_up() {
     assert!(e.violations.iter().any(|v| v.starts_with("node 1: took")), "{e}");
 }
 
-/// A host with a one-command UNIBUS card (the NI1010A's handshake) and no other CPU
-/// cost worth counting: `latency_ns` per command.
-fn one_command_host(latency_ns: f64) -> TcpHost {
+/// A host whose only CPU cost worth counting is its UNIBUS card's: `request_ns` per
+/// message, one word per µs of DMA, with the given command handshake or message queue.
+fn unibus_host(
+    request_ns: f64,
+    command: Option<crate::adapter::CommandHandshake>,
+    queue: Option<crate::adapter::MessageQueue>,
+) -> TcpHost {
     let mut h = instant_host();
     h.adapter.copy = CopyEngine::UnibusDma {
         setup_ns: 0.0,
-        request_ns: 0.0,
+        request_ns,
         dma: Some(crate::adapter::DmaTiming {
             word_ns: 1000.0,
             burst_words: 1,
@@ -226,11 +230,17 @@ fn one_command_host(latency_ns: f64) -> TcpHost {
         }),
         tx_slots: 1,
         rx_bytes: 16_384,
-        command: Some(crate::adapter::CommandHandshake { latency_ns }),
-        queue: None,
+        command,
+        queue,
     };
     h.costs.interrupt_kinstr = 0.0;
     h
+}
+
+/// A host with a one-command UNIBUS card (the NI1010A's handshake) and no other CPU
+/// cost worth counting: `latency_ns` per command.
+fn one_command_host(latency_ns: f64) -> TcpHost {
+    unibus_host(0.0, Some(crate::adapter::CommandHandshake { latency_ns }), None)
 }
 
 #[test]
@@ -255,22 +265,11 @@ fn test_one_command_card_spins_one_latency_per_received_frame() {
 /// CPU cost worth counting: `message_ns` per request or reply, the board taking each
 /// request up `take_up_ns` after it is written.
 fn message_queue_host(message_ns: f64, take_up_ns: f64) -> TcpHost {
-    let mut h = instant_host();
-    h.adapter.copy = CopyEngine::UnibusDma {
-        setup_ns: 0.0,
-        request_ns: message_ns,
-        dma: Some(crate::adapter::DmaTiming {
-            word_ns: 1000.0,
-            burst_words: 1,
-            burst_overhead_ns: 0.0,
-        }),
-        tx_slots: 1,
-        rx_bytes: 16_384,
-        command: None,
-        queue: Some(crate::adapter::MessageQueue { take_up_ns }),
-    };
-    h.costs.interrupt_kinstr = 0.0;
-    h
+    unibus_host(
+        message_ns,
+        None,
+        Some(crate::adapter::MessageQueue { take_up_ns }),
+    )
 }
 
 #[test]
