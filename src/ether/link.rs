@@ -17,10 +17,11 @@
 use std::collections::VecDeque;
 
 use super::frame::Frame;
-use super::report::{EtherReport, StationReport};
+use super::medium::MediumTime;
+use super::report::{EtherReport, StationReport, WireTotals};
 use super::segment::{EtherEvent, Indication};
 use crate::engine::Engine;
-use crate::stats::{jain_index, Histogram};
+use crate::stats::Histogram;
 use crate::time::{SimDuration, SimTime};
 
 /// Physical description of a point-to-point link.
@@ -147,44 +148,25 @@ impl Link {
                 }
             })
             .collect();
-        let sum = |f: fn(&StationReport) -> u64| stations.iter().map(f).sum::<u64>();
-        let bytes = sum(|s| s.bytes_delivered);
         let busy = self.busy_ns.min(now.as_nanos());
-        let senders: Vec<f64> = stations
-            .iter()
-            .filter(|s| s.frames_offered > 0)
-            .map(|s| s.bytes_delivered as f64)
-            .collect();
-        EtherReport {
-            elapsed_s: secs,
-            frames_offered: sum(|s| s.frames_offered),
-            frames_sent: sum(|s| s.frames_sent),
-            frames_delivered: sum(|s| s.frames_delivered),
-            bytes_delivered: bytes,
-            throughput_bps: per_s(bytes as f64 * 8.0),
-            frames_per_s: per_s(sum(|s| s.frames_delivered) as f64),
-            collisions: 0,
-            collisions_by_attempt: Vec::new(),
-            deferrals: 0,
-            frames_dropped: 0,
-            frames_corrupted: 0,
-            frames_queued: self.queue.len() as u64 + self.sending.is_some() as u64,
-            access_delay: all.summary_us(),
-            utilization: if now.as_nanos() > 0 {
-                busy as f64 / now.as_nanos() as f64
-            } else {
-                0.0
-            },
-            time_success_s: busy as f64 * 1e-9,
-            time_corrupted_s: 0.0,
-            time_collision_s: 0.0,
-            time_idle_s: (now.as_nanos() - busy) as f64 * 1e-9,
-            fairness_jain: jain_index(&senders),
-            capture_mean_run: f64::NAN,
-            capture_longest_run: None,
-            rx_overlaps: 0,
+        EtherReport::from_stations(
+            now,
             stations,
-        }
+            WireTotals {
+                time: MediumTime {
+                    success_ns: busy,
+                    corrupted_ns: 0,
+                    collision_ns: 0,
+                },
+                idle_ns: now.as_nanos() - busy,
+                frames_queued: self.queue.len() as u64 + self.sending.is_some() as u64,
+                access_delay: all.summary_us(),
+                collisions_by_attempt: Vec::new(),
+                capture_mean_run: f64::NAN,
+                capture_longest_run: None,
+                rx_overlaps: 0,
+            },
+        )
     }
 }
 

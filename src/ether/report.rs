@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::consts::ATTEMPT_LIMIT;
 use super::frame::StationId;
 use super::mac::Mac;
-use super::medium::Medium;
+use super::medium::{Medium, MediumTime};
 use crate::stats::{jain_index, DelaySummary, Histogram};
 use crate::time::SimTime;
 
@@ -162,6 +162,29 @@ impl EtherReport {
                 }
             })
             .collect();
+        let split = medium.time_split(now);
+        let frames_queued = stations.iter().map(|s| s.queued).sum();
+        EtherReport::from_stations(
+            now,
+            stations,
+            WireTotals {
+                time: split,
+                idle_ns: medium.idle_ns(now),
+                frames_queued,
+                access_delay: all_delay.summary_us(),
+                collisions_by_attempt: by_attempt,
+                capture_mean_run: capture.mean_run(),
+                capture_longest_run: capture.longest_run(),
+                rx_overlaps,
+            },
+        )
+    }
+
+    /// The report of a wire from its stations' reports and what only the wire knows: the
+    /// totals are the stations' sums, throughput and rates per second of `now`.
+    pub(super) fn from_stations(now: SimTime, stations: Vec<StationReport>, w: WireTotals) -> Self {
+        let secs = now.as_secs_f64();
+        let per_s = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
         let sum = |f: fn(&StationReport) -> u64| stations.iter().map(f).sum::<u64>();
         let bytes = sum(|s| s.bytes_delivered);
         let senders: Vec<f64> = stations
@@ -169,7 +192,6 @@ impl EtherReport {
             .filter(|s| s.frames_offered > 0)
             .map(|s| s.bytes_delivered as f64)
             .collect();
-        let split = medium.time_split(now);
         EtherReport {
             elapsed_s: secs,
             frames_offered: sum(|s| s.frames_offered),
@@ -179,26 +201,42 @@ impl EtherReport {
             throughput_bps: per_s(bytes as f64 * 8.0),
             frames_per_s: per_s(sum(|s| s.frames_delivered) as f64),
             collisions: sum(|s| s.collisions),
-            collisions_by_attempt: by_attempt,
+            collisions_by_attempt: w.collisions_by_attempt,
             deferrals: sum(|s| s.deferrals),
             frames_dropped: sum(|s| s.dropped_excessive),
             frames_corrupted: sum(|s| s.frames_corrupted),
-            frames_queued: sum(|s| s.queued),
-            access_delay: all_delay.summary_us(),
+            frames_queued: w.frames_queued,
+            access_delay: w.access_delay,
             utilization: if now.as_nanos() > 0 {
-                split.success_ns as f64 / now.as_nanos() as f64
+                w.time.success_ns as f64 / now.as_nanos() as f64
             } else {
                 0.0
             },
-            time_success_s: split.success_ns as f64 * 1e-9,
-            time_corrupted_s: split.corrupted_ns as f64 * 1e-9,
-            time_collision_s: split.collision_ns as f64 * 1e-9,
-            time_idle_s: medium.idle_ns(now) as f64 * 1e-9,
+            time_success_s: w.time.success_ns as f64 * 1e-9,
+            time_corrupted_s: w.time.corrupted_ns as f64 * 1e-9,
+            time_collision_s: w.time.collision_ns as f64 * 1e-9,
+            time_idle_s: w.idle_ns as f64 * 1e-9,
             fairness_jain: jain_index(&senders),
-            capture_mean_run: capture.mean_run(),
-            capture_longest_run: capture.longest_run(),
-            rx_overlaps,
+            capture_mean_run: w.capture_mean_run,
+            capture_longest_run: w.capture_longest_run,
+            rx_overlaps: w.rx_overlaps,
             stations,
         }
     }
+}
+
+/// What a wire knows beyond its stations' counters (see [`EtherReport::from_stations`]).
+pub(super) struct WireTotals {
+    /// The wire's busy time up to the report, by kind, ns.
+    pub time: MediumTime,
+    /// Its idle time, ns.
+    pub idle_ns: u64,
+    /// Frames queued or on their way at the report.
+    pub frames_queued: u64,
+    pub access_delay: DelaySummary,
+    /// Collisions by attempt number, summed over the stations (empty: no collisions).
+    pub collisions_by_attempt: Vec<u64>,
+    pub capture_mean_run: f64,
+    pub capture_longest_run: Option<u64>,
+    pub rx_overlaps: u64,
 }

@@ -265,3 +265,17 @@ impl ScenarioError {
         }
     }
 }
+
+/// `v` if it is a finite number within `lo..=hi` (shown as `[lo, hi]`), else the range
+/// error at `path`.
+pub fn real_within(path: impl Into<String>, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(v)
+    } else {
+        Err(FieldError::range(
+            path,
+            show(v),
+            format!("[{}, {}]", show(lo), show(hi)),
+        ))
+    }
+}

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::error::{show, FieldError};
+use super::error::{real_within as real, FieldError};
 use super::stack::RawStack;
 use super::Sections;
 use crate::adapter::bus::{HostBus, IsaBus, IsaPath, PciBus};
@@ -132,40 +132,23 @@ pub struct TtcpWorkload {
     pub hosts: [(String, String); 2],
 }
 
-fn real(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
-    if v.is_finite() && v >= lo && v <= hi {
-        Ok(v)
-    } else {
-        Err(FieldError::range(
-            path,
-            show(v),
-            format!("[{}, {}]", show(lo), show(hi)),
-        ))
-    }
-}
-
 fn bus(path: &str, h: &RawHost, isa: RawIsa) -> Result<HostBus, FieldError> {
     let (p, clock_mhz) = match isa {
         RawIsa::VlChipset { clock_mhz } => (IsaPath::VlChipset, clock_mhz),
         RawIsa::PciBridge { bridge_ns, clock_mhz } => {
-            let bridge_ns = real(&format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
+            let bridge_ns = real(format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
             (IsaPath::PciBridge { bridge_ns }, clock_mhz)
         }
     };
     let isa = IsaBus {
         path: p,
-        clock_mhz: real(&format!("{path}.isa.clock_mhz"), clock_mhz, 4.0, 16.0)?,
+        clock_mhz: real(format!("{path}.isa.clock_mhz"), clock_mhz, 4.0, 16.0)?,
     };
     let pci = match h.pci {
         None => None,
         Some(p) => Some(PciBus {
-            clock_mhz: real(&format!("{path}.pci.clock_mhz"), p.clock_mhz, 20.0, 66.0)?,
-            bytes_per_clock: real(
-                &format!("{path}.pci.bytes_per_clock"),
-                p.bytes_per_clock,
-                0.5,
-                8.0,
-            )?,
+            clock_mhz: real(format!("{path}.pci.clock_mhz"), p.clock_mhz, 20.0, 66.0)?,
+            bytes_per_clock: real(format!("{path}.pci.bytes_per_clock"), p.bytes_per_clock, 0.5, 8.0)?,
         }),
     };
     Ok(HostBus { isa, pci })
@@ -177,7 +160,7 @@ fn adapter(
     bus: &HostBus,
     memcpy_ns_per_byte: f64,
 ) -> Result<AdapterProfile, FieldError> {
-    let setup_ns = real(&format!("{key}.setup_ns"), c.setup_ns, 0.0, 1e6)?;
+    let setup_ns = real(format!("{key}.setup_ns"), c.setup_ns, 0.0, 1e6)?;
     if !(1..=256).contains(&c.driver_queue) {
         return Err(FieldError::range(
             format!("{key}.driver_queue"),
@@ -192,7 +175,7 @@ fn adapter(
             io_clocks,
         } => (
             CopyEngine::FifoPio {
-                access_ns: bus.isa_access_ns(real(&format!("{key}.io_clocks"), io_clocks, 1.0, 64.0)?),
+                access_ns: bus.isa_access_ns(real(format!("{key}.io_clocks"), io_clocks, 1.0, 64.0)?),
                 setup_ns,
                 tx_fifo_bytes,
                 rx_fifo_bytes,
@@ -206,7 +189,7 @@ fn adapter(
             mem_clocks,
         } => (
             CopyEngine::SharedMemory {
-                access_ns: bus.isa_access_ns(real(&format!("{key}.mem_clocks"), mem_clocks, 1.0, 64.0)?),
+                access_ns: bus.isa_access_ns(real(format!("{key}.mem_clocks"), mem_clocks, 1.0, 64.0)?),
                 setup_ns,
                 tx_buffers,
             },
@@ -323,9 +306,9 @@ impl RawTtcp {
         let mut built = Vec::new();
         for (name, h) in &self.hosts {
             let key = format!("workload.hosts.{name}");
-            let mips = real(&format!("{key}.mips"), h.mips, 0.1, 1e6)?;
+            let mips = real(format!("{key}.mips"), h.mips, 0.1, 1e6)?;
             let memcpy = real(
-                &format!("{key}.memcpy_ns_per_byte"),
+                format!("{key}.memcpy_ns_per_byte"),
                 h.memcpy_ns_per_byte,
                 0.0,
                 1e4,

@@ -19,7 +19,7 @@
 
 use serde::Deserialize;
 
-use super::error::{show, FieldError};
+use super::error::{real_within as real, FieldError};
 use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming, MessageQueue};
 use crate::ether::LinkConfig;
 
@@ -52,18 +52,6 @@ pub struct RawLink {
     pub bit_rate_mbps: f64,
     pub overhead_bytes: i64,
     pub mtu_bytes: i64,
-}
-
-fn real(path: String, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
-    if v.is_finite() && v >= lo && v <= hi {
-        Ok(v)
-    } else {
-        Err(FieldError::range(
-            path,
-            show(v),
-            format!("[{}, {}]", show(lo), show(hi)),
-        ))
-    }
 }
 
 fn int(path: String, v: i64, lo: i64, hi: i64) -> Result<u32, FieldError> {
