@@ -76,7 +76,7 @@ fn the_level_reached() {
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
     assert!(thr >= 14, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 11, "system CPU within 8 points in {sys} of 26");
+    assert!(sys >= 14, "system CPU within 8 points in {sys} of 26");
     // the single-processor Excelan rows within 8% (they were 13-22% fast without the
     // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {

@@ -11,8 +11,17 @@
 //! carrier sense, collision, backoff, preamble, gap or minimum frame: a frame always
 //! arrives intact at its destination when its last bit is sent.
 //!
+//! With `retry_if_busy` the receiving side takes one transfer per receive buffer it has
+//! armed (the PCL-11B has a single receive DMA, re-armed by the driver's receive
+//! interrupt, 4.2BSD `if_pcl.c` `pclrint`): a frame for a station that has not re-armed
+//! waits, its transmitter retrying (the PCL's RIB bit), while frames to stations that are
+//! ready go ahead. The client says when a station is ready again with
+//! [`Link::receiver_ready`].
+//!
 //! Events: [`EtherEvent::LinkTxEnd`]. Invariants: at most one frame is being sent; every
-//! frame handed over is delivered exactly once. Units: ns, bytes.
+//! frame handed over is delivered exactly once; frames from one station go in the order
+//! handed over; with `retry_if_busy`, a station receives at most one frame per arming.
+//! Units: ns, bytes.
 
 use std::collections::VecDeque;
 
@@ -33,6 +42,9 @@ pub struct LinkConfig {
     pub bit_ns: u64,
     /// Bytes the link adds to every transfer (CRC, sync), not seen by the client.
     pub overhead_bytes: u32,
+    /// A receiver takes one transfer per arming; transfers to a receiver that has not
+    /// re-armed wait (the PCL-11B's retry-if-busy). `false`: every transfer is taken.
+    pub retry_if_busy: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -52,6 +64,12 @@ pub struct Link {
     sending: Option<(Frame, SimTime)>,
     busy_ns: u64,
     stations: Vec<LinkStation>,
+    /// Whether each station's receiver is armed (always, without `retry_if_busy`).
+    armed: Vec<bool>,
+    /// Since when the link has been free with every queued frame's receiver unarmed.
+    waiting_since: Option<SimTime>,
+    /// Time transfers spent waiting for a receiver to re-arm (transmitter retrying), ns.
+    retry_wait_ns: u64,
     out: Vec<Indication>,
 }
 
@@ -59,6 +77,9 @@ impl Link {
     pub fn new(cfg: &LinkConfig) -> Self {
         Link {
             stations: vec![LinkStation::default(); cfg.stations],
+            armed: vec![true; cfg.stations],
+            waiting_since: None,
+            retry_wait_ns: 0,
             cfg: cfg.clone(),
             queue: VecDeque::new(),
             sending: None,
@@ -81,11 +102,51 @@ impl Link {
         }
     }
 
+    /// Station `station`'s client has armed its receiver again (a no-op without
+    /// `retry_if_busy`): a frame waiting for it may start.
+    pub fn receiver_ready<E: From<EtherEvent>>(&mut self, station: usize, eng: &mut Engine<E>) {
+        if !self.cfg.retry_if_busy || self.armed[station] {
+            return;
+        }
+        self.armed[station] = true;
+        if self.sending.is_none() {
+            self.start_next(eng);
+        }
+    }
+
+    /// Time transfers have waited for their receiver to re-arm so far, ns (each waiting
+    /// frame counted from when the link was free for it).
+    pub fn retry_wait_ns(&self) -> u64 {
+        self.retry_wait_ns
+    }
+
     fn start_next<E: From<EtherEvent>>(&mut self, eng: &mut Engine<E>) {
-        let Some((frame, since)) = self.queue.pop_front() else {
+        // the oldest frame whose receiver is armed; a station's own frames keep their order
+        let mut blocked = vec![false; self.cfg.stations];
+        let mut pick = None;
+        for (i, (f, _)) in self.queue.iter().enumerate() {
+            if blocked[f.src] {
+                continue;
+            }
+            if self.armed[f.dst] {
+                pick = Some(i);
+                break;
+            }
+            blocked[f.src] = true;
+        }
+        let Some((frame, since)) = pick.and_then(|i| self.queue.remove(i)) else {
+            if !self.queue.is_empty() && self.waiting_since.is_none() {
+                self.waiting_since = Some(eng.now());
+            }
             return;
         };
         let now = eng.now();
+        if let Some(t) = self.waiting_since.take() {
+            self.retry_wait_ns += (now - t).as_nanos();
+        }
+        if self.cfg.retry_if_busy {
+            self.armed[frame.dst] = false;
+        }
         self.stations[frame.src]
             .access_delay
             .record((now - since).as_nanos());
@@ -204,6 +265,7 @@ mod tests {
             stations: 2,
             bit_ns: 1000,
             overhead_bytes: 2,
+            retry_if_busy: false,
         };
         let mut link = Link::new(&cfg);
         let mut eng: Engine<EtherEvent> = Engine::new(1);
@@ -231,6 +293,7 @@ mod tests {
             stations: 2,
             bit_ns: 1000,
             overhead_bytes: 0,
+            retry_if_busy: false,
         };
         let mut link = Link::new(&cfg);
         let mut eng: Engine<EtherEvent> = Engine::new(1);
@@ -245,5 +308,72 @@ mod tests {
             })
             .collect();
         assert_eq!(sent, vec![(8_512_000, 0), (8_832_000, 1)]);
+    }
+
+    /// The link's events and the test's own: a receiver's driver re-arming.
+    #[derive(Debug)]
+    enum Ev {
+        Ether(EtherEvent),
+        Rearm(usize),
+    }
+
+    impl From<EtherEvent> for Ev {
+        fn from(e: EtherEvent) -> Self {
+            Ev::Ether(e)
+        }
+    }
+
+    #[test]
+    fn test_retry_if_busy_holds_a_transfer_until_the_receiver_rearms() {
+        // 0 sends two 1000-byte fragments to 1 at 1 Mb/s (8 ms each). With retry-if-busy
+        // the second waits for 1's driver to re-arm, 3 ms after the first arrived; 1's
+        // 40-byte frame to 0, handed over as the first arrives, goes in the gap (0's
+        // receiver is armed)
+        let cfg = LinkConfig {
+            stations: 2,
+            bit_ns: 1000,
+            overhead_bytes: 0,
+            retry_if_busy: true,
+        };
+        let mut link = Link::new(&cfg);
+        let mut eng: Engine<Ev> = Engine::new(1);
+        link.enqueue(frame(0, 1000, 1), &mut eng);
+        link.enqueue(frame(0, 1000, 2), &mut eng);
+        let mut got = Vec::new();
+        while let Some(ev) = eng.pop_until(SimTime::ZERO + SimDuration::from_secs(1)) {
+            let now = eng.now();
+            match ev {
+                Ev::Rearm(station) => link.receiver_ready(station, &mut eng),
+                Ev::Ether(e) => link.handle(e, &mut eng),
+            }
+            let mut buf = Vec::new();
+            link.drain_indications(&mut buf);
+            for i in buf {
+                if let Indication::Received { frame: f } = i {
+                    got.push((now.as_nanos(), f.tag));
+                    if f.tag == 1 {
+                        link.enqueue(frame(1, 40, 3), &mut eng);
+                        eng.schedule(now + SimDuration::from_millis(3), Ev::Rearm(1));
+                    }
+                }
+            }
+        }
+        // 1 at 8 ms; the 40-byte frame 8.00..8.32 ms; 2 starts at the re-arm (11 ms)
+        assert_eq!(got, vec![(8_000_000, 1), (8_320_000, 3), (19_000_000, 2)]);
+        // the link stood idle 8.32..11 ms with frame 2 waiting
+        assert_eq!(link.retry_wait_ns(), 2_680_000);
+        // without retry-if-busy the second follows the first at once
+        let mut link = Link::new(&LinkConfig {
+            retry_if_busy: false,
+            ..cfg
+        });
+        let mut eng: Engine<EtherEvent> = Engine::new(1);
+        link.enqueue(frame(0, 1000, 1), &mut eng);
+        link.enqueue(frame(0, 1000, 2), &mut eng);
+        let got: Vec<u64> = run(&mut link, &mut eng)
+            .into_iter()
+            .filter_map(|(t, i)| matches!(i, Indication::Received { .. }).then_some(t))
+            .collect();
+        assert_eq!(got, vec![8_000_000, 16_000_000]);
     }
 }

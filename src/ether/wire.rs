@@ -21,6 +21,10 @@ pub trait Wire {
     fn drain_indications(&mut self, buf: &mut Vec<Indication>);
     /// Statistics of the run so far.
     fn report(&self, now: SimTime) -> EtherReport;
+    /// Station `station`'s client can take a frame again (its receive buffer is re-armed).
+    /// Only a medium with receiver flow control uses it (a link with `retry_if_busy`);
+    /// CSMA/CD has none: a frame that finds no room is the receiver's loss.
+    fn receiver_ready<E: From<EtherEvent>>(&mut self, station: usize, eng: &mut Engine<E>);
 }
 
 impl Wire for Segment {
@@ -36,6 +40,7 @@ impl Wire for Segment {
     fn report(&self, now: SimTime) -> EtherReport {
         Segment::report(self, now)
     }
+    fn receiver_ready<E: From<EtherEvent>>(&mut self, _station: usize, _eng: &mut Engine<E>) {}
 }
 
 impl Wire for Link {
@@ -50,6 +55,9 @@ impl Wire for Link {
     }
     fn report(&self, now: SimTime) -> EtherReport {
         Link::report(self, now)
+    }
+    fn receiver_ready<E: From<EtherEvent>>(&mut self, station: usize, eng: &mut Engine<E>) {
+        Link::receiver_ready(self, station, eng)
     }
 }
 
@@ -131,6 +139,12 @@ impl Wire for AnyWire {
         match self {
             AnyWire::Csma(s) => s.report(now),
             AnyWire::PointToPoint(l) => l.report(now),
+        }
+    }
+    fn receiver_ready<E: From<EtherEvent>>(&mut self, station: usize, eng: &mut Engine<E>) {
+        match self {
+            AnyWire::Csma(s) => s.receiver_ready(station, eng),
+            AnyWire::PointToPoint(l) => l.receiver_ready(station, eng),
         }
     }
 }

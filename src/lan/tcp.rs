@@ -827,16 +827,17 @@ impl<S: SocketApp> TcpLan<S> {
                 let node = &mut self.nodes[n];
                 if let Some(q) = node.adapter.profile.message_queue() {
                     // excdint: exrecv took the frame, exhangrcv hangs the next receive
-                    // request, which the board takes up after its latency; IP and TCP
-                    // input run after the interrupt
+                    // request, which the board takes up after its latency
                     engine.schedule_in(
                         SimDuration::from_nanos_f64(q.take_up_ns),
                         LanEvent::RxRequestTaken { node: n as u32 },
                     );
-                    let input = node
-                        .rx_input
-                        .pop_front()
-                        .expect("a message-queue card's interrupt has its input work");
+                }
+                // the end of the receive interrupt re-arms a link's receive DMA (pclrint)
+                self.medium.receiver_ready(n, engine);
+                // a 4.2BSD driver queues the datagram on ipintrq: IP and TCP input run
+                // after its interrupt, in the network software interrupt
+                if let Some(input) = self.nodes[n].rx_input.pop_front() {
                     self.start(n, Priority::Interrupt, input, TcpJob::RxInput { frame }, engine);
                     return;
                 }
@@ -979,6 +980,21 @@ impl<S: SocketApp> TcpLan<S> {
                             copy,
                             protocol: node.host.instructions(node.costs.interrupt_kinstr)
                                 + node.adapter.profile.message_time(),
+                            ..Cost::default()
+                        },
+                        input: Some(Cost {
+                            protocol: node.host.instructions(with_input(0.0)),
+                            ..Cost::default()
+                        }),
+                    }
+                } else if node.interface.unibus_buffers {
+                    // a 4.2BSD UNIBUS driver's interrupt takes the frame (if_rubaget) and
+                    // queues it on ipintrq; IP and TCP input follow in the software
+                    // interrupt, as their own job
+                    RxCost {
+                        interrupt: Cost {
+                            copy,
+                            protocol: node.host.instructions(node.costs.interrupt_kinstr),
                             ..Cost::default()
                         },
                         input: Some(Cost {

@@ -6,9 +6,10 @@
 //! for the card's requests, with `queue` per message, request or reply; 0 for none),
 //! `tx_slots`, `rx_bytes`, optional
 //! `dma = { word_ns, burst_words, burst_overhead_ns }` (absent: the card's DMA is its
-//! transmission), optional `link = { bit_rate_mbps, overhead_bytes, mtu_bytes }` (the
-//! card talks over a point-to-point link with no link header; both hosts' cards must
-//! have one). Ranges: `word_ns` 750..=20000 (the UNIBUS moves at most one word per
+//! transmission), optional `link = { bit_rate_mbps, overhead_bytes, mtu_bytes,
+//! retry_if_busy }` (the card talks over a point-to-point link with no link header; both
+//! hosts' cards must have one; `retry_if_busy`, default false: the receiver takes one
+//! transfer per receive buffer its driver arms, and the sender retries meanwhile). Ranges: `word_ns` 750..=20000 (the UNIBUS moves at most one word per
 //! 750 ns), `burst_words` 1..=16, `burst_overhead_ns` 0..=20000, `bit_rate_mbps`
 //! 0.01..=10, `overhead_bytes` 0..=64, `mtu_bytes` 68..=65535 (RFC 791 minimum 68).
 //! Optional `command = { latency_ns }` (0..=10^7): the card takes one command at a time
@@ -52,6 +53,10 @@ pub struct RawLink {
     pub bit_rate_mbps: f64,
     pub overhead_bytes: i64,
     pub mtu_bytes: i64,
+    /// The receiver takes one transfer per arming and the transmitter retries while it
+    /// has not re-armed (the PCL-11B's RIB); absent: false.
+    #[serde(default)]
+    pub retry_if_busy: bool,
 }
 
 fn int(path: String, v: i64, lo: i64, hi: i64) -> Result<u32, FieldError> {
@@ -159,6 +164,7 @@ pub fn link(key: &str, l: RawLink) -> Result<(LinkConfig, u32), FieldError> {
             stations: 2,
             bit_ns,
             overhead_bytes: overhead,
+            retry_if_busy: l.retry_if_busy,
         },
         mtu,
     ))
