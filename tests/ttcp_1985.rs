@@ -76,7 +76,7 @@ fn the_level_reached() {
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
     assert!(thr >= 14, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 14, "system CPU within 8 points in {sys} of 26");
+    assert!(sys >= 17, "system CPU within 8 points in {sys} of 26");
     // the single-processor Excelan rows within 8% (they were 13-22% fast without the
     // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {
@@ -131,4 +131,38 @@ fn cli_reproduce_writes_the_1985_comparison() {
         .filter(|l| !l.is_empty())
         .count();
     assert_eq!(csv.lines().count(), 1 + measured_rows, "{csv}");
+}
+
+/// ttcp's throughput of `scenario`, mean over the 5 report seeds, unrounded.
+fn kbytes_per_s(scenario: &str) -> f64 {
+    let mut sum = 0.0;
+    for seed in ["1985", "1", "2", "3", "4"] {
+        let out = assert_cmd::Command::cargo_bin("ethersim")
+            .unwrap()
+            .args(["run", scenario, "--seed", seed, "--format", "json", "-q"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        sum += v["headline"]["value"].as_f64().unwrap();
+    }
+    sum / 5.0
+}
+
+#[test]
+fn the_dual_vax_is_as_fast_as_the_single_one() {
+    // the second processor takes only ttcp's user-mode loop (0.1 thousand instructions
+    // a write), so dual and single differ by little. Before the process's output was
+    // kept inside its call (4.2BSD's write runs tcp_output and the driver's start
+    // routine before it returns), the next write's system call could overtake the
+    // previous write's copy to the card when the user work ran beside the CPU, and the
+    // dual VAX came out 8% slower than the single one (53.8 vs 57.5 KB/s)
+    for trailers in ["trailers", "notrailers"] {
+        let dual = kbytes_per_s(&format!("scenarios/ttcp-1985-dual-ex0-{trailers}.toml"));
+        let single = kbytes_per_s(&format!("scenarios/ttcp-1985-single-ex0-{trailers}.toml"));
+        assert!(
+            (dual / single - 1.0).abs() < 0.02,
+            "ex0 {trailers}: dual {dual:.2}, single {single:.2} KB/s"
+        );
+    }
 }

@@ -219,6 +219,16 @@ struct TcpNode<S> {
     /// The receive interrupt found a transmit command outstanding: the command-done
     /// interrupt supplies the buffer.
     rx_supply_deferred: bool,
+    /// CPU jobs of the output the process's current call started and has not finished:
+    /// its segments' builds and, where the card was free, the copies to the card they
+    /// started (4.2BSD and Linux both run the driver's start routine inside the call).
+    call_output: u32,
+    /// Frames (by tag) whose copy to the card a call started and still waits for.
+    call_copy_tags: Vec<u64>,
+    /// The call's own work is done; it returns when `call_output` reaches 0.
+    returning: bool,
+    /// What the read now returning got, bytes.
+    read_got: u64,
     conn: Connection,
     app: S,
     call: Call,
@@ -314,6 +324,10 @@ impl<S: SocketApp> TcpLan<S> {
                 rx_buffer: true,
                 xmit_active: false,
                 rx_supply_deferred: false,
+                call_output: 0,
+                call_copy_tags: Vec::new(),
+                returning: false,
+                read_got: 0,
                 conn,
                 app,
                 call: Call::Idle,
@@ -583,6 +597,9 @@ impl<S: SocketApp> TcpLan<S> {
             } else {
                 Priority::Task
             };
+            if by_process {
+                self.nodes[n].call_output += 1;
+            }
             self.start(n, prio, cost, TcpJob::Send { tag, by_process }, engine);
         }
         let node = &mut self.nodes[n];
@@ -744,8 +761,59 @@ impl<S: SocketApp> TcpLan<S> {
 
     fn job_done(&mut self, n: usize, job: TcpJob, engine: &mut Engine<LanEvent>) {
         let now = engine.now();
+        let call_copy = match job {
+            TcpJob::TxCopy { frame, .. } => {
+                let tags = &mut self.nodes[n].call_copy_tags;
+                let at = tags.iter().position(|&t| t == frame.tag);
+                at.map(|i| tags.remove(i)).is_some()
+            }
+            _ => false,
+        };
+        self.job_effects(n, job, now, engine);
+        if call_copy {
+            self.call_output_done(n, engine);
+        }
+    }
+
+    /// One output job of the process's call is done: the call returns when it was the
+    /// last and the call's own work is over.
+    fn call_output_done(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let node = &mut self.nodes[n];
+        debug_assert!(node.call_output > 0, "call output counted");
+        node.call_output -= 1;
+        self.finish_call(n, engine);
+    }
+
+    /// Ends the process's call step whose work is done, once its output is.
+    fn finish_call(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
+        let now = engine.now();
+        let node = &mut self.nodes[n];
+        if !node.returning || node.call_output > 0 {
+            return;
+        }
+        node.returning = false;
+        node.call = match node.call {
+            Call::Writing { bytes, left: 0, .. } => {
+                node.app.returned(now, SockCall::Write { bytes }, bytes as u64);
+                Call::Idle
+            }
+            Call::Writing { bytes, left, .. } => Call::Writing {
+                bytes,
+                left,
+                busy: false,
+            },
+            Call::Reading { max, .. } => {
+                node.app.returned(now, SockCall::Read { max }, node.read_got);
+                Call::Idle
+            }
+            other => unreachable!("a call step returning from {other:?}"),
+        };
+        self.advance(n, engine);
+    }
+
+    fn job_effects(&mut self, n: usize, job: TcpJob, now: SimTime, engine: &mut Engine<LanEvent>) {
         match job {
-            TcpJob::Send { tag, .. } => {
+            TcpJob::Send { tag, by_process } => {
                 let sizes: Vec<u32> = self.in_flight[&tag]
                     .pieces
                     .iter()
@@ -759,7 +827,16 @@ impl<S: SocketApp> TcpLan<S> {
                         tag,
                     };
                     let step = self.nodes[n].adapter.submit(frame);
+                    if by_process && step.copy.is_some_and(|f| f.tag == tag) {
+                        // the driver's start routine copies it now, still in the call
+                        let node = &mut self.nodes[n];
+                        node.call_output += 1;
+                        node.call_copy_tags.push(tag);
+                    }
                     self.apply_tx(n, step, Priority::Task, engine);
+                }
+                if by_process {
+                    self.call_output_done(n, engine);
                 }
             }
             TcpJob::TxCopy { frame, .. } if self.nodes[n].adapter.profile.dma_time(frame.bytes).is_some() => {
@@ -855,33 +932,30 @@ impl<S: SocketApp> TcpLan<S> {
                 else {
                     unreachable!("write job outside a write")
                 };
-                let left = left - bytes;
-                node.call = if left == 0 {
-                    node.app
-                        .returned(now, SockCall::Write { bytes: total }, total as u64);
-                    Call::Idle
-                } else {
-                    Call::Writing {
-                        bytes: total,
-                        left,
-                        busy: false,
-                    }
+                // sosend copied; PRU_SEND's output runs before the call goes on
+                node.call = Call::Writing {
+                    bytes: total,
+                    left: left - bytes,
+                    busy: true,
                 };
+                node.returning = true;
                 self.pump(n, true, engine);
-                self.advance(n, engine);
+                self.finish_call(n, engine);
             }
             TcpJob::Read { bytes } => {
                 let node = &mut self.nodes[n];
                 let got = node.conn.read(bytes as u64);
                 debug_assert_eq!(got, bytes as u64);
                 node.bytes_read += got;
-                let Call::Reading { max, .. } = node.call else {
-                    unreachable!("read job outside a read")
-                };
-                node.app.returned(now, SockCall::Read { max }, got);
-                node.call = Call::Idle;
+                debug_assert!(
+                    matches!(node.call, Call::Reading { .. }),
+                    "read job outside a read"
+                );
+                // PRU_RCVD's window update goes out before the call returns
+                node.read_got = got;
+                node.returning = true;
                 self.pump(n, true, engine);
-                self.advance(n, engine);
+                self.finish_call(n, engine);
             }
         }
     }
