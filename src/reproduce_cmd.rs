@@ -81,7 +81,7 @@ pub fn run(r: Reproduction, a: &OutputArgs) -> Result<()> {
         }
         Reproduction::Ttcp1985 => {
             let rows = pool.install(|| ethersim::ttcp1985::run(&[]))?;
-            staged.write("ttcp-1985.csv", ttcp1985::csv(&rows)?.as_bytes())?;
+            ttcp1985::write_outputs(&rows, &mut staged)?;
             ttcp1985::comparison_table(&rows)
         }
     };

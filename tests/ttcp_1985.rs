@@ -121,6 +121,18 @@ fn cli_reproduce_writes_the_1985_comparison() {
         printed.contains("non-anomalous rows: throughput within 10% in"),
         "{printed}"
     );
+    // the two charts, as SVG and as PNG
+    for f in [
+        "ttcp-1985.svg",
+        "ttcp-1985.png",
+        "ttcp-1985-sys.svg",
+        "ttcp-1985-sys.png",
+    ] {
+        let len = std::fs::metadata(dir.path().join(f)).unwrap().len();
+        assert!(len > 10_000, "{f}: {len} bytes");
+    }
+    let svg = std::fs::read_to_string(dir.path().join("ttcp-1985-sys.svg")).unwrap();
+    assert!(svg.contains("TGR (receiver) measured"), "the sys chart's legend");
     let csv = std::fs::read_to_string(dir.path().join("ttcp-1985.csv")).unwrap();
     let header = ethersim::report::ttcp1985::CSV_COLUMNS.join(",");
     assert!(csv.starts_with(&header), "{csv}");

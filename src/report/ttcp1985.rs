@@ -1,14 +1,22 @@
-//! The 1985 ttcp comparison (seed 001) as text and CSV: each row of the seed's
+//! The 1985 ttcp comparison (seed 001) as text, CSV and two charts: each row of the seed's
 //! transmitter and receiver tables, measured against simulated (the mean over the report
 //! seeds, with the seed's truncations applied by the runner [`crate::ttcp1985`]), for
 //! throughput, system CPU %, CPU % and KB per CPU second; then how many non-anomalous rows
-//! meet issue 14's bars (throughput within 10%, system CPU within 8 points).
+//! meet issue 14's bars (throughput within 10%, system CPU within 8 points). The charts
+//! (`ttcp-1985.svg`/`.png`: throughput; `ttcp-1985-sys.svg`/`.png`: system CPU % of both
+//! sides) have one group of bars per configuration: the mean of its non-anomalous
+//! measured runs, with their least and greatest as an error bar, beside the simulated.
 //!
 //! Units: KB/s and KB per CPU second with ttcp's 1024-byte KB; CPU in percent of real time.
 
+use super::atomic::Staged;
 use super::csv::to_csv;
+use super::plot::{write_chart, Chart, Point, Series};
 use super::ReportError;
 use crate::ttcp1985::Row;
+
+/// The file names' stem: `ttcp-1985.csv`, `.svg`, `.png` and `ttcp-1985-sys.svg`, `.png`.
+pub const STEM: &str = "ttcp-1985";
 
 /// The CSV columns, in order.
 pub const CSV_COLUMNS: [&str; 15] = [
@@ -111,4 +119,175 @@ pub fn csv(rows: &[Row]) -> Result<String, ReportError> {
         })
         .collect();
     to_csv(&header, &body)
+}
+
+/// One configuration's rows on one side: its label and, for `f`, the mean of the
+/// non-anomalous measured rows with their range, and the simulated value.
+struct Group {
+    label: String,
+    measured: (f64, f64, f64),
+    simulated: f64,
+}
+
+/// The configurations of `side` ("transmitter" or "receiver") in table order, for `f`.
+fn groups(rows: &[Row], side: &str, f: impl Fn(&crate::ttcp1985::Printed) -> f64) -> Vec<Group> {
+    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    for r in rows.iter().filter(|r| r.side.starts_with(side)) {
+        let k = (r.config.as_str(), r.interface.as_str(), r.trailers.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys.into_iter()
+        .map(|(config, interface, trailers)| {
+            let mine: Vec<&Row> = rows
+                .iter()
+                .filter(|r| {
+                    r.side.starts_with(side)
+                        && !r.anomalous()
+                        && (r.config.as_str(), r.interface.as_str(), r.trailers.as_str())
+                            == (config, interface, trailers)
+                })
+                .collect();
+            let m: Vec<f64> = mine.iter().map(|r| f(&r.measured)).collect();
+            let mean = m.iter().sum::<f64>() / m.len().max(1) as f64;
+            let lo = m.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = m.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let trl = match trailers {
+                "yes" => " trl",
+                "no" => " -trl",
+                _ => "",
+            };
+            Group {
+                label: format!("{config} {interface}{trl}"),
+                measured: (mean, lo, hi),
+                simulated: mine.first().map_or(f64::NAN, |r| f(&r.simulated)),
+            }
+        })
+        .collect()
+}
+
+/// A measured bar at category `i`: the mean, with the range when the runs differ.
+fn measured_point(i: usize, g: &Group) -> Point {
+    let (mean, lo, hi) = g.measured;
+    (i as f64, mean, (hi > lo).then_some((lo, hi)))
+}
+
+fn seeds_note() -> String {
+    format!("simulated: mean of {} seeds", crate::ttcp1985::SEEDS.len())
+}
+
+/// Throughput per configuration: measured (mean and range of its runs) and simulated.
+pub fn throughput_chart(rows: &[Row]) -> Chart {
+    let g = groups(rows, "transmitter", |p| p.kbytes_per_s);
+    let mut measured = Series::bar("measured, 1985 (error bar: its runs' range)", 0);
+    let mut simulated = Series::bar(&seeds_note(), 1);
+    for (i, g) in g.iter().enumerate() {
+        measured.points.push(measured_point(i, g));
+        simulated.points.push((i as f64, g.simulated, None));
+    }
+    Chart {
+        title: "ttcp between two VAX-11/780s under 4.2BSD, 1985: throughput".into(),
+        x_label: "VGR mode, interface, trailers (-trl: off)".into(),
+        y_label: "Throughput (KB/s, 1 KB = 1024 bytes, as ttcp prints)".into(),
+        x_categories: Some(g.iter().map(|g| g.label.clone()).collect()),
+        series: vec![measured, simulated],
+        ceiling: None,
+        y_top: Some(90.0),
+        legend: Some(plotters::chart::SeriesLabelPosition::UpperRight),
+    }
+}
+
+/// System CPU % of both sides per configuration: measured (mean and range) and simulated.
+pub fn sys_chart(rows: &[Row]) -> Chart {
+    let sides = [
+        ("transmitter", "VGR (transmitter)"),
+        ("receiver", "TGR (receiver)"),
+    ];
+    let mut series = Vec::new();
+    let mut labels = Vec::new();
+    for (k, (side, name)) in sides.iter().enumerate() {
+        let g = groups(rows, side, |p| p.sys_pct());
+        let mut measured = Series::bar(&format!("{name} measured"), 2 * k);
+        let mut simulated = Series::bar(&format!("{name} simulated"), 2 * k + 1);
+        for (i, g) in g.iter().enumerate() {
+            measured.points.push(measured_point(i, g));
+            simulated.points.push((i as f64, g.simulated, None));
+        }
+        labels = g.into_iter().map(|g| g.label).collect();
+        series.push(measured);
+        series.push(simulated);
+    }
+    Chart {
+        title: format!(
+            "ttcp 1985: system CPU as 4.2BSD charged it ({}; anomalous pcl runs left out)",
+            seeds_note()
+        ),
+        x_label: "VGR mode, interface, trailers (-trl: off)".into(),
+        y_label: "System CPU (% of real time)".into(),
+        x_categories: Some(labels),
+        series,
+        ceiling: None,
+        y_top: Some(90.0),
+        legend: Some(plotters::chart::SeriesLabelPosition::UpperRight),
+    }
+}
+
+/// Stages `ttcp-1985.csv` and the two charts (SVG and PNG) in `out`.
+pub fn write_outputs(rows: &[Row], out: &mut Staged) -> Result<(), ReportError> {
+    out.write(&format!("{STEM}.csv"), csv(rows)?.as_bytes())?;
+    write_chart(&throughput_chart(rows), out, STEM)?;
+    write_chart(&sys_chart(rows), out, &format!("{STEM}-sys"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ttcp1985::Printed;
+
+    fn row(side: &str, config: &str, kb: f64, sys_s: f64, sim_kb: f64, note: &str) -> Row {
+        let printed = |kb: f64, sys_s: f64| Printed {
+            sys_s,
+            real_s: 20.0,
+            kbytes_per_s: kb,
+            ..Printed::default()
+        };
+        Row {
+            side: side.into(),
+            config: config.into(),
+            interface: "pcl0".into(),
+            trailers: "n/a".into(),
+            note: note.into(),
+            measured: printed(kb, sys_s),
+            simulated: printed(sim_kb, 4.0),
+        }
+    }
+
+    #[test]
+    fn test_charts_group_a_configurations_runs_and_leave_the_anomalous_out() {
+        let rows = vec![
+            row("transmitter_VGR", "single", 50.0, 5.0, 60.0, ""),
+            row("transmitter_VGR", "single", 56.0, 6.0, 60.0, ""),
+            row("transmitter_VGR", "single", 53.0, 1.0, 60.0, "anomalous"),
+            row("transmitter_VGR", "dual", 58.0, 5.0, 61.0, ""),
+            row("receiver_TGR", "single", 50.0, 7.0, 60.0, ""),
+            row("receiver_TGR", "single", 56.0, 9.0, 60.0, ""),
+            row("receiver_TGR", "dual", 58.0, 8.0, 61.0, ""),
+        ];
+        let c = throughput_chart(&rows);
+        assert_eq!(c.x_categories.unwrap(), ["single pcl0", "dual pcl0"]);
+        // single: the mean of 50 and 56 with their range; dual: one run, no range
+        assert_eq!(
+            c.series[0].points,
+            [(0.0, 53.0, Some((50.0, 56.0))), (1.0, 58.0, None)]
+        );
+        assert_eq!(c.series[1].points, [(0.0, 60.0, None), (1.0, 61.0, None)]);
+        let s = sys_chart(&rows);
+        assert_eq!(s.series.len(), 4);
+        // transmitter single: 5 and 6 s of 20 s (the anomalous 1 s left out)
+        assert_eq!(s.series[0].points[0], (0.0, 27.5, Some((25.0, 30.0))));
+        // receiver single: 7 and 9 s of 20 s; simulated 4 s of 20 s
+        assert_eq!(s.series[2].points[0], (0.0, 40.0, Some((35.0, 45.0))));
+        assert_eq!(s.series[3].points[0], (0.0, 20.0, None));
+    }
 }
