@@ -93,6 +93,11 @@ pub struct TcpCosts {
     pub fragment_kinstr: f64,
     /// Entering one page in the UNIBUS map (output) or swapping one page frame (input).
     pub page_remap_kinstr: f64,
+    /// Per mbuf a UNIBUS driver's `if_rubaget` builds: `MGET` and the copy call, at
+    /// interrupt level (0: not modelled).
+    pub rx_mbuf_kinstr: f64,
+    /// Per received mbuf the reader's `soreceive` walks: `uiomove`, `sbfree`, `MFREE`.
+    pub read_mbuf_kinstr: f64,
 }
 
 /// One host of the pair as configured.
@@ -229,6 +234,8 @@ struct TcpNode<S> {
     returning: bool,
     /// What the read now returning got, bytes.
     read_got: u64,
+    /// Mbufs of received data in the socket's receive buffer (a UNIBUS driver's input).
+    rcv_mbufs: f64,
     conn: Connection,
     app: S,
     call: Call,
@@ -328,6 +335,7 @@ impl<S: SocketApp> TcpLan<S> {
                 call_copy_tags: Vec::new(),
                 returning: false,
                 read_got: 0,
+                rcv_mbufs: 0.0,
                 conn,
                 app,
                 call: Call::Idle,
@@ -744,8 +752,18 @@ impl<S: SocketApp> TcpLan<S> {
                         return; // blocked until data or a FIN arrives
                     }
                     node.call = Call::Reading { max, busy: true };
+                    // soreceive walks the mbufs the read takes (in proportion to its bytes)
+                    let readable = node.conn.readable();
+                    let mbufs = if readable > 0 {
+                        node.rcv_mbufs * r as f64 / readable as f64
+                    } else {
+                        0.0
+                    };
+                    node.rcv_mbufs -= mbufs;
                     let mut cost = Cost {
-                        protocol: node.host.instructions(node.costs.syscall_kinstr),
+                        protocol: node
+                            .host
+                            .instructions(node.costs.syscall_kinstr + mbufs * node.costs.read_mbuf_kinstr),
                         copy: node.host.memcpy(r as u64),
                         ..Cost::default()
                     };
@@ -972,14 +990,24 @@ impl<S: SocketApp> TcpLan<S> {
         if f.done < f.pieces.len() {
             return; // IP reassembly waits for the rest
         }
-        let seg = self.in_flight.remove(&frame.tag).expect("present").seg;
+        let f = self.in_flight.remove(&frame.tag).expect("present");
+        let seg = f.seg;
         let node = &mut self.nodes[n];
+        let mbufs: u32 = if node.interface.unibus_buffers {
+            f.pieces.iter().map(|p| p.input_mbufs()).sum()
+        } else {
+            0
+        };
         if seg.len > 0 {
             node.backlog_sum += node.adapter.held() as u64;
             node.data_arrivals += 1;
         }
         let out = self.nodes[n].conn.on_segment(&seg, now);
         debug_assert_eq!(self.nodes[n].conn.check(), Ok(()));
+        if out.accepted > 0 && seg.len > 0 {
+            // the segment's mbufs wait in the receive buffer for the reader's soreceive
+            self.nodes[n].rcv_mbufs += mbufs as f64 * out.accepted as f64 / seg.len as f64;
+        }
         self.pump(n, false, engine);
         if out.accepted > 0 || out.fin || out.acked > 0 {
             self.advance(n, engine);
@@ -1090,6 +1118,8 @@ impl<S: SocketApp> TcpLan<S> {
                     let u = self.uba_cost(n, piece.input_copy());
                     rx.interrupt.copy += u.copy;
                     rx.interrupt.protocol += u.protocol;
+                    let mbufs = piece.input_mbufs() as f64;
+                    rx.interrupt.protocol += node.host.instructions(mbufs * node.costs.rx_mbuf_kinstr);
                 }
                 let node = &mut self.nodes[n];
                 if !node.adapter.arrive(&frame) {

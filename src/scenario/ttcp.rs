@@ -18,7 +18,8 @@
 //! `attached_processor` (a second CPU for user mode) and `clock_tick_ms` (4.2BSD's
 //! tick accounting); a card may be `engine = "unibus_dma"` and have a `link`
 //! (point-to-point medium); `costs` may add `user_call_kinstr`, `fragment_kinstr`,
-//! `page_remap_kinstr`; `trailers` (4.2BSD trailer encapsulation on Ethernet).
+//! `page_remap_kinstr`, `rx_mbuf_kinstr`, `read_mbuf_kinstr`; `trailers` (4.2BSD trailer
+//! encapsulation on Ethernet).
 
 use std::collections::BTreeMap;
 
@@ -59,6 +60,8 @@ pub struct RawCosts {
     pub user_call_kinstr: Option<f64>,
     pub fragment_kinstr: Option<f64>,
     pub page_remap_kinstr: Option<f64>,
+    pub rx_mbuf_kinstr: Option<f64>,
+    pub read_mbuf_kinstr: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -298,6 +301,18 @@ impl RawTtcp {
             page_remap_kinstr: real(
                 "workload.costs.page_remap_kinstr",
                 c.page_remap_kinstr.unwrap_or(0.0),
+                0.0,
+                1e4,
+            )?,
+            rx_mbuf_kinstr: real(
+                "workload.costs.rx_mbuf_kinstr",
+                c.rx_mbuf_kinstr.unwrap_or(0.0),
+                0.0,
+                1e4,
+            )?,
+            read_mbuf_kinstr: real(
+                "workload.costs.read_mbuf_kinstr",
+                c.read_mbuf_kinstr.unwrap_or(0.0),
                 0.0,
                 1e4,
             )?,

@@ -31,6 +31,8 @@ pub const PAGE_BYTES: u32 = 512;
 pub const CLUSTER_BYTES: u32 = 1024;
 /// The trailer's type and length word, bytes.
 pub const TRAILER_WORD_BYTES: u32 = 4;
+/// Data bytes in one small mbuf (4.2BSD `MLEN` = `MSIZE` 128 - `MMINOFF` 12 - `MTAIL` 4).
+pub const MLEN_BYTES: u32 = 112;
 
 /// The link framing of an interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +168,14 @@ impl Piece {
         }
     }
 
+    /// The mbufs `if_rubaget` builds for this frame: one per swapped cluster, and the
+    /// copied rest in small mbufs of [`MLEN_BYTES`] each (a PCL fragment of 1004 bytes,
+    /// shorter than a cluster, becomes 9 small mbufs; an Ethernet frame a cluster and one).
+    pub fn input_mbufs(&self) -> u32 {
+        let w = self.input_copy();
+        w.pages * PAGE_BYTES / CLUSTER_BYTES + w.copy_bytes.div_ceil(MLEN_BYTES)
+    }
+
     /// `if_rubaget`: the page-aligned run after the link header (the IP datagram, or with
     /// trailers the data) is swapped in whole clusters; what is left is copied.
     pub fn input_copy(&self) -> UbaWork {
@@ -298,5 +308,27 @@ mod tests {
             }
         );
         assert_eq!(pcl.pieces(&seg(0)).len(), 1);
+    }
+
+    #[test]
+    fn test_if_rubaget_builds_a_cluster_and_one_mbuf_from_ethernet_and_nine_from_a_pcl_fragment() {
+        // Ethernet, 1024 data bytes: without trailers the 1064-byte datagram gives a
+        // swapped cluster and its last 40 bytes in one small mbuf; with trailers the data
+        // is the cluster and the 40 header bytes + 4 trailer bytes one small mbuf
+        for trailers in [false, true] {
+            let p = ether(trailers).pieces(&seg(1024));
+            assert_eq!(p[0].input_mbufs(), 2, "trailers {trailers}");
+        }
+        // the PCL's 1004-byte first fragment is shorter than a cluster: copied into
+        // ceil(1004 / 112) = 9 small mbufs; the 80-byte second one into 1
+        let pcl = Interface {
+            framing: Framing::Bare,
+            mtu_bytes: 1006,
+            unibus_buffers: true,
+        };
+        let m: Vec<u32> = pcl.pieces(&seg(1024)).iter().map(|p| p.input_mbufs()).collect();
+        assert_eq!(m, [9, 1]);
+        // a pure ACK (40 bytes) is one small mbuf
+        assert_eq!(ether(false).pieces(&seg(0))[0].input_mbufs(), 1);
     }
 }

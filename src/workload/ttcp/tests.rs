@@ -63,6 +63,8 @@ fn instant_host() -> TcpHost {
             user_call_kinstr: 0.0,
             fragment_kinstr: 0.0,
             page_remap_kinstr: 0.0,
+            rx_mbuf_kinstr: 0.0,
+            read_mbuf_kinstr: 0.0,
         },
         sndbuf: 32_767,
         rcvbuf: 32_767,
@@ -91,6 +93,8 @@ fn slow_host() -> TcpHost {
         user_call_kinstr: 0.0,
         fragment_kinstr: 0.0,
         page_remap_kinstr: 0.0,
+        rx_mbuf_kinstr: 0.0,
+        read_mbuf_kinstr: 0.0,
     };
     h
 }
@@ -309,4 +313,29 @@ fn test_message_queue_card_pays_two_messages_per_frame_and_takes_one_receive_at_
     )
     .unwrap();
     assert!(quick.receiver.real_s < floor_s, "{} s", quick.receiver.real_s);
+}
+
+#[test]
+fn test_the_receiver_pays_per_mbuf_in_its_interrupt_and_in_the_readers_call() {
+    // by hand: a UNIBUS host whose only costs are 1 us per mbuf if_rubaget builds and
+    // 2 us per mbuf soreceive walks. A full 1436-byte segment is a 1476-byte datagram:
+    // a swapped 1024-byte cluster and 452 bytes in ceil(452 / 112) = 5 small mbufs, 6 in
+    // all; a pure ACK, 40 bytes, one. So the receiver's CPU is busy 6 x (1 + 2) us per
+    // data segment and 1 us per other segment it receives.
+    let host = || {
+        let mut h = unibus_host(0.0, None, None);
+        h.interface.unibus_buffers = true;
+        h.costs.rx_mbuf_kinstr = 1.0;
+        h.costs.read_mbuf_kinstr = 2.0;
+        h
+    };
+    let mut c = cfg([host(), host()], 20, 0.0);
+    c.buflen = 1436;
+    let r = run(&c, 1).unwrap();
+    assert_eq!(r.receiver.bytes, 20 * 1436);
+    let conn = &r.receiver.node.conn;
+    let data = 20;
+    let others = conn.segments_received - data;
+    let expected = data * 6 * 3_000 + others * 1_000;
+    assert_eq!(r.receiver.node.cpu.busy_ns, expected, "{others} other segments");
 }
