@@ -23,7 +23,13 @@
 //! [`crate::adapter::MessageQueue`]) takes each request up a while after the driver
 //! writes it, and has one receive request outstanding: a frame waits in the card until
 //! the receive interrupt of the previous one has hung the next request and the card has
-//! taken it up; IP and TCP input then follow the interrupt as their own job.
+//! taken it up; IP and TCP input then follow the interrupt as their own job, as they do
+//! for every UNIBUS driver (4.2BSD queues the datagram on `ipintrq` for the network
+//! software interrupt). At the end of a receive interrupt the driver re-arms its receive
+//! buffer ([`Wire::receiver_ready`]: a link with retry-if-busy, the PCL-11B, holds the
+//! next transfer to it until then). A UNIBUS driver's input arrives as mbufs
+//! ([`Piece::input_mbufs`]): the interrupt pays `rx_mbuf_kinstr` per mbuf it builds and
+//! the reader `read_mbuf_kinstr` per mbuf its call walks.
 //!
 //! Observed (`super::observe`), each frame's jobs are recorded when submitted: the
 //! segment's build (`Send`), the copy into the card and the receive interrupt.
@@ -35,9 +41,12 @@
 //! set, each tick is charged as 4.2BSD's accounting would ([`crate::host::account`]). Timers are the connection's (retransmit, delayed ACK), armed on
 //! the engine as [`LanEvent::TcpTimer`] with the connection's generation.
 //!
-//! Invariant: a node runs at most one socket call at a time (a ttcp process is single
+//! Invariants: a node runs at most one socket call at a time (a ttcp process is single
 //! threaded); a call that cannot progress blocks until an ACK frees send buffer (writer)
-//! or data or a FIN arrives (reader).
+//! or data or a FIN arrives (reader); a call step returns only after the output it
+//! started is done (its segments built and, where the card was free, copied to it:
+//! `call_output` counts those jobs), as the kernel's write and read run `tcp_output` and
+//! the driver's start routine before they return.
 
 use std::collections::{HashMap, VecDeque};
 
