@@ -75,8 +75,8 @@ fn the_level_reached() {
         .filter(|r| r.throughput_error_pct().abs() <= 10.0)
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
-    assert!(thr >= 18, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 18, "system CPU within 8 points in {sys} of 26");
+    assert!(thr >= 20, "throughput within 10% in {thr} of 26");
+    assert!(sys >= 19, "system CPU within 8 points in {sys} of 26");
     // the single-processor Excelan rows within 8% (they were 13-22% fast without the
     // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {

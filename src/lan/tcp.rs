@@ -107,6 +107,10 @@ pub struct TcpCosts {
     pub rx_mbuf_kinstr: f64,
     /// Per received mbuf the reader's `soreceive` walks: `uiomove`, `sbfree`, `MFREE`.
     pub read_mbuf_kinstr: f64,
+    /// TCP input of a segment that carries data, on top of `segment_kinstr`: 4.2BSD's
+    /// `tcp_reass` queues and dequeues it and `sbappend` links it to the socket (0: not
+    /// modelled).
+    pub data_input_kinstr: f64,
 }
 
 /// One host of the pair as configured.
@@ -1070,6 +1074,9 @@ impl<S: SocketApp> TcpLan<S> {
                 let with_input = |mut kinstr: f64| {
                     if last {
                         kinstr += node.costs.segment_kinstr;
+                        if payload > 0 {
+                            kinstr += node.costs.data_input_kinstr;
+                        }
                         if !node.checksum_in_copy {
                             kinstr += payload as f64 * node.costs.checksum_instr_per_byte / 1e3;
                         }

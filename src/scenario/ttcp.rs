@@ -62,6 +62,7 @@ pub struct RawCosts {
     pub page_remap_kinstr: Option<f64>,
     pub rx_mbuf_kinstr: Option<f64>,
     pub read_mbuf_kinstr: Option<f64>,
+    pub data_input_kinstr: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -313,6 +314,12 @@ impl RawTtcp {
             read_mbuf_kinstr: real(
                 "workload.costs.read_mbuf_kinstr",
                 c.read_mbuf_kinstr.unwrap_or(0.0),
+                0.0,
+                1e4,
+            )?,
+            data_input_kinstr: real(
+                "workload.costs.data_input_kinstr",
+                c.data_input_kinstr.unwrap_or(0.0),
                 0.0,
                 1e4,
             )?,

@@ -65,6 +65,7 @@ fn instant_host() -> TcpHost {
             page_remap_kinstr: 0.0,
             rx_mbuf_kinstr: 0.0,
             read_mbuf_kinstr: 0.0,
+            data_input_kinstr: 0.0,
         },
         sndbuf: 32_767,
         rcvbuf: 32_767,
@@ -95,6 +96,7 @@ fn slow_host() -> TcpHost {
         page_remap_kinstr: 0.0,
         rx_mbuf_kinstr: 0.0,
         read_mbuf_kinstr: 0.0,
+        data_input_kinstr: 0.0,
     };
     h
 }
@@ -338,4 +340,28 @@ fn test_the_receiver_pays_per_mbuf_in_its_interrupt_and_in_the_readers_call() {
     let others = conn.segments_received - data;
     let expected = data * 6 * 3_000 + others * 1_000;
     assert_eq!(r.receiver.node.cpu.busy_ns, expected, "{others} other segments");
+}
+
+#[test]
+fn test_data_input_is_paid_once_per_data_segment_received_and_never_for_a_bare_ack() {
+    // by hand: hosts whose only cost is 5 us of TCP input for a segment that carries
+    // data (tcp_reass, sbappend, sorwakeup). 20 writes of 1436 bytes arrive as 20 data
+    // segments: the receiver's CPU is busy 20 x 5 us; the transmitter receives only
+    // ACKs and window updates, so it pays nothing.
+    let host = || {
+        let mut h = unibus_host(0.0, None, None);
+        h.costs.data_input_kinstr = 5.0;
+        h
+    };
+    let mut c = cfg([host(), host()], 20, 0.0);
+    c.buflen = 1436;
+    let r = run(&c, 1).unwrap();
+    assert_eq!(r.receiver.bytes, 20 * 1436);
+    assert_eq!(r.receiver.node.conn.segments_received, 20);
+    assert_eq!(r.receiver.node.cpu.busy_ns, 20 * 5_000);
+    assert!(
+        r.transmitter.node.conn.segments_received > 0,
+        "ACKs reached the transmitter"
+    );
+    assert_eq!(r.transmitter.node.cpu.busy_ns, 0);
 }
