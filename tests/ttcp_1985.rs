@@ -21,7 +21,7 @@ fn mean(rows: &[Row], side: &str, iface: &str, f: impl Fn(&Row) -> f64) -> f64 {
 }
 
 #[test]
-fn interlan_is_slowest_and_costs_the_receiver_less_cpu_per_kb_than_excelan() {
+fn interlan_is_slowest_and_costs_less_cpu_per_kb_than_excelan_on_both_sides() {
     let r = rows(&[]);
     let kb = |iface| mean(&r, "receiver", iface, |r| r.simulated.kbytes_per_s);
     let (ex, pcl, il) = (kb("ex0"), kb("pcl0"), kb("il0"));
@@ -29,11 +29,13 @@ fn interlan_is_slowest_and_costs_the_receiver_less_cpu_per_kb_than_excelan() {
         ex > 1.1 * il && pcl > 1.1 * il,
         "ex0 {ex:.1}, pcl0 {pcl:.1}, il0 {il:.1} KB/s"
     );
-    // per CPU second the Interlan receiver is cheaper than the Excelan's; on the
-    // transmitter the receive-command spins make them about even (not reached there)
-    let il = mean(&r, "receiver", "il0", |r| r.simulated.kbytes_per_cpu_s);
-    let ex = mean(&r, "receiver", "ex0", |r| r.simulated.kbytes_per_cpu_s);
-    assert!(il > ex, "receiver: il0 {il:.0} vs ex0 {ex:.0} KB per CPU second");
+    // per CPU second the Interlan is cheaper than the Excelan on both sides (measured:
+    // transmitter 170-186 against 150-162, receiver 185-194 against 104-133)
+    for side in ["transmitter", "receiver"] {
+        let il = mean(&r, side, "il0", |r| r.simulated.kbytes_per_cpu_s);
+        let ex = mean(&r, side, "ex0", |r| r.simulated.kbytes_per_cpu_s);
+        assert!(il > ex, "{side}: il0 {il:.0} vs ex0 {ex:.0} KB per CPU second");
+    }
 }
 
 #[test]
