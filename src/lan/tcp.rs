@@ -29,7 +29,9 @@
 //! buffer ([`Wire::receiver_ready`]: a link with retry-if-busy, the PCL-11B, holds the
 //! next transfer to it until then). A UNIBUS driver's input arrives as mbufs
 //! ([`Piece::input_mbufs`]): the interrupt pays `rx_mbuf_kinstr` per mbuf it builds and
-//! the reader `read_mbuf_kinstr` per mbuf its call walks.
+//! the reader `read_mbuf_kinstr` per mbuf its call walks. TCP input of a segment that
+//! carries data pays `data_input_kinstr` on top of `segment_kinstr` (4.2BSD's
+//! `tcp_reass`, `sbappend`, `sorwakeup`); a bare ACK does not.
 //!
 //! Observed (`super::observe`), each frame's jobs are recorded when submitted: the
 //! segment's build (`Send`), the copy into the card and the receive interrupt.

@@ -18,8 +18,8 @@
 //! `attached_processor` (a second CPU for user mode) and `clock_tick_ms` (4.2BSD's
 //! tick accounting); a card may be `engine = "unibus_dma"` and have a `link`
 //! (point-to-point medium); `costs` may add `user_call_kinstr`, `fragment_kinstr`,
-//! `page_remap_kinstr`, `rx_mbuf_kinstr`, `read_mbuf_kinstr`; `trailers` (4.2BSD trailer
-//! encapsulation on Ethernet).
+//! `page_remap_kinstr`, `rx_mbuf_kinstr`, `read_mbuf_kinstr`, `data_input_kinstr`;
+//! `trailers` (4.2BSD trailer encapsulation on Ethernet).
 
 use std::collections::BTreeMap;
 
