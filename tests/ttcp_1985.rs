@@ -123,6 +123,10 @@ fn cli_reproduce_writes_the_1985_comparison() {
         printed.contains("non-anomalous rows: throughput within 10% in"),
         "{printed}"
     );
+    assert!(
+        printed.contains("interfaces by receiver KB/s (mean of non-anomalous rows): measured ex0 59.6 > pcl0 54.7 > il0 43.3; simulated, unrounded "),
+        "{printed}"
+    );
     // the two charts, as SVG and as PNG
     for f in [
         "ttcp-1985.svg",

@@ -19,7 +19,7 @@ use crate::ttcp1985::Row;
 pub const STEM: &str = "ttcp-1985";
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 15] = [
+pub const CSV_COLUMNS: [&str; 16] = [
     "side",
     "config",
     "interface",
@@ -35,6 +35,7 @@ pub const CSV_COLUMNS: [&str; 15] = [
     "simulated_cpu_pct",
     "measured_kbytes_per_cpu_s",
     "simulated_kbytes_per_cpu_s",
+    "simulated_exact_kbytes_per_s",
 ];
 
 /// The comparison as text: one line per row, then the goals.
@@ -89,7 +90,50 @@ pub fn comparison_table(rows: &[Row]) -> String {
         "non-anomalous rows: throughput within 10% in {within} of {n}; system CPU within 8 points in {sys_ok} of {n}\n",
         n = normal.len()
     );
+    s += &ordering_line(&normal);
     s
+}
+
+/// The interfaces ranked by throughput at the receiver, the mean over each interface's
+/// non-anomalous rows: measured (as ttcp printed it) and simulated (unrounded, before
+/// ttcp's whole-second truncation, which can print two different runs alike).
+pub fn ordering(rows: &[&Row]) -> Vec<(String, f64, f64)> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.side.starts_with("receiver")) {
+        if !names.contains(&r.interface.as_str()) {
+            names.push(&r.interface);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let of: Vec<&&Row> = rows
+                .iter()
+                .filter(|r| r.side.starts_with("receiver") && r.interface == name)
+                .collect();
+            let n = of.len() as f64;
+            let measured = of.iter().map(|r| r.measured.kbytes_per_s).sum::<f64>() / n;
+            let simulated = of.iter().map(|r| r.simulated_exact_kbytes_per_s).sum::<f64>() / n;
+            (name.to_string(), measured, simulated)
+        })
+        .collect()
+}
+
+fn ordering_line(rows: &[&Row]) -> String {
+    let o = ordering(rows);
+    let ranked = |key: fn(&(String, f64, f64)) -> f64| {
+        let mut v: Vec<&(String, f64, f64)> = o.iter().collect();
+        v.sort_by(|a, b| key(b).total_cmp(&key(a)));
+        v.iter()
+            .map(|e| format!("{} {:.1}", e.0, key(e)))
+            .collect::<Vec<_>>()
+            .join(" > ")
+    };
+    format!(
+        "interfaces by receiver KB/s (mean of non-anomalous rows): measured {}; simulated, unrounded {}\n",
+        ranked(|e| e.1),
+        ranked(|e| e.2)
+    )
 }
 
 /// The comparison as CSV: measured, simulated and error for throughput and system CPU %
@@ -115,6 +159,7 @@ pub fn csv(rows: &[Row]) -> Result<String, ReportError> {
                 format!("{:.2}", r.simulated.cpu_pct),
                 r.measured.kbytes_per_cpu_s.to_string(),
                 format!("{:.1}", r.simulated.kbytes_per_cpu_s),
+                format!("{:.2}", r.simulated_exact_kbytes_per_s),
             ]
         })
         .collect();
@@ -260,7 +305,32 @@ mod tests {
             note: note.into(),
             measured: printed(kb, sys_s),
             simulated: printed(sim_kb, 4.0),
+            simulated_exact_kbytes_per_s: sim_kb,
         }
+    }
+
+    #[test]
+    fn test_ordering_ranks_interfaces_by_receiver_rows_and_prints_both() {
+        // by hand: pcl0 receiver rows measured 50 and 56 (mean 53), simulated unrounded
+        // 60 and 61 (60.5); il0 one row, 45 against 44; the transmitter rows and the
+        // interface order of the rows do not count
+        let mut il = row("receiver_TGR", "single", 45.0, 5.0, 44.0, "");
+        il.interface = "il0".into();
+        let rows = [
+            row("transmitter_VGR", "single", 10.0, 5.0, 10.0, ""),
+            il,
+            row("receiver_TGR", "single", 50.0, 7.0, 60.0, ""),
+            row("receiver_TGR", "dual", 56.0, 8.0, 61.0, ""),
+        ];
+        let refs: Vec<&Row> = rows.iter().collect();
+        assert_eq!(
+            ordering(&refs),
+            [("il0".to_string(), 45.0, 44.0), ("pcl0".to_string(), 53.0, 60.5)]
+        );
+        assert_eq!(
+            ordering_line(&refs),
+            "interfaces by receiver KB/s (mean of non-anomalous rows): measured pcl0 53.0 > il0 45.0; simulated, unrounded pcl0 60.5 > il0 44.0\n"
+        );
     }
 
     #[test]
