@@ -258,6 +258,8 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             .iter()
             .find(|(k, _, _)| *k == key)
             .expect("every row of data/ttcp-1985.csv has a scenario");
+        let (simulated, simulated_exact_kbytes_per_s) =
+            if f[0].starts_with("transmitter") { *tx } else { *rx };
         rows.push(Row {
             side: f[0].clone(),
             config: f[1].clone(),
@@ -265,16 +267,8 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             trailers: f[3].clone(),
             note: f.get(10).cloned().unwrap_or_default(),
             measured,
-            simulated: if f[0].starts_with("transmitter") {
-                tx.0
-            } else {
-                rx.0
-            },
-            simulated_exact_kbytes_per_s: if f[0].starts_with("transmitter") {
-                tx.1
-            } else {
-                rx.1
-            },
+            simulated,
+            simulated_exact_kbytes_per_s,
         });
     }
     Ok(rows)
