@@ -169,9 +169,13 @@ pub fn run_config(config: &str, overrides: &[Override]) -> Result<Perform3Report
 /// reports over the same seeds.
 pub const SEEDS: [u64; seed::REPORT_SEED_COUNT] = seed::report_seeds(1992);
 
-/// Runs configuration `config` once per seed of `seeds`.
-pub fn run_config_seeds(config: &str, seeds: &[u64]) -> Result<Vec<Perform3Report>, ScenarioError> {
-    let s = scenario(config, &[])?;
+/// Runs configuration `config` (with `overrides` applied) once per seed of `seeds`.
+pub fn run_config_seeds(
+    config: &str,
+    seeds: &[u64],
+    overrides: &[Override],
+) -> Result<Vec<Perform3Report>, ScenarioError> {
+    let s = scenario(config, overrides)?;
     let Workload::Perform3(w) = &s.workload else {
         unreachable!("bulletin scenario {config} has workload {}", s.workload.kind())
     };
@@ -184,8 +188,16 @@ pub fn run_config_seeds(config: &str, seeds: &[u64]) -> Result<Vec<Perform3Repor
 /// Runs all four configurations on every seed of [`SEEDS`] (in parallel on the current
 /// rayon pool) and pairs each point's mean over the seeds with Table 1.
 pub fn figure1() -> Result<Figure1Data, ScenarioError> {
-    let reports: Vec<Result<Vec<Perform3Report>, ScenarioError>> =
-        CONFIGS.par_iter().map(|c| run_config_seeds(c, &SEEDS)).collect();
+    figure1_with(&[])
+}
+
+/// [`figure1`] with `overrides` applied to every configuration (a what-if of the whole
+/// figure: `ethersim reproduce figure1 --set KEY=VALUE`).
+pub fn figure1_with(overrides: &[Override]) -> Result<Figure1Data, ScenarioError> {
+    let reports: Vec<Result<Vec<Perform3Report>, ScenarioError>> = CONFIGS
+        .par_iter()
+        .map(|c| run_config_seeds(c, &SEEDS, overrides))
+        .collect();
     let measured = table1();
     let mut curves = Vec::with_capacity(4);
     for (config, reports) in CONFIGS.iter().zip(reports) {

@@ -89,12 +89,14 @@ Examples:
   ethersim reproduce --list
   ethersim reproduce figure1
   ethersim reproduce ttcp-1995 --out output --jobs 2
+  ethersim reproduce ttcp-1985 --set workload.socket_buffer=4096 --out output/what-if
 
 Each reproduction runs the shipped scenarios of a published figure or table on 5 seeds
 (the scenarios' own seed, then 1, 2, 3, 4), prints simulated (the mean over the seeds)
 against measured with each error, and writes its CSV and chart into DIR, all files or none.
 `ethersim figure1` and `ethersim ttcp1995` are the same as `reproduce figure1` and
-`reproduce ttcp-1995`.";
+`reproduce ttcp-1995`. --set KEY=VALUE changes a key in every scenario of it (a what-if of
+the whole table; not `seed`).";
 
 const PCAP_LIST_EXAMPLES: &str = "\
 Examples:
@@ -345,6 +347,10 @@ pub struct ReproduceArgs {
     /// List the reproductions, with their aliases, and exit.
     #[arg(long, conflicts_with = "name")]
     pub list: bool,
+    /// Override a key of every scenario of the reproduction (repeatable), as `run --set`
+    /// does for one: a what-if of the whole figure or table against the measurements.
+    #[arg(long, value_name = "KEY=VALUE", conflicts_with = "list")]
+    pub set: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
 }

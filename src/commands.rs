@@ -36,15 +36,15 @@ pub fn run() -> Result<()> {
             sweep_cmd(a, m)
         }
         Command::Validate(a) => validate_cmd(a),
-        Command::Figure1(a) => reproduce_cmd::run(Reproduction::Figure1, &a),
-        Command::Ttcp1995(a) => reproduce_cmd::run(Reproduction::Ttcp1995, &a),
+        Command::Figure1(a) => reproduce_cmd::run(Reproduction::Figure1, &a, &[]),
+        Command::Ttcp1995(a) => reproduce_cmd::run(Reproduction::Ttcp1995, &a, &[]),
         Command::Reproduce(a) => match a.name {
-            Some(r) if !a.list => reproduce_cmd::run(r, &a.output),
+            Some(r) if !a.list => reproduce_cmd::run(r, &a.output, &a.set),
             _ => print(&reproduce_cmd::list()),
         },
         Command::Trace(a) => crate::trace_cmd::run(&a),
         Command::PcapList(a) => crate::wire_cmd::pcap_list(&a),
-        Command::Ttcp1985(a) => reproduce_cmd::run(Reproduction::Ttcp1985, &a),
+        Command::Ttcp1985(a) => reproduce_cmd::run(Reproduction::Ttcp1985, &a, &[]),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             crate::calibrate_cmd::run(a, j)
@@ -136,7 +136,7 @@ pub(crate) fn check_out_dir(dir: &Path) -> Result<()> {
     }
 }
 
-fn overrides(set: &[String]) -> Result<Vec<Override>> {
+pub(crate) fn overrides(set: &[String]) -> Result<Vec<Override>> {
     Ok(set.iter().map(|s| Override::parse(s)).collect::<Result<_, _>>()?)
 }
 

@@ -8,11 +8,11 @@
 //! of the reproduction in one [`Staged`], committed only when all are written, so a
 //! failure leaves the directory as it was.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 
 use crate::cli::{OutputArgs, Reproduction};
-use crate::commands::{check_out_dir, jobs, print, wrote};
+use crate::commands::{check_out_dir, jobs, overrides, print, wrote};
 use ethersim::report::atomic::Staged;
 use ethersim::report::{figure1, ttcp1985, ttcp1995};
 
@@ -60,8 +60,18 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     out
 }
 
-/// Runs reproduction `r` into `a.out` on `a.jobs` threads.
-pub fn run(r: Reproduction, a: &OutputArgs) -> Result<()> {
+/// Runs reproduction `r` into `a.out` on `a.jobs` threads, with the `--set` overrides
+/// `set` applied to every scenario of it (each key once; not `seed`: a reproduction
+/// averages its own report seeds).
+pub fn run(r: Reproduction, a: &OutputArgs, set: &[String]) -> Result<()> {
+    let set = overrides(set)?;
+    ethersim::run::check_conflicts(&set, &[], None)?;
+    if let Some(o) = set.iter().find(|o| o.keys.first().is_some_and(|k| k == "seed")) {
+        bail!(
+            "{}: a reproduction is the mean over its own report seeds; `seed` cannot be set",
+            o.arg
+        );
+    }
     check_out_dir(&a.out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs(a.jobs))
@@ -70,17 +80,17 @@ pub fn run(r: Reproduction, a: &OutputArgs) -> Result<()> {
     let mut staged = Staged::new(&a.out);
     let table = match r {
         Reproduction::Figure1 => {
-            let data = pool.install(ethersim::bulletin::figure1)?;
+            let data = pool.install(|| ethersim::bulletin::figure1_with(&set))?;
             figure1::write_outputs(&data, &mut staged)?;
             figure1::comparison_table(&data)
         }
         Reproduction::Ttcp1995 => {
-            let data = pool.install(|| ethersim::ttcp1995::run(&[]))?;
+            let data = pool.install(|| ethersim::ttcp1995::run(&set))?;
             ttcp1995::write_outputs(&data, &mut staged)?;
             ttcp1995::comparison_table(&data)
         }
         Reproduction::Ttcp1985 => {
-            let rows = pool.install(|| ethersim::ttcp1985::run(&[]))?;
+            let rows = pool.install(|| ethersim::ttcp1985::run(&set))?;
             ttcp1985::write_outputs(&rows, &mut staged)?;
             ttcp1985::comparison_table(&rows)
         }

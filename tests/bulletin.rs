@@ -67,7 +67,7 @@ fn every_curve_within_the_fidelity_bars() {
 fn every_point_varies_by_at_most_2_percent_between_seeds() {
     let mut worst = (0.0, String::new());
     for config in CONFIGS {
-        let runs = bulletin::run_config_seeds(config, &bulletin::SEEDS).unwrap();
+        let runs = bulletin::run_config_seeds(config, &bulletin::SEEDS, &[]).unwrap();
         assert_eq!(runs.len(), 5);
         for (i, p) in runs[0].points.iter().enumerate() {
             let v: Vec<f64> = runs.iter().map(|r| r.points[i].throughput_kbps).collect();
