@@ -109,8 +109,33 @@ pub enum CopyEngine {
 /// request queue holds four), unlike a one-command card ([`CommandHandshake`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MessageQueue {
-    /// From the port B write to the board's processor acting on the request, ns.
+    /// From the port B write to the board's processor acting on the request, ns: the
+    /// delay itself ([`TakeUp::Fixed`]) or its mean ([`TakeUp::Polled`]).
     pub take_up_ns: f64,
+    pub take_up: TakeUp,
+}
+
+/// How long the board's processor takes to act on a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TakeUp {
+    /// Always `take_up_ns`.
+    #[default]
+    Fixed,
+    /// The firmware finds the request when its loop next looks at the queue, every
+    /// `2 * take_up_ns`: the delay is uniform on `[0, 2 * take_up_ns)`, independent from
+    /// one request to the next (mean `take_up_ns`).
+    Polled,
+}
+
+impl MessageQueue {
+    /// The take-up delay of one request, ns, given `u`, a uniform draw on `[0, 1)` that
+    /// the caller takes from its random stream (used only when [`TakeUp::Polled`]).
+    pub fn delay_ns(&self, u: impl FnOnce() -> f64) -> f64 {
+        match self.take_up {
+            TakeUp::Fixed => self.take_up_ns,
+            TakeUp::Polled => 2.0 * self.take_up_ns * u(),
+        }
+    }
 }
 
 /// The command/DMA handshake of a one-command-at-a-time UNIBUS card (NI1010A, `if_il.c`

@@ -23,6 +23,8 @@ pub enum StreamKind {
     Workload = 3,
     /// Host-level jitter (timer ticks, interrupt latency).
     Host = 4,
+    /// An adapter's own processor (a polled firmware's take-up of a request).
+    Adapter = 5,
 }
 
 /// Derives per-component random streams from one seed.

@@ -59,7 +59,7 @@ use super::observe::HostWorkKind;
 use super::path::{self, FrameJob};
 use super::LanEvent;
 use crate::adapter::{Adapter, AdapterProfile, TxStep};
-use crate::engine::{Engine, Model, StreamKind};
+use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire, WireConfig};
 use crate::host::account::{self, Sample, TickCounts, Work};
 use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
@@ -251,6 +251,8 @@ struct TcpNode<S> {
     read_got: u64,
     /// Mbufs of received data in the socket's receive buffer (a UNIBUS driver's input).
     rcv_mbufs: f64,
+    /// The card's own processor's random stream (a polled take-up of its requests).
+    card_rng: SimRng,
     conn: Connection,
     app: S,
     call: Call,
@@ -327,7 +329,9 @@ impl<S: SocketApp> TcpLan<S> {
         let nodes = [(h0, c0), (h1, c1)]
             .into_iter()
             .zip(apps)
-            .map(|((h, conn), app)| TcpNode {
+            .enumerate()
+            .map(|(n, ((h, conn), app))| TcpNode {
+                card_rng: engine.rng_streams().stream(StreamKind::Adapter, n as u64),
                 cpu: Cpu::new(),
                 adapter: Adapter::new(h.adapter),
                 host: h.host,
@@ -885,7 +889,10 @@ impl<S: SocketApp> TcpLan<S> {
                         node.xmit_active = true;
                         now + SimDuration::from_nanos_f64(c.latency_ns)
                     }
-                    (None, Some(q)) => now + SimDuration::from_nanos_f64(q.take_up_ns),
+                    (None, Some(q)) => {
+                        let rng = &mut node.card_rng;
+                        now + SimDuration::from_nanos_f64(q.delay_ns(|| rng.random::<f64>()))
+                    }
                     (None, None) => now,
                 };
                 node.dma_free = node.dma_free.max(start) + d;
@@ -938,8 +945,9 @@ impl<S: SocketApp> TcpLan<S> {
                 if let Some(q) = node.adapter.profile.message_queue() {
                     // excdint: exrecv took the frame, exhangrcv hangs the next receive
                     // request, which the board takes up after its latency
+                    let rng = &mut node.card_rng;
                     engine.schedule_in(
-                        SimDuration::from_nanos_f64(q.take_up_ns),
+                        SimDuration::from_nanos_f64(q.delay_ns(|| rng.random::<f64>())),
                         LanEvent::RxRequestTaken { node: n as u32 },
                     );
                 }

@@ -14,14 +14,16 @@
 //! 0.01..=10, `overhead_bytes` 0..=64, `mtu_bytes` 68..=65535 (RFC 791 minimum 68).
 //! Optional `command = { latency_ns }` (0..=10^7): the card takes one command at a time
 //! ([`crate::adapter::CommandHandshake`], the NI1010A); it needs a `dma` table.
-//! Optional `queue = { take_up_ns }` (0..=10^7): the card's request/reply message
-//! queues with one receive request hung at a time ([`crate::adapter::MessageQueue`],
-//! the EXOS 204); it needs a `dma` table and excludes `command`.
+//! Optional `queue = { take_up_ns, take_up }` (`take_up_ns` 0..=10^7; `take_up`
+//! "fixed", the default, or "polled": uniform on [0, 2 x take_up_ns)): the card's
+//! request/reply message queues with one receive request hung at a time
+//! ([`crate::adapter::MessageQueue`], the EXOS 204); it needs a `dma` table and excludes
+//! `command`.
 
 use serde::Deserialize;
 
 use super::error::{real_within as real, FieldError};
-use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming, MessageQueue};
+use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming, MessageQueue, TakeUp};
 use crate::ether::LinkConfig;
 
 /// UNIBUS words move at most once per this many ns (DEC UNIBUS; REFERENCE-ttcp.md).
@@ -45,6 +47,17 @@ pub struct RawCommand {
 #[serde(deny_unknown_fields)]
 pub struct RawQueue {
     pub take_up_ns: f64,
+    #[serde(default)]
+    pub take_up: RawTakeUp,
+}
+
+/// `take_up = "fixed"` (default) or `"polled"`.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawTakeUp {
+    #[default]
+    Fixed,
+    Polled,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -125,6 +138,10 @@ pub fn adapter(
         }
         Some(q) => Some(MessageQueue {
             take_up_ns: real(format!("{key}.queue.take_up_ns"), q.take_up_ns, 0.0, 1e7)?,
+            take_up: match q.take_up {
+                RawTakeUp::Fixed => TakeUp::Fixed,
+                RawTakeUp::Polled => TakeUp::Polled,
+            },
         }),
     };
     let a = AdapterProfile {

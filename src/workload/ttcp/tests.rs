@@ -274,7 +274,10 @@ fn message_queue_host(message_ns: f64, take_up_ns: f64) -> TcpHost {
     unibus_host(
         message_ns,
         None,
-        Some(crate::adapter::MessageQueue { take_up_ns }),
+        Some(crate::adapter::MessageQueue {
+            take_up_ns,
+            take_up: crate::adapter::TakeUp::Fixed,
+        }),
     )
 }
 
@@ -315,6 +318,59 @@ fn test_message_queue_card_pays_two_messages_per_frame_and_takes_one_receive_at_
     )
     .unwrap();
     assert!(quick.receiver.real_s < floor_s, "{} s", quick.receiver.real_s);
+}
+
+#[test]
+fn test_a_polled_take_up_draws_each_delay_between_zero_and_twice_its_mean() {
+    // by hand: a polled board takes a request up uniformly on [0, 2t); a fixed one after t
+    // and draws nothing
+    let polled = crate::adapter::MessageQueue {
+        take_up_ns: 1000.0,
+        take_up: crate::adapter::TakeUp::Polled,
+    };
+    assert_eq!(polled.delay_ns(|| 0.0), 0.0);
+    assert_eq!(polled.delay_ns(|| 0.25), 500.0);
+    assert_eq!(polled.delay_ns(|| 0.5), 1000.0);
+    let fixed = crate::adapter::MessageQueue {
+        take_up: crate::adapter::TakeUp::Fixed,
+        ..polled
+    };
+    assert_eq!(
+        fixed.delay_ns(|| unreachable!("a fixed take-up draws nothing")),
+        1000.0
+    );
+    // over a transfer whose time is the take-ups (one receive request at a time): the
+    // same seed gives the same run, another seed another; each run lies between the
+    // board that takes nothing and one that always takes 2t, and the mean over 5 seeds
+    // is within 10% of the fixed board's time (about 92 frames a run, 5% noise a seed)
+    let (m, t) = (1_000.0, 2_000_000.0);
+    let host = |take_up| {
+        unibus_host(
+            m,
+            None,
+            Some(crate::adapter::MessageQueue {
+                take_up_ns: t,
+                take_up,
+            }),
+        )
+    };
+    let real = |h: TcpHost, seed| run(&cfg([h.clone(), h], 16, 0.0), seed).unwrap().receiver.real_s;
+    let fixed_s = real(host(crate::adapter::TakeUp::Fixed), 1);
+    let none_s = real(message_queue_host(m, 0.0), 1);
+    let twice_s = real(message_queue_host(m, 2.0 * t), 1);
+    let polled: Vec<f64> = (1..=5)
+        .map(|seed| real(host(crate::adapter::TakeUp::Polled), seed))
+        .collect();
+    assert_eq!(polled[0], real(host(crate::adapter::TakeUp::Polled), 1));
+    assert_ne!(polled[0], polled[1]);
+    for s in &polled {
+        assert!(none_s < *s && *s < twice_s, "{none_s} < {s} < {twice_s}");
+    }
+    let mean = polled.iter().sum::<f64>() / 5.0;
+    assert!(
+        (mean / fixed_s - 1.0).abs() < 0.10,
+        "{mean} s against {fixed_s} s"
+    );
 }
 
 #[test]
