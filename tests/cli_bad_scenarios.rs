@@ -186,6 +186,64 @@ fn bad_override_says_it_came_from_set() {
     );
 }
 
+/// A card of a ttcp scenario is one flat table: a bad key or value inside it (or inside
+/// its `dma`, `queue` tables) is reported at its own key, and from `--set` when it came
+/// from there; a key of another engine and a missing key of the card's engine are named.
+#[test]
+fn bad_card_keys_are_reported_at_their_own_path() {
+    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1985-single-ex0-trailers.toml");
+    for (set, want) in [
+        (
+            "workload.cards.ex0.queue.take_up=\"sometimes\"",
+            &[
+                "from --set",
+                "`workload.cards.ex0.queue.take_up`",
+                "`fixed`, `polled`",
+            ][..],
+        ),
+        (
+            "workload.cards.ex0.queue.bogus=1",
+            &["from --set", "`workload.cards.ex0.queue.bogus`", "unknown key"][..],
+        ),
+        (
+            "workload.cards.ex0.dma.word_ns=\"x\"",
+            &[
+                "from --set",
+                "`workload.cards.ex0.dma.word_ns`",
+                "expected a number",
+            ][..],
+        ),
+        (
+            "workload.cards.ex0.io_clocks=3",
+            &[
+                "`workload.cards.ex0.io_clocks`",
+                "not a key of engine \"unibus_dma\"",
+            ][..],
+        ),
+        (
+            "workload.cards.ex0.engine=\"fifo_pio\"",
+            &["`workload.cards.ex0.", "not a key of engine \"fifo_pio\""][..],
+        ),
+    ] {
+        fails("run", &s, &["--set", set], want);
+    }
+    // in a file: the line of the bad key itself, not of its card's table
+    let d = tempfile::tempdir().unwrap();
+    let hw = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1985.toml"))
+        .unwrap();
+    let hw = hw.replacen("tx_slots = 1", "tx_slots = \"one\"", 1);
+    let line = hw.lines().position(|l| l.contains("tx_slots = \"one\"")).unwrap() + 1;
+    std::fs::write(d.path().join("ttcp-1985.toml"), hw).unwrap();
+    let sc = d.path().join("single.toml");
+    std::fs::copy(&s, &sc).unwrap();
+    let err = fails("run", &sc, &[], &["expected a non-negative integer"]);
+    assert!(
+        err.contains(&format!("ttcp-1985.toml:{line}:")),
+        "line {line}: {err}"
+    );
+    assert!(err.contains(".tx_slots`"), "{err}");
+}
+
 /// Every file of the corpus fails cleanly for every subcommand that loads a scenario.
 #[test]
 fn whole_corpus_gives_clean_errors() {

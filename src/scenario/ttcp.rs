@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::error::{real_within as real, FieldError};
+use super::error::{real_within as real, FieldError, Problem};
 use super::stack::RawStack;
 use super::Sections;
 use crate::adapter::bus::{HostBus, IsaBus, IsaPath, PciBus};
@@ -91,8 +91,9 @@ pub struct RawPci {
     pub bytes_per_clock: f64,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(tag = "engine", rename_all = "snake_case", deny_unknown_fields)]
+/// A card's copy engine and its own keys, built from a [`RawCard`] by
+/// [`RawCard::engine`].
+#[derive(Clone, Copy, Debug)]
 pub enum RawEngine {
     FifoPio {
         tx_fifo_bytes: u32,
@@ -118,14 +119,110 @@ pub enum RawEngine {
     },
 }
 
+/// `engine = "..."` of a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawEngineKind {
+    FifoPio,
+    SharedMemory,
+    BusMaster,
+    UnibusDma,
+}
+
+/// A card as written: the keys every card has, its `engine`, and each engine's own keys,
+/// all optional here (one flat table, so that a bad key or value is reported at its own
+/// path, and from `--set` when it came from there); [`RawCard::engine`] takes the keys of
+/// the card's engine and refuses the others.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawCard {
     pub name: String,
     pub setup_ns: f64,
     pub driver_queue: u32,
     pub link: Option<super::unibus::RawLink>,
-    #[serde(flatten)]
-    pub engine: RawEngine,
+    pub engine: RawEngineKind,
+    pub tx_fifo_bytes: Option<u32>,
+    pub rx_fifo_bytes: Option<u32>,
+    pub io_clocks: Option<f64>,
+    pub ram_bytes: Option<u32>,
+    pub tx_buffers: Option<u32>,
+    pub mem_clocks: Option<f64>,
+    pub tx_ring: Option<u32>,
+    pub rx_ring: Option<u32>,
+    pub request_ns: Option<f64>,
+    pub dma: Option<super::unibus::RawDma>,
+    pub tx_slots: Option<u32>,
+    pub rx_bytes: Option<u32>,
+    pub command: Option<super::unibus::RawCommand>,
+    pub queue: Option<super::unibus::RawQueue>,
+}
+
+impl RawCard {
+    /// The card's engine with its keys (the card at key path `key`): each key its engine
+    /// needs must be there, and no key of another engine.
+    pub fn engine(&self, key: &str) -> Result<RawEngine, FieldError> {
+        let given: [(&str, bool); 14] = [
+            ("tx_fifo_bytes", self.tx_fifo_bytes.is_some()),
+            ("rx_fifo_bytes", self.rx_fifo_bytes.is_some()),
+            ("io_clocks", self.io_clocks.is_some()),
+            ("ram_bytes", self.ram_bytes.is_some()),
+            ("tx_buffers", self.tx_buffers.is_some()),
+            ("mem_clocks", self.mem_clocks.is_some()),
+            ("tx_ring", self.tx_ring.is_some()),
+            ("rx_ring", self.rx_ring.is_some()),
+            ("request_ns", self.request_ns.is_some()),
+            ("dma", self.dma.is_some()),
+            ("tx_slots", self.tx_slots.is_some()),
+            ("rx_bytes", self.rx_bytes.is_some()),
+            ("command", self.command.is_some()),
+            ("queue", self.queue.is_some()),
+        ];
+        let (name, own): (&str, &[&str]) = match self.engine {
+            RawEngineKind::FifoPio => ("fifo_pio", &["tx_fifo_bytes", "rx_fifo_bytes", "io_clocks"]),
+            RawEngineKind::SharedMemory => ("shared_memory", &["ram_bytes", "tx_buffers", "mem_clocks"]),
+            RawEngineKind::BusMaster => ("bus_master", &["tx_ring", "rx_ring"]),
+            RawEngineKind::UnibusDma => (
+                "unibus_dma",
+                &["request_ns", "dma", "tx_slots", "rx_bytes", "command", "queue"],
+            ),
+        };
+        if let Some((k, _)) = given.iter().find(|(k, set)| *set && !own.contains(k)) {
+            return Err(FieldError::invalid(
+                format!("{key}.{k}"),
+                format!("not a key of engine {name:?} (its keys: {})", own.join(", ")),
+            ));
+        }
+        let need = |k: &str, v: Option<u32>| {
+            v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))
+        };
+        let need_f = |k: &str, v: Option<f64>| {
+            v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))
+        };
+        Ok(match self.engine {
+            RawEngineKind::FifoPio => RawEngine::FifoPio {
+                tx_fifo_bytes: need("tx_fifo_bytes", self.tx_fifo_bytes)?,
+                rx_fifo_bytes: need("rx_fifo_bytes", self.rx_fifo_bytes)?,
+                io_clocks: need_f("io_clocks", self.io_clocks)?,
+            },
+            RawEngineKind::SharedMemory => RawEngine::SharedMemory {
+                ram_bytes: need("ram_bytes", self.ram_bytes)?,
+                tx_buffers: need("tx_buffers", self.tx_buffers)?,
+                mem_clocks: need_f("mem_clocks", self.mem_clocks)?,
+            },
+            RawEngineKind::BusMaster => RawEngine::BusMaster {
+                tx_ring: need("tx_ring", self.tx_ring)?,
+                rx_ring: need("rx_ring", self.rx_ring)?,
+            },
+            RawEngineKind::UnibusDma => RawEngine::UnibusDma {
+                request_ns: need_f("request_ns", self.request_ns)?,
+                dma: self.dma,
+                tx_slots: need("tx_slots", self.tx_slots)?,
+                rx_bytes: need("rx_bytes", self.rx_bytes)?,
+                command: self.command,
+                queue: self.queue,
+            },
+        })
+    }
 }
 
 /// A validated ttcp run.
@@ -161,6 +258,7 @@ fn bus(path: &str, h: &RawHost, isa: RawIsa) -> Result<HostBus, FieldError> {
 fn adapter(
     key: &str,
     c: &RawCard,
+    engine: RawEngine,
     bus: &HostBus,
     memcpy_ns_per_byte: f64,
 ) -> Result<AdapterProfile, FieldError> {
@@ -172,7 +270,7 @@ fn adapter(
             "1..=256",
         ));
     }
-    let (copy, ram, page) = match c.engine {
+    let (copy, ram, page) = match engine {
         RawEngine::FifoPio {
             tx_fifo_bytes,
             rx_fifo_bytes,
@@ -324,6 +422,10 @@ impl RawTtcp {
                 1e4,
             )?,
         };
+        // every card's keys, used by a host or not
+        for (name, c) in &self.cards {
+            c.engine(&format!("workload.cards.{name}"))?;
+        }
         let mut links = Vec::new();
         let mut built = Vec::new();
         for (name, h) in &self.hosts {
@@ -349,7 +451,8 @@ impl RawTtcp {
                 ));
             };
             let ckey = format!("workload.cards.{card_name}");
-            let adapter = match (card.engine, h.isa) {
+            let engine = card.engine(&ckey)?;
+            let adapter = match (engine, h.isa) {
                 (
                     RawEngine::UnibusDma {
                         request_ns,
@@ -372,7 +475,7 @@ impl RawTtcp {
                     command,
                     queue,
                 )?,
-                (_, Some(isa)) => adapter(&ckey, card, &bus(&key, h, isa)?, memcpy)?,
+                (_, Some(isa)) => adapter(&ckey, card, engine, &bus(&key, h, isa)?, memcpy)?,
                 (_, None) => {
                     return Err(FieldError::invalid(
                         format!("{key}.isa"),
@@ -380,7 +483,7 @@ impl RawTtcp {
                     ))
                 }
             };
-            let unibus = matches!(card.engine, RawEngine::UnibusDma { .. });
+            let unibus = matches!(engine, RawEngine::UnibusDma { .. });
             let mut interface = crate::tcp::Interface::ethernet();
             interface.unibus_buffers = unibus;
             if let Some(l) = card.link {
