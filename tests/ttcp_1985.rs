@@ -252,3 +252,21 @@ fn cli_reproduce_refuses_a_seed_an_unknown_key_and_a_key_twice() {
         assert!(!target.exists(), "{set:?}: nothing written");
     }
 }
+
+/// `--explain` of a run over the PCL-11 (a point-to-point link, where nobody contends
+/// for the medium) says so instead of printing a mean capture run of NaN.
+#[test]
+fn explain_over_the_point_to_point_link_has_no_nan() {
+    let out = assert_cmd::Command::cargo_bin("ethersim")
+        .unwrap()
+        .args(["run", "scenarios/ttcp-1985-dual-pcl0.toml", "--explain", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(!printed.contains("NaN"), "{printed}");
+    assert!(
+        printed.contains("0 collisions (data against ACK), no capture runs (no contention for the medium)"),
+        "{printed}"
+    );
+}

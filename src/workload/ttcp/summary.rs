@@ -226,7 +226,7 @@ impl TtcpSummary {
         format!(
             "Where the time went ({:.2} s at the receiver, {:.1} KB/s):\n\
              transmitter CPU {} (copying {}), receiver CPU {} (copying {}), wire carrying frames {}\n\
-             {} data frames, {} ACK frames, {} collisions (data against ACK), mean capture run {:.1}\n\
+             {} data frames, {} ACK frames, {} collisions (data against ACK), {}\n\
              transmitter idle with data waiting for the window to open (an ACK): {}\n\
              transmitter's card idle while its CPU copies the next frame into it: {}\n\
              ACKs queued at the receiver when a data segment arrives: {:.1} (mean)\n\
@@ -241,7 +241,12 @@ impl TtcpSummary {
             self.data_frames,
             self.ack_frames,
             self.collisions,
-            self.capture_mean_run,
+            if self.capture_mean_run.is_nan() {
+                // a point-to-point link: nobody contends for it
+                "no capture runs (no contention for the medium)".to_string()
+            } else {
+                format!("mean capture run {:.1}", self.capture_mean_run)
+            },
             pct(self.tx_window_limited),
             pct(self.tx_copy_wait),
             self.rx_ack_backlog,
