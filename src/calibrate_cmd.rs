@@ -1,6 +1,8 @@
 //! `ethersim calibrate`: load and check the calibration file, fit (and cross-validate) on
 //! a pool of `--jobs` threads with a progress bar, then print and write the results. Ctrl-C
-//! stops the search; the best values found so far are then written, complete.
+//! stops the search; the best values found so far are then written, complete. With
+//! `--evaluate` only the hardware file's current values are judged (no search, the
+//! hardware file never written).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -46,6 +48,18 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         .build()
         .context("thread pool")?;
 
+    if a.evaluate {
+        // the current values only: no search, and the hardware file is not written
+        let fit = pool.install(|| calibrate::evaluate(&cal))?;
+        let report = out::summary(&cal.name, cal.objective.name(), &fit);
+        let mut staged = Staged::new(&dir);
+        out::write_evaluation(&mut staged, &fit, &cal.name, &cal.key_column, &cal.figures)?;
+        staged.write("calibration.txt", report.as_bytes())?;
+        let files = staged.commit()?;
+        print(&report)?;
+        wrote(&files);
+        return Ok(());
+    }
     let b = bar(cal.max_evaluations as u64);
     let fit = pool.install(|| {
         calibrate::fit(&cal, &STOP, &|p| {

@@ -369,6 +369,12 @@ pub struct CalibrateArgs {
     /// Then fit on all scenarios but one and predict the one held out, for each.
     #[arg(long)]
     pub cross_validate: bool,
+    /// Only evaluate the hardware file's current values, without a search: the objective,
+    /// each constant's sensitivity and whether the data pins it down there, the seed noise
+    /// and the agreement per scenario (writes calibration.txt, .csv and the chart; never
+    /// the hardware file).
+    #[arg(long, conflicts_with_all = ["in_place", "cross_validate"])]
+    pub evaluate: bool,
     /// Threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,

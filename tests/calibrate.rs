@@ -509,3 +509,92 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
     assert_eq!(bound("nos.protocol.request_bytes"), (32.0, 96.0));
     assert_eq!(bound("nos.costs.server_request_kinstr"), (2.0, 10.0));
 }
+
+/// `calibrate --evaluate` judges the hardware file's current values without a search: at
+/// the true constants the objective is the noise floor and lower than at wrong ones, the
+/// two port timings are pinned down there and the retry timer is not; the command writes
+/// the report, the points and the chart but never a hardware file, and refuses
+/// `--in-place`.
+#[test]
+fn evaluate_judges_the_current_values_without_a_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    let cal = Calibration::load(&file).expect("valid calibration");
+    let at_truth = calibrate::evaluate(&cal).expect("evaluates");
+    assert!(!at_truth.searched);
+    assert_eq!(at_truth.evaluations, 0);
+    assert_eq!(at_truth.objective_before, at_truth.objective_after);
+    let by_key = |k: &str| at_truth.parameters.iter().find(|p| p.key == k).unwrap();
+    assert_eq!(number(&by_key("adapter.io_access_ns_16bit").fitted), TRUE_IO16);
+    assert!(!by_key("adapter.io_access_ns_16bit").flagged);
+    assert!(!by_key("adapter.io_access_ns_8bit").flagged);
+    assert!(by_key("nos.protocol.retry_base_ms").flagged);
+    // the measurements carry up to 1% noise: a squared-percentage objective of a few
+    // units per point at most
+    assert!(
+        at_truth.objective_after < 6.0 * 1.0,
+        "{}",
+        at_truth.objective_after
+    );
+
+    // the same calibration with a wrong 16-bit port timing in the hardware file
+    let hw = dir.path().join("artisoft-1992.toml");
+    let truth_text = std::fs::read_to_string(&hw).unwrap();
+    std::fs::write(&hw, hardware(1500.0, TRUE_IO8)).unwrap();
+    let wrong = calibrate::evaluate(&Calibration::load(&file).unwrap()).unwrap();
+    assert!(
+        wrong.objective_after > 10.0 * at_truth.objective_after.max(0.1),
+        "{} against {}",
+        wrong.objective_after,
+        at_truth.objective_after
+    );
+    std::fs::write(&hw, &truth_text).unwrap();
+
+    let out = dir.path().join("out");
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args(["calibrate", file.to_str().unwrap(), "--evaluate", "--in-place"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "--evaluate with --in-place is a usage error"
+    );
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args(["calibrate", file.to_str().unwrap(), "--evaluate", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let printed = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        printed.contains("Calibration small, evaluated at the hardware file's values (no search): objective"),
+        "{printed}"
+    );
+    let mut written: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "calibration.csv",
+            "calibration.png",
+            "calibration.svg",
+            "calibration.txt"
+        ]
+    );
+    let csv = std::fs::read_to_string(out.join("calibration.csv")).unwrap();
+    assert!(
+        csv.starts_with("scenario,block_size,measured_throughput_kbps,simulated_throughput_kbps,error_pct\n"),
+        "{csv}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&hw).unwrap(),
+        truth_text,
+        "the hardware file is untouched"
+    );
+}

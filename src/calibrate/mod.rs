@@ -20,7 +20,7 @@ pub mod search;
 pub mod trial;
 
 pub use file::{Calibration, Domain, Measured, Objective, Parameter};
-pub use search::{cross_validate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
+pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
 
 use crate::scenario::ScenarioError;
 

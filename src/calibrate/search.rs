@@ -80,6 +80,8 @@ pub struct Fit {
     pub evaluations: u32,
     /// Ctrl-C stopped the search: this is the best point found until then.
     pub interrupted: bool,
+    /// The values were searched for ([`fit`]), not only evaluated ([`evaluate`]).
+    pub searched: bool,
     /// The objective over the fit seeds, at the hardware file's values and fitted.
     pub objective_before: f64,
     pub objective_after: f64,
@@ -379,6 +381,18 @@ pub fn fit(
     finish(cal, values, ev.count.load(Ordering::SeqCst), interrupted)
 }
 
+/// Evaluates the hardware file's current values without searching (`ethersim calibrate
+/// --evaluate`): the objective, each constant's sensitivity and whether the data pins it
+/// down there, the seed noise and the agreement per scenario, as [`fit`] reports them for
+/// its result. The values need not be inside the calibration's bounds (a hand-set or
+/// another fit's values can be judged too).
+pub fn evaluate(cal: &Calibration) -> Result<Fit, CalibrationError> {
+    let values: Vec<toml::Value> = cal.parameters.iter().map(|p| p.current.clone()).collect();
+    let mut f = finish(cal, values, 0, false)?;
+    f.searched = false;
+    Ok(f)
+}
+
 /// The report of a fit at `values`: sensitivities, seed noise, before and after.
 fn finish(
     cal: &Calibration,
@@ -468,6 +482,7 @@ fn finish(
         parameters,
         evaluations,
         interrupted,
+        searched: true,
         objective_before: f_before,
         objective_after: f_after,
         per_seed,

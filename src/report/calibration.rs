@@ -20,59 +20,79 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
             fit.evaluations
         ));
     }
-    s.push_str(&format!(
-        "Calibration {name}: {} evaluations; objective ({objective}, mean over the fit seeds) {:.1} with the hardware file's values, {:.1} fitted.\n\n",
-        fit.evaluations, fit.objective_before, fit.objective_after
-    ));
-    let mut rows = vec![[
-        "constant",
-        "before",
-        "start",
-        "fitted",
-        "sensitivity",
-        "pinned down",
-    ]
-    .map(String::from)
-    .to_vec()];
+    if fit.searched {
+        s.push_str(&format!(
+            "Calibration {name}: {} evaluations; objective ({objective}, mean over the fit seeds) {:.1} with the hardware file's values, {:.1} fitted.\n\n",
+            fit.evaluations, fit.objective_before, fit.objective_after
+        ));
+    } else {
+        s.push_str(&format!(
+            "Calibration {name}, evaluated at the hardware file's values (no search): objective ({objective}, mean over the fit seeds) {:.1}.\n\n",
+            fit.objective_after
+        ));
+    }
+    let head: &[&str] = if fit.searched {
+        &[
+            "constant",
+            "before",
+            "start",
+            "fitted",
+            "sensitivity",
+            "pinned down",
+        ]
+    } else {
+        &["constant", "value", "sensitivity", "pinned down"]
+    };
+    let mut rows = vec![head.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
     for p in &fit.parameters {
-        rows.push(vec![
-            p.key.clone(),
-            p.before.to_string(),
-            p.start.to_string(),
-            p.fitted.to_string(),
-            if p.sensitivity.is_finite() {
-                error_pct(p.sensitivity * 100.0)
-            } else {
-                "-".into()
-            },
-            if p.flagged {
-                "NO: barely constrained".into()
-            } else {
-                "yes".into()
-            },
-        ]);
+        let mut row = if fit.searched {
+            vec![
+                p.key.clone(),
+                p.before.to_string(),
+                p.start.to_string(),
+                p.fitted.to_string(),
+            ]
+        } else {
+            vec![p.key.clone(), p.fitted.to_string()]
+        };
+        row.push(if p.sensitivity.is_finite() {
+            error_pct(p.sensitivity * 100.0)
+        } else {
+            "-".into()
+        });
+        row.push(if p.flagged {
+            "NO: barely constrained".into()
+        } else {
+            "yes".into()
+        });
+        rows.push(row);
     }
     s.push_str(&align(&rows));
     s.push_str(
         "(sensitivity: the smallest rise of the objective when the constant moves by 10% of its value, or to another choice)\n\n",
     );
-    let mut rows = vec![[
-        "scenario",
-        "MAPE before",
-        "worst before",
-        "MAPE after",
-        "worst after",
-    ]
-    .map(String::from)
-    .to_vec()];
+    let mut rows = if fit.searched {
+        vec![[
+            "scenario",
+            "MAPE before",
+            "worst before",
+            "MAPE after",
+            "worst after",
+        ]
+        .map(String::from)
+        .to_vec()]
+    } else {
+        vec![["scenario", "MAPE", "worst"].map(String::from).to_vec()]
+    };
     for (b, a) in fit.before.iter().zip(&fit.after) {
-        rows.push(vec![
-            a.scenario.clone(),
-            mape_pct(b.mape),
-            format!("{} at {}", error_pct(b.worst_pct), fmt_num(b.worst_key)),
-            mape_pct(a.mape),
-            format!("{} at {}", error_pct(a.worst_pct), fmt_num(a.worst_key)),
-        ]);
+        let mut row = vec![a.scenario.clone()];
+        if fit.searched {
+            row.push(mape_pct(b.mape));
+            row.push(format!("{} at {}", error_pct(b.worst_pct), fmt_num(b.worst_key)));
+        }
+        row.push(mape_pct(a.mape));
+        row.push(format!("{} at {}", error_pct(a.worst_pct), fmt_num(a.worst_key)));
+        rows.push(row);
     }
     s.push_str(&format!(
         "Agreement, simulated as the mean over the {} report seeds:\n",
@@ -81,7 +101,8 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
     s.push_str(&align(&rows));
     let objs: Vec<String> = fit.per_seed.iter().map(|(k, f)| format!("{k}: {f:.1}")).collect();
     s.push_str(&format!(
-        "\nSeed noise: the fitted objective seed by seed is {}; noise of the fit's objective {:.2}.\n",
+        "\nSeed noise: the {} objective seed by seed is {}; noise of the fit's objective {:.2}.\n",
+        if fit.searched { "fitted" } else { "evaluated" },
         objs.join(", "),
         fit.noise
     ));
@@ -132,13 +153,17 @@ pub fn points_csv(fit: &Fit, key_column: &str, figures: &[String]) -> Result<Str
     if !one {
         header.push("figure".into());
     }
-    header.extend([
-        key_column.into(),
-        format!("measured{suffix}"),
-        format!("before{suffix}"),
-        format!("fitted{suffix}"),
-        "fitted_error_pct".into(),
-    ]);
+    header.extend([key_column.into(), format!("measured{suffix}")]);
+    if fit.searched {
+        header.extend([
+            format!("before{suffix}"),
+            format!("fitted{suffix}"),
+            "fitted_error_pct".into(),
+        ]);
+    } else {
+        // evaluated at the hardware file's values: before and after are the same
+        header.extend([format!("simulated{suffix}"), "error_pct".into()]);
+    }
     let rows: Vec<Vec<String>> = fit
         .points
         .iter()
@@ -147,10 +172,11 @@ pub fn points_csv(fit: &Fit, key_column: &str, figures: &[String]) -> Result<Str
             if !one {
                 row.push(p.figure.clone());
             }
+            row.extend([fmt_num(p.key), fmt_num(p.measured)]);
+            if fit.searched {
+                row.push(fmt_num(p.before));
+            }
             row.extend([
-                fmt_num(p.key),
-                fmt_num(p.measured),
-                fmt_num(p.before),
                 fmt_num(p.after),
                 fmt_num((p.after - p.measured) / p.measured * 100.0),
             ]);
@@ -209,8 +235,9 @@ pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Char
             names.push(l);
         }
     }
+    let word = if fit.searched { "fitted" } else { "simulated" };
     for (i, n) in names.iter().enumerate() {
-        let mut sim = Series::line(&format!("{n} (fitted)"), i);
+        let mut sim = Series::line(&format!("{n} ({word})"), i);
         let mut meas = Series {
             mark: Mark::Markers,
             ..Series::line(&format!("{n} (measured)"), i)
@@ -231,7 +258,13 @@ pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Char
         series.push(meas);
     }
     Chart {
-        title: format!("Calibration {name}: measured (points) and fitted (lines)"),
+        title: if fit.searched {
+            format!("Calibration {name}: measured (points) and fitted (lines)")
+        } else {
+            format!(
+                "Calibration {name}: measured (points) and simulated at the hardware file's values (lines)"
+            )
+        },
         x_label: key_label.to_string(),
         y_label: figure_label.to_string(),
         x_categories: None,
@@ -253,6 +286,17 @@ pub fn write_outputs(
     figures: &[String],
 ) -> Result<(), ReportError> {
     out.write(hardware_name, hardware_text.as_bytes())?;
+    write_evaluation(out, fit, name, key_column, figures)
+}
+
+/// Stages the points' CSV and the chart of `fit` (what `calibrate --evaluate` writes).
+pub fn write_evaluation(
+    out: &mut Staged,
+    fit: &Fit,
+    name: &str,
+    key_column: &str,
+    figures: &[String],
+) -> Result<(), ReportError> {
     out.write(
         "calibration.csv",
         points_csv(fit, key_column, figures)?.as_bytes(),
