@@ -89,7 +89,7 @@ Examples:
   ethersim reproduce --list
   ethersim reproduce figure1
   ethersim reproduce ttcp-1995 --out output --jobs 2
-  ethersim reproduce ttcp-1985 --set workload.socket_buffer=4096 --out output/what-if
+  ethersim reproduce ttcp-1985 --set workload.socket_buffer=4096   # into output/what-if
 
 Each reproduction runs the shipped scenarios of a published figure or table on 5 seeds
 (the scenarios' own seed, then 1, 2, 3, 4), prints simulated (the mean over the seeds)
@@ -312,9 +312,10 @@ pub struct ValidateArgs {
 /// Where a reproduction writes and on how many threads.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output directory.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
+    /// Output directory [default: output; output/what-if with `reproduce --set`, so that a
+    /// what-if never replaces the reproduction's own files].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,

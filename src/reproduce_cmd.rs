@@ -62,7 +62,9 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 
 /// Runs reproduction `r` into `a.out` on `a.jobs` threads, with the `--set` overrides
 /// `set` applied to every scenario of it (each key once; not `seed`: a reproduction
-/// averages its own report seeds).
+/// averages its own report seeds). Without `--out` it writes to `output`, or with
+/// overrides to `output/what-if`, so that a what-if never replaces the reproduction's own
+/// files (README shows those).
 pub fn run(r: Reproduction, a: &OutputArgs, set: &[String]) -> Result<()> {
     let set = overrides(set)?;
     ethersim::run::check_conflicts(&set, &[], None)?;
@@ -72,12 +74,20 @@ pub fn run(r: Reproduction, a: &OutputArgs, set: &[String]) -> Result<()> {
             o.arg
         );
     }
-    check_out_dir(&a.out)?;
+    let out = a.out.clone().unwrap_or_else(|| {
+        let base = std::path::PathBuf::from("output");
+        if set.is_empty() {
+            base
+        } else {
+            base.join("what-if")
+        }
+    });
+    check_out_dir(&out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs(a.jobs))
         .build()
         .context("thread pool")?;
-    let mut staged = Staged::new(&a.out);
+    let mut staged = Staged::new(&out);
     let table = match r {
         Reproduction::Figure1 => {
             let data = pool.install(|| ethersim::bulletin::figure1_with(&set))?;
