@@ -108,11 +108,11 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     staged.write("calibration.txt", report.as_bytes())?;
     let mut files = staged.commit()?;
     if a.in_place {
-        let hw_dir = cal
-            .hardware
-            .path
-            .parent()
-            .map_or(PathBuf::from("."), PathBuf::from);
+        // a bare file name's parent is "", which is the current directory
+        let hw_dir = match cal.hardware.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
         let mut staged = Staged::new(&hw_dir);
         staged.write(&hw_name, text.as_bytes())?;
         files.extend(staged.commit()?);

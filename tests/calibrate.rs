@@ -190,6 +190,41 @@ fn same_files_with_one_or_two_threads_and_comments_kept() {
     assert_eq!(original, hardware(TRUE_IO16, TRUE_IO8));
 }
 
+#[test]
+fn in_place_from_the_calibrations_own_directory_rewrites_the_hardware_file() {
+    // `calibrate cal.toml --in-place` run where the file is: the hardware file's path is
+    // a bare name, whose parent is the empty path (it once failed with "cannot write :")
+    let dir = tempfile::tempdir().unwrap();
+    let one = "\n[[parameter]]\nkey = \"adapter.io_access_ns_8bit\"\nmin = 1000.0\nmax = 4000.0\n";
+    let file = setup(dir.path(), one);
+    set_budget(&file, 6);
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(dir.path())
+        .args([
+            "calibrate",
+            "cal.toml",
+            "--in-place",
+            "--jobs",
+            "1",
+            "--out",
+            "out",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rewritten = std::fs::read_to_string(dir.path().join("artisoft-1992.toml")).unwrap();
+    let fitted = std::fs::read_to_string(dir.path().join("out/artisoft-1992.toml")).unwrap();
+    assert_eq!(
+        rewritten, fitted,
+        "--in-place writes the fitted copy over the hardware file"
+    );
+    assert!(
+        rewritten.contains("# calibrated by cal.toml (was 2000"),
+        "the fitted value is marked"
+    );
+}
+
 /// Runs `calibrate` on the setup with `edit` applied to the calibration file, expecting a
 /// failure before any run whose message contains every one of `wants`.
 fn refused(edit: impl Fn(String) -> String, wants: &[&str]) {
