@@ -76,8 +76,8 @@ pub enum CopyEngine {
     },
     /// A UNIBUS card of a VAX (Excelan EXOS 204, Interlan NI1010A, DEC PCL-11B): the
     /// driver's CPU work per frame is `setup_ns` plus `request_ns` (on a card with
-    /// [`MessageQueue`]s, per message: a frame's request and its reply, each
-    /// `request_ns`), then the card moves the frame by DMA
+    /// [`MessageQueue`]s, per message: a frame's request `request_ns` and its reply
+    /// [`MessageQueue::reply_ns`]), then the card moves the frame by DMA
     /// ([`DmaTiming`]) while the CPU is free; `dma = None` for a card whose DMA *is* the
     /// transmission (the PCL-11 reads host memory as it sends, at the link's rate).
     UnibusDma {
@@ -113,6 +113,9 @@ pub struct MessageQueue {
     /// delay itself ([`TakeUp::Fixed`]) or its mean ([`TakeUp::Polled`]).
     pub take_up_ns: f64,
     pub take_up: TakeUp,
+    /// CPU to take one reply off the reply queue and free it (`excdint`), ns; `None`:
+    /// the card's `request_ns`, the same as filling a request.
+    pub reply_ns: Option<f64>,
 }
 
 /// How long the board's processor takes to act on a request.
@@ -289,11 +292,15 @@ impl AdapterProfile {
         }
     }
 
-    /// CPU time the driver spends on one message of a message-queue card (a request it
-    /// fills, or a reply it takes and frees): `request_ns`; zero for other cards.
-    pub fn message_time(&self) -> SimDuration {
+    /// CPU time the driver spends on one reply of a message-queue card (`excdint`
+    /// taking it off the reply queue and freeing it): the queue's `reply_ns`, else
+    /// `request_ns` (a request it fills is paid in [`Self::tx_copy_time`]); zero for
+    /// other cards.
+    pub fn reply_time(&self) -> SimDuration {
         match self.copy {
-            CopyEngine::UnibusDma { request_ns, .. } => SimDuration::from_nanos_f64(request_ns),
+            CopyEngine::UnibusDma {
+                request_ns, queue, ..
+            } => SimDuration::from_nanos_f64(queue.and_then(|q| q.reply_ns).unwrap_or(request_ns)),
             _ => SimDuration::ZERO,
         }
     }

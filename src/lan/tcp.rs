@@ -1055,7 +1055,7 @@ impl<S: SocketApp> TcpLan<S> {
                 };
                 if node.adapter.profile.message_queue().is_some() {
                     // excdint takes an EXOS's transmit reply off the reply queue and frees it
-                    cost.protocol += node.adapter.profile.message_time();
+                    cost.protocol += node.adapter.profile.reply_time();
                 }
                 path::tx_interrupt(
                     &mut self.medium,
@@ -1107,7 +1107,7 @@ impl<S: SocketApp> TcpLan<S> {
                         interrupt: Cost {
                             copy,
                             protocol: node.host.instructions(node.costs.interrupt_kinstr)
-                                + node.adapter.profile.message_time(),
+                                + node.adapter.profile.reply_time(),
                             ..Cost::default()
                         },
                         input: Some(Cost {

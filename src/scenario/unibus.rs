@@ -14,8 +14,9 @@
 //! 0.01..=10, `overhead_bytes` 0..=64, `mtu_bytes` 68..=65535 (RFC 791 minimum 68).
 //! Optional `command = { latency_ns }` (0..=10^7): the card takes one command at a time
 //! ([`crate::adapter::CommandHandshake`], the NI1010A); it needs a `dma` table.
-//! Optional `queue = { take_up_ns, take_up }` (`take_up_ns` 0..=10^7; `take_up`
-//! "fixed", the default, or "polled": uniform on [0, 2 x take_up_ns)): the card's
+//! Optional `queue = { take_up_ns, take_up, reply_ns }` (`take_up_ns` 0..=10^7; `take_up`
+//! "fixed", the default, or "polled": uniform on [0, 2 x take_up_ns); `reply_ns`
+//! 0..=10^7, CPU per reply taken, default `request_ns`): the card's
 //! request/reply message queues with one receive request hung at a time
 //! ([`crate::adapter::MessageQueue`], the EXOS 204); it needs a `dma` table and excludes
 //! `command`.
@@ -49,6 +50,7 @@ pub struct RawQueue {
     pub take_up_ns: f64,
     #[serde(default)]
     pub take_up: RawTakeUp,
+    pub reply_ns: Option<f64>,
 }
 
 /// `take_up = "fixed"` (default) or `"polled"`.
@@ -142,6 +144,10 @@ pub fn adapter(
                 RawTakeUp::Fixed => TakeUp::Fixed,
                 RawTakeUp::Polled => TakeUp::Polled,
             },
+            reply_ns: q
+                .reply_ns
+                .map(|r| real(format!("{key}.queue.reply_ns"), r, 0.0, 1e7))
+                .transpose()?,
         }),
     };
     let a = AdapterProfile {

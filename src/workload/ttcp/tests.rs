@@ -277,6 +277,7 @@ fn message_queue_host(message_ns: f64, take_up_ns: f64) -> TcpHost {
         Some(crate::adapter::MessageQueue {
             take_up_ns,
             take_up: crate::adapter::TakeUp::Fixed,
+            reply_ns: None,
         }),
     )
 }
@@ -321,12 +322,43 @@ fn test_message_queue_card_pays_two_messages_per_frame_and_takes_one_receive_at_
 }
 
 #[test]
+fn test_a_reply_costs_reply_ns_and_a_request_request_ns() {
+    // by hand, as above but with a reply dearer than a request: a sent frame costs a
+    // request (exstart) and, once it has left, a reply (excdint); a received frame a
+    // reply (exrecv) and a request (exhangrcv)
+    let (req, rep) = (100_000.0, 300_000.0);
+    let host = || {
+        unibus_host(
+            req,
+            None,
+            Some(crate::adapter::MessageQueue {
+                take_up_ns: 1_000_000.0,
+                take_up: crate::adapter::TakeUp::Fixed,
+                reply_ns: Some(rep),
+            }),
+        )
+    };
+    let r = run(&cfg([host(), host()], 16, 0.0), 1).unwrap();
+    assert_eq!(r.receiver.bytes, 16 * 8192);
+    for (side, peer) in [(&r.transmitter, &r.receiver), (&r.receiver, &r.transmitter)] {
+        let (c, p) = (&side.node.conn, &peer.node.conn);
+        let requests = c.segments_sent + c.segments_received;
+        let replies = p.segments_received + c.segments_received;
+        assert_eq!(
+            side.node.cpu.busy_ns,
+            requests * req as u64 + replies * rep as u64
+        );
+    }
+}
+
+#[test]
 fn test_a_polled_take_up_draws_each_delay_between_zero_and_twice_its_mean() {
     // by hand: a polled board takes a request up uniformly on [0, 2t); a fixed one after t
     // and draws nothing
     let polled = crate::adapter::MessageQueue {
         take_up_ns: 1000.0,
         take_up: crate::adapter::TakeUp::Polled,
+        reply_ns: None,
     };
     assert_eq!(polled.delay_ns(|| 0.0), 0.0);
     assert_eq!(polled.delay_ns(|| 0.25), 500.0);
@@ -351,6 +383,7 @@ fn test_a_polled_take_up_draws_each_delay_between_zero_and_twice_its_mean() {
             Some(crate::adapter::MessageQueue {
                 take_up_ns: t,
                 take_up,
+                reply_ns: None,
             }),
         )
     };
