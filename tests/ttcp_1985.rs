@@ -295,3 +295,58 @@ fn a_what_if_without_out_goes_to_its_own_directory() {
     let what_if = std::fs::read_to_string(dir.path().join("output/what-if/ttcp-1985.csv")).unwrap();
     assert_ne!(shipped, what_if);
 }
+
+#[test]
+fn the_calibration_table_is_the_mean_of_each_configurations_non_anomalous_runs() {
+    // data/ttcp-1985-calibration.csv (what `calibrate` fits) against the seed's own rows:
+    // per scenario the runs, the receiver's KB/s and each side's system seconds and
+    // system % (Sys over Real, run by run) averaged over the non-anomalous runs
+    let r = rows(&[]);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ttcp-1985-calibration.csv");
+    let mut table = csv::Reader::from_path(path).unwrap();
+    let head = table.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let mut seen = 0;
+    for rec in table.records() {
+        let rec = rec.unwrap();
+        let num = |name: &str| rec[col(name)].parse::<f64>().unwrap();
+        let (config, iface, trailers, _, _) = ttcp1985::CASES
+            .iter()
+            .find(|c| c.3 == &rec[col("scenario")])
+            .unwrap();
+        let runs: Vec<&Row> = r
+            .iter()
+            .filter(|x| {
+                !x.anomalous() && x.config == *config && x.interface == *iface && x.trailers == *trailers
+            })
+            .collect();
+        let side =
+            |s: &str| -> Vec<&Row> { runs.iter().filter(|x| x.side.starts_with(s)).copied().collect() };
+        let avg = |s: &str, f: &dyn Fn(&Row) -> f64| {
+            let v: Vec<f64> = side(s).into_iter().map(f).collect();
+            v.iter().sum::<f64>() / v.len() as f64
+        };
+        assert_eq!(side("receiver").len() as f64, num("runs"), "{:?}", rec);
+        assert_eq!(side("transmitter").len() as f64, num("runs"), "{:?}", rec);
+        let close = |a: f64, b: f64, tol: f64| assert!((a - b).abs() <= tol, "{a} vs {b} in {rec:?}");
+        close(
+            num("kbytes_per_s"),
+            avg("receiver", &|x| x.measured.kbytes_per_s),
+            0.01,
+        );
+        close(num("tx_sys_s"), avg("transmitter", &|x| x.measured.sys_s), 0.001);
+        close(num("rx_sys_s"), avg("receiver", &|x| x.measured.sys_s), 0.001);
+        close(
+            num("tx_sys_pct"),
+            avg("transmitter", &|x| x.measured.sys_pct()),
+            0.005,
+        );
+        close(
+            num("rx_sys_pct"),
+            avg("receiver", &|x| x.measured.sys_pct()),
+            0.005,
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, ttcp1985::CASES.len());
+}

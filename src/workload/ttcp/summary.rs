@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{TtcpError, TtcpReport, TtcpSide};
 
 /// The columns of a ttcp run's one point, in order.
-pub const TTCP_COLUMNS: [&str; 25] = [
+pub const TTCP_COLUMNS: [&str; 27] = [
     "kbytes_per_s",
     "tx_kbytes_per_s",
     "bytes",
@@ -17,6 +17,8 @@ pub const TTCP_COLUMNS: [&str; 25] = [
     "tx_sys_s",
     "rx_user_s",
     "rx_sys_s",
+    "tx_sys_pct",
+    "rx_sys_pct",
     "tx_cpu",
     "tx_copy",
     "rx_cpu",
@@ -48,6 +50,10 @@ pub struct TtcpSummary {
     pub tx_sys_s: f64,
     pub rx_user_s: f64,
     pub rx_sys_s: f64,
+    /// System time as a share of the side's own real time, percent: the seed's table
+    /// (Sys over Real), what `ethersim reproduce ttcp-1985` compares.
+    pub tx_sys_pct: f64,
+    pub rx_sys_pct: f64,
     /// CPU busy share of the receiver's real time, and the copying part of it.
     pub tx_cpu: f64,
     pub tx_copy: f64,
@@ -105,6 +111,8 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
             tx_sys_s: nan,
             rx_user_s: nan,
             rx_sys_s: nan,
+            tx_sys_pct: nan,
+            rx_sys_pct: nan,
             tx_cpu: nan,
             tx_copy: nan,
             rx_cpu: nan,
@@ -136,6 +144,8 @@ fn summarise_ok(r: Option<&TtcpReport>) -> TtcpSummary {
         tx_sys_s: t.sys_s,
         rx_user_s: x.user_s,
         rx_sys_s: x.sys_s,
+        tx_sys_pct: 100.0 * t.sys_s / t.real_s,
+        rx_sys_pct: 100.0 * x.sys_s / x.real_s,
         tx_cpu: share(t.node.cpu.busy_ns, real),
         tx_copy: share(t.node.cpu.copy_ns, real),
         rx_cpu: share(x.node.cpu.busy_ns, real),
@@ -191,6 +201,8 @@ impl TtcpSummary {
             self.tx_sys_s,
             self.rx_user_s,
             self.rx_sys_s,
+            self.tx_sys_pct,
+            self.rx_sys_pct,
             self.tx_cpu,
             self.tx_copy,
             self.rx_cpu,
