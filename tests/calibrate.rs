@@ -395,6 +395,38 @@ fn fitted_values_inside_inline_tables_stay_valid_toml_and_are_marked_after_the_t
     assert!(seg.contains(" # calibrated by t (was "), "{seg}");
 }
 
+#[test]
+fn a_value_inside_an_inline_table_fitted_again_keeps_one_note_naming_the_value_it_replaced() {
+    // `calibrate --in-place` run twice: the second run's hardware file is the first's output
+    let mut cal = Calibration::load(Path::new("calibrations/ttcp-1995.toml")).expect("valid calibration");
+    let i = cal
+        .parameters
+        .iter()
+        .position(|p| p.key == "workload.hosts.kelewan.isa.bridge_ns")
+        .unwrap();
+    let first: Vec<toml::Value> = cal.parameters.iter().map(|p| p.start.clone()).collect();
+    let once = ethersim::calibrate::trial::hardware_text(&cal, &first, Some("calibrated by t"))
+        .expect("the first fit is written");
+    let mut second = first.clone();
+    second[i] = toml::Value::Float(number(&first[i]) + 1.0);
+    cal.hardware.text = once;
+    let twice = ethersim::calibrate::trial::hardware_text(&cal, &second, Some("calibrated by t"))
+        .expect("the second fit is written");
+    let line = twice
+        .lines()
+        .find(|l| l.starts_with("isa = { path = \"pci_bridge\""))
+        .unwrap();
+    assert_eq!(line.matches("bridge_ns (was ").count(), 1, "{line}");
+    // the note names the first fit's value, the one the second replaced
+    let was = format!("bridge_ns (was {}", toml::Value::Float(number(&first[i])));
+    assert!(line.contains(&was), "{line} lacks {was}");
+    let doc: toml::Table = toml::from_str(&twice).expect("the twice-fitted copy parses");
+    assert_eq!(
+        number(&doc["workload"]["hosts"]["kelewan"]["isa"]["bridge_ns"]),
+        number(&second[i])
+    );
+}
+
 /// The calibration file of `setup` with its one `[measured]` table turned into two
 /// `[[measured]]` tables, each naming its figure (`figures`, the second from `col2`).
 fn two_tables(t: String, figures: [&str; 2], col2: &str) -> String {

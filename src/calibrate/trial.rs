@@ -90,16 +90,35 @@ pub fn hardware_text(
                 .and_then(|s| s.as_str())
                 .unwrap_or("")
                 .to_string();
-            let head = format!(" # {m}:");
-            let suffix = if suffix.starts_with(&head) {
-                format!("{suffix}; {inner} (was {was})")
-            } else {
-                format!("{head} {inner} (was {was})")
-            };
-            value.decor_mut().set_suffix(suffix);
+            value.decor_mut().set_suffix(table_note(&suffix, m, &inner, &was));
         }
     }
     Ok(doc.to_string())
+}
+
+/// The comment after an inline table once `inner` (a key inside it) is calibrated:
+/// ` # MARKER: key (was old); key2 (was old2)`, one entry per key, in the order first
+/// fitted. A key fitted again replaces its own entry, so a value's note names the value
+/// it replaced, as a value outside an inline table does, and repeated calibrations do
+/// not lengthen the line. Any other comment that was there is replaced.
+fn table_note(suffix: &str, marker: &str, inner: &str, was: &str) -> String {
+    let head = format!(" # {marker}:");
+    let entry = format!("{inner} (was {was})");
+    let mut entries: Vec<String> = suffix
+        .strip_prefix(&head)
+        .map(|rest| {
+            rest.split("; ")
+                .map(|e| e.trim().to_string())
+                .filter(|e| !e.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let own = format!("{inner} (was ");
+    match entries.iter_mut().find(|e| e.starts_with(&own)) {
+        Some(e) => *e = entry,
+        None => entries.push(entry),
+    }
+    format!("{head} {}", entries.join("; "))
 }
 
 /// One point of a run: its key and the value of each fitted figure.
