@@ -555,6 +555,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin",
         "bulletin-scope",
         "bulletin-small-request",
+        "bulletin-small-request-scope",
         "ttcp-1985",
         "ttcp-1995",
     ] {
