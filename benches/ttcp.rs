@@ -1,8 +1,12 @@
-//! Speed of the ttcp workload (issue 12): one 16 MiB transfer (`-l 8192 -n 2048`) of the
-//! 1995 setup over Linux 1.2 TCP/IP, from the scenarios embedded in the binary
-//! (`ttcp1995::scenario`): SMC Elite Ultra to SMC Elite Ultra (midkemia transmits; the
-//! wire runs at the TCP ceiling) and 3C509 to 3C509 with midkemia receiving (the slowest
-//! case: the P90's 3C509 copy holds the wire up).
+//! Speed of the ttcp workload, from the scenarios embedded in the binary:
+//! - issue 12: one 16 MiB transfer (`-l 8192 -n 2048`) of the 1995 setup over Linux 1.2
+//!   TCP/IP (`ttcp1995::scenario`): SMC Elite Ultra to SMC Elite Ultra (midkemia
+//!   transmits; the wire runs at the TCP ceiling) and 3C509 to 3C509 with midkemia
+//!   receiving (the slowest case: the P90's 3C509 copy holds the wire up);
+//! - issue 14: one 1 MiB transfer (`-l 1024 -n 1024`) between the two VAX-11/780s under
+//!   4.2BSD (`ttcp1985::scenario`): over the Excelan EXOS 204 (UNIBUS DMA, message
+//!   queues, 4.2BSD tick accounting) and over the PCL-11B point-to-point link (two IP
+//!   fragments per segment).
 //!
 //! Criterion reports events per second (`Throughput::Elements` = the run's dispatched
 //! events). The events, simulated seconds (the receiver's ttcp time) and wall time of a
@@ -16,29 +20,33 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use ethersim::ttcp1995;
 use ethersim::workload::ttcp::{self, TtcpConfig};
+use ethersim::{ttcp1985, ttcp1995};
 
-const CASES: [(&str, &str); 2] = [
+const CASES_1995: [(&str, &str); 2] = [
     ("smc_smc_transmit", "ttcp-1995-smc-ultra-smc-ultra-transmit"),
     ("3c509_3c509_receive", "ttcp-1995-3c509-3c509-receive"),
 ];
 
+const CASES_1985: [(&str, &str); 2] = [
+    ("vax_ex0_trailers", "ttcp-1985-single-ex0-trailers"),
+    ("vax_pcl0", "ttcp-1985-single-pcl0"),
+];
+
 /// Events and simulated seconds of one run.
 fn run(cfg: &TtcpConfig, seed: u64) -> (u64, f64) {
-    let r = ttcp::run(cfg, seed).expect("the 1995 transfer finishes");
+    let r = ttcp::run(cfg, seed).expect("the transfer finishes");
     (r.events, r.receiver.real_s)
 }
 
-fn bench(c: &mut Criterion) {
-    let mut g = c.benchmark_group("ttcp_16MiB");
-    for (id, name) in CASES {
-        let s = ttcp1995::scenario(name, &[]).expect("embedded scenario loads");
-        let cfg = ttcp1995::config(&s).expect("a ttcp scenario").clone();
+/// One group of cases: each case's (id, loaded configuration, seed).
+fn group(c: &mut Criterion, name: &str, cases: Vec<(&str, TtcpConfig, u64)>) {
+    let mut g = c.benchmark_group(name);
+    for (id, cfg, seed) in cases {
         let t = Instant::now();
         let mut last = (0, 0.0);
         for _ in 0..5 {
-            last = run(&cfg, s.seed);
+            last = run(&cfg, seed);
         }
         let wall = t.elapsed().as_secs_f64() / 5.0;
         let (events, sim_s) = last;
@@ -50,9 +58,32 @@ fn bench(c: &mut Criterion) {
             sim_s / wall
         );
         g.throughput(Throughput::Elements(events));
-        g.bench_function(id, |b| b.iter(|| black_box(run(&cfg, s.seed).0)));
+        g.bench_function(id, |b| b.iter(|| black_box(run(&cfg, seed).0)));
     }
     g.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    let ttcp_config = |s: &ethersim::scenario::Scenario| match &s.workload {
+        ethersim::scenario::Workload::Ttcp(w) => w.config.clone(),
+        _ => panic!("{} is a ttcp scenario", s.name),
+    };
+    let cases_1995 = CASES_1995
+        .iter()
+        .map(|&(id, name)| {
+            let s = ttcp1995::scenario(name, &[]).expect("embedded scenario loads");
+            (id, ttcp_config(&s), s.seed)
+        })
+        .collect();
+    group(c, "ttcp_16MiB", cases_1995);
+    let cases_1985 = CASES_1985
+        .iter()
+        .map(|&(id, name)| {
+            let s = ttcp1985::scenario(name, &[]).expect("embedded scenario loads");
+            (id, ttcp_config(&s), s.seed)
+        })
+        .collect();
+    group(c, "ttcp_1985_1MiB", cases_1985);
 }
 
 criterion_group!(benches, bench);

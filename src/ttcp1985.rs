@@ -12,7 +12,7 @@
 //!
 //! Units: KB = 1024 bytes; seconds; percent.
 
-use crate::scenario::{self, Override, ScenarioError, Workload};
+use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::workload::ttcp::{self, TtcpError, TtcpSide};
 
 /// The measured tables, compiled in.
@@ -97,6 +97,8 @@ pub enum Ttcp1985Error {
     Scenario(#[from] ScenarioError),
     #[error("{name}: {source}")]
     Run { name: String, source: TtcpError },
+    #[error("no 1985 ttcp configuration is named `{name}` (allowed: {allowed})")]
+    UnknownCase { name: String, allowed: String },
 }
 
 /// One side as the seed prints it (after its truncations).
@@ -209,12 +211,24 @@ fn fields(line: &str) -> Vec<String> {
     out
 }
 
+/// Loads the configuration whose scenario is `name` (e.g. `ttcp-1985-single-ex0-trailers`)
+/// from the embedded files, with `overrides` applied.
+pub fn scenario(name: &str, overrides: &[Override]) -> Result<Scenario, Ttcp1985Error> {
+    let Some(&(.., text)) = CASES.iter().find(|c| c.3 == name) else {
+        return Err(Ttcp1985Error::UnknownCase {
+            name: name.to_string(),
+            allowed: CASES.map(|c| c.3).join(", "),
+        });
+    };
+    Ok(scenario::load_embedded(name, text, Some(HARDWARE), overrides)?)
+}
+
 /// Runs every configuration over [`SEEDS`] (with `overrides` applied) and pairs each
 /// row of the tables with its side of the simulated runs.
 pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
     let mut sims = Vec::new();
-    for &(config, iface, trailers, name, text) in &CASES {
-        let s = scenario::load_embedded(name, text, Some(HARDWARE), overrides)?;
+    for &(config, iface, trailers, name, _) in &CASES {
+        let s = scenario(name, overrides)?;
         let Workload::Ttcp(w) = &s.workload else {
             unreachable!("{name} is a ttcp scenario")
         };

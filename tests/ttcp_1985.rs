@@ -350,3 +350,16 @@ fn the_calibration_table_is_the_mean_of_each_configurations_non_anomalous_runs()
     }
     assert_eq!(seen, ttcp1985::CASES.len());
 }
+
+#[test]
+fn a_configuration_loads_by_its_scenario_name_and_an_unknown_name_lists_the_nine() {
+    let s = ttcp1985::scenario("ttcp-1985-single-pcl0", &[]).expect("embedded scenario loads");
+    assert_eq!(s.name, "ttcp-1985-single-pcl0");
+    let e = ttcp1985::scenario("ttcp-1985-single-pcl1", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`ttcp-1985-single-pcl1`"), "{e}");
+    for &(.., name, _) in &ttcp1985::CASES {
+        assert!(e.contains(name), "{e} lacks {name}");
+    }
+}
