@@ -121,6 +121,56 @@ impl Figure1Curve {
         }
         self.points.iter().map(|p| p.error_pct().abs()).sum::<f64>() / self.points.len() as f64
     }
+
+    /// The measured curve's time per block as a straight line in the block size.
+    pub fn measured_cost_line(&self) -> Option<CostLine> {
+        CostLine::fit(self.points.iter().map(|p| (p.block_size, p.measured_kbps)))
+    }
+
+    /// The simulated curve's time per block as a straight line in the block size.
+    pub fn simulated_cost_line(&self) -> Option<CostLine> {
+        CostLine::fit(self.points.iter().map(|p| (p.block_size, p.simulated_kbps)))
+    }
+}
+
+/// The time per block of a throughput curve fitted as a straight line in the block size
+/// B, t = a + b B (least squares over the curve's points): `a` is what every block costs
+/// whatever its size (a request, the application's own work, any wait not hidden behind
+/// other stations), `b` what each byte costs (the copies and the wire). Units: a in ms,
+/// b in ns per byte, from throughputs in KB/s with 1 KB = 1000 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CostLine {
+    pub per_block_ms: f64,
+    pub per_byte_ns: f64,
+}
+
+impl CostLine {
+    /// The least-squares line through (block size in bytes, throughput in KB/s) points;
+    /// `None` for fewer than two distinct block sizes or a non-positive throughput.
+    pub fn fit(points: impl IntoIterator<Item = (u32, f64)>) -> Option<CostLine> {
+        let mut pts = Vec::new();
+        for (bytes, kbps) in points {
+            if !kbps.is_finite() || kbps <= 0.0 {
+                return None;
+            }
+            // KB/s with 1 KB = 1000 bytes is bytes per ms: ms per block = bytes / (KB/s)
+            pts.push((bytes as f64, bytes as f64 / kbps));
+        }
+        let n = pts.len() as f64;
+        let (sx, sy) = pts.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0, y + p.1));
+        let sxx: f64 = pts.iter().map(|p| p.0 * p.0).sum();
+        let sxy: f64 = pts.iter().map(|p| p.0 * p.1).sum();
+        let det = n * sxx - sx * sx;
+        if pts.len() < 2 || det <= 0.0 {
+            return None;
+        }
+        let b = (n * sxy - sx * sy) / det;
+        let a = (sy - b * sx) / n;
+        Some(CostLine {
+            per_block_ms: a,
+            per_byte_ns: b * 1e6,
+        })
+    }
 }
 
 /// Which way the data flows in a ttcp case, seen from the first host (midkemia).
@@ -269,3 +319,33 @@ pub const PERFORM3_COLUMNS: [&str; 19] = [
     "rx_ring_drops",
     "events",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_cost_line_recovers_an_exact_line() {
+        // t = 2.17 ms + 904 ns/B: throughput B / t in KB/s (bytes per ms)
+        let pts = [3072u32, 7168, 31744, 64512].map(|b| (b, b as f64 / (2.17 + 904e-6 * b as f64)));
+        let l = CostLine::fit(pts).expect("four sizes");
+        assert!((l.per_block_ms - 2.17).abs() < 1e-9, "{l:?}");
+        assert!((l.per_byte_ns - 904.0).abs() < 1e-6, "{l:?}");
+    }
+
+    #[test]
+    fn test_cost_line_of_a_flat_curve_has_no_per_block_cost() {
+        // the same throughput at every size: time grows in proportion, a = 0
+        let l = CostLine::fit([(3072, 420.0), (64512, 420.0)]).expect("two sizes");
+        assert!(l.per_block_ms.abs() < 1e-9, "{l:?}");
+        assert!((l.per_byte_ns - 1e6 / 420.0).abs() < 1e-6, "{l:?}");
+    }
+
+    #[test]
+    fn test_cost_line_needs_two_sizes_and_positive_throughput() {
+        assert_eq!(CostLine::fit([(3072, 400.0)]), None);
+        assert_eq!(CostLine::fit([(3072, 400.0), (3072, 410.0)]), None);
+        assert_eq!(CostLine::fit([(3072, 400.0), (7168, 0.0)]), None);
+        assert_eq!(CostLine::fit([(3072, f64::NAN), (7168, 400.0)]), None);
+    }
+}

@@ -83,19 +83,6 @@ fn every_point_varies_by_at_most_2_percent_between_seeds() {
     assert!(worst.0 <= 2.0, "{:.2}% > 2%: {}", worst.0, worst.1);
 }
 
-/// Least-squares fit of time per block against block size, t = a + b B: (a in ms, b in
-/// ns per byte), from throughputs in KB/s (1 KB = 1000 bytes).
-fn per_block_and_per_byte(points: &[(f64, f64)]) -> (f64, f64) {
-    let pts: Vec<(f64, f64)> = points.iter().map(|&(b, kbps)| (b, b / kbps)).collect();
-    let n = pts.len() as f64;
-    let (sx, sy) = pts.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0, y + p.1));
-    let sxx: f64 = pts.iter().map(|p| p.0 * p.0).sum();
-    let sxy: f64 = pts.iter().map(|p| p.0 * p.1).sum();
-    let b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-    let a = (sy - b * sx) / n;
-    (a, b * 1e6) // t in ms per block: a ms, b ms/B -> ns/B
-}
-
 /// Issue 13's shape bar: a within 25% and b within 3% of the measured curve's. Reached for
 /// b on three curves and a on 16-bit defaults (README, "Fidelity"); this holds those and
 /// prints the rest. Not reached: the optimized curves' a and 8-bit defaults' a, 16-bit
@@ -105,18 +92,10 @@ fn per_byte_costs_and_the_16_bit_defaults_per_block_cost_match_the_bulletin() {
     let mut report = String::new();
     let mut fits = Vec::new();
     for c in &data().curves {
-        let m: Vec<(f64, f64)> = c
-            .points
-            .iter()
-            .map(|p| (p.block_size as f64, p.measured_kbps))
-            .collect();
-        let s: Vec<(f64, f64)> = c
-            .points
-            .iter()
-            .map(|p| (p.block_size as f64, p.simulated_kbps))
-            .collect();
-        let (am, bm) = per_block_and_per_byte(&m);
-        let (asim, bsim) = per_block_and_per_byte(&s);
+        let m = c.measured_cost_line().expect("16 block sizes");
+        let s = c.simulated_cost_line().expect("16 block sizes");
+        let (am, bm) = (m.per_block_ms, m.per_byte_ns);
+        let (asim, bsim) = (s.per_block_ms, s.per_byte_ns);
         report += &format!(
             "{}: a {asim:.2} ms (measured {am:.2}), b {bsim:.0} ns/B (measured {bm:.0})\n",
             c.config

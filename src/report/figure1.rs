@@ -6,7 +6,9 @@
 //! the model that produced it:
 //! [`write_outputs`] stages `figure1.csv`, `figure1.svg` and `figure1.png`;
 //! [`comparison_table`] is the printed table of simulated against measured with each
-//! point's error and each curve's MAPE.
+//! point's error, each curve's MAPE and its time per block as a straight line in the
+//! block size (a per block, b per byte; [`crate::results::CostLine`]), simulated against
+//! measured.
 
 use super::atomic::Staged;
 use super::csv::to_csv;
@@ -82,7 +84,21 @@ pub fn comparison_table(data: &Figure1Data) -> String {
                 w.block_size
             ));
         }
-        out.push_str("\n\n");
+        out.push('\n');
+        if let (Some(m), Some(sim)) = (c.measured_cost_line(), c.simulated_cost_line()) {
+            let vs = |s: f64, m: f64| error_pct((s - m) / m * 100.0);
+            out.push_str(&format!(
+                "time per block t = a + b x B: a {:.2} ms (measured {:.2}, {}), b {:.0} ns/B \
+                 (measured {:.0}, {})\n",
+                sim.per_block_ms,
+                m.per_block_ms,
+                vs(sim.per_block_ms, m.per_block_ms),
+                sim.per_byte_ns,
+                m.per_byte_ns,
+                vs(sim.per_byte_ns, m.per_byte_ns),
+            ));
+        }
+        out.push('\n');
     }
     out
 }
