@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::CalibrateArgs;
@@ -36,6 +36,15 @@ fn bar(len: u64) -> ProgressBar {
 
 pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     let cal = Calibration::load(&a.file)?;
+    if a.in_place && !cal.overrides.is_empty() {
+        bail!(
+            "{}: --in-place would write constants fitted under its `overrides` ({}) into {}, \
+             whose scenarios do not hold them; fit without --in-place and compare the objective",
+            a.file.display(),
+            held(&cal),
+            cal.hardware.path.display()
+        );
+    }
     let dir = a
         .out
         .clone()
@@ -51,7 +60,7 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     if a.evaluate {
         // the current values only: no search, and the hardware file is not written
         let fit = pool.install(|| calibrate::evaluate(&cal))?;
-        let report = out::summary(&cal.name, cal.objective.name(), &fit);
+        let report = with_overrides(out::summary(&cal.name, cal.objective.name(), &fit), &cal);
         let mut staged = Staged::new(&dir);
         out::write_evaluation(&mut staged, &fit, &cal.name, &cal.key_column, &cal.figures)?;
         staged.write("calibration.txt", report.as_bytes())?;
@@ -80,7 +89,7 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     let marker = format!("calibrated by {file_name}");
     let text = trial::hardware_text(&cal, &fit.values, Some(&marker))?;
 
-    let mut report = out::summary(&cal.name, cal.objective.name(), &fit);
+    let mut report = with_overrides(out::summary(&cal.name, cal.objective.name(), &fit), &cal);
     let mut staged = Staged::new(&dir);
     out::write_outputs(
         &mut staged,
@@ -120,4 +129,21 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     print(&report)?;
     wrote(&files);
     Ok(())
+}
+
+/// The settings a calibration holds in every scenario, as `KEY=VALUE, ...`.
+fn held(cal: &Calibration) -> String {
+    cal.overrides
+        .iter()
+        .map(|o| format!("{}={}", o.keys.join("."), o.value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The report, saying first what the calibration held in every scenario, if anything.
+fn with_overrides(report: String, cal: &Calibration) -> String {
+    if cal.overrides.is_empty() {
+        return report;
+    }
+    format!("Held in every scenario (overrides): {}\n{report}", held(cal))
 }

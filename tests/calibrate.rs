@@ -553,6 +553,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
     names.sort();
     for want in [
         "bulletin",
+        "bulletin-network-buffer-share",
         "bulletin-scope",
         "bulletin-small-request",
         "bulletin-small-request-scope",
@@ -665,4 +666,85 @@ fn evaluate_judges_the_current_values_without_a_search() {
         truth_text,
         "the hardware file is untouched"
     );
+}
+
+/// The calibration file of `setup` with `overrides = [...]` (top level, before the tables).
+fn with_overrides(file: &Path, overrides: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let text = text.replace(
+        "max_evaluations = 90",
+        &format!("max_evaluations = 90\noverrides = {overrides}"),
+    );
+    std::fs::write(file, text).unwrap();
+}
+
+#[test]
+fn overrides_hold_a_setting_in_every_scenario_and_are_never_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    let plain = calibrate::evaluate(&Calibration::load(&file).unwrap()).expect("evaluates");
+    // replies of at most 4 KB: a 15 or 63 KB read now takes several request round trips
+    with_overrides(&file, r#"["nos.server.network_buffer=4096"]"#);
+    let cal = Calibration::load(&file).expect("valid calibration");
+    assert_eq!(cal.overrides.len(), 1);
+    let held = calibrate::evaluate(&cal).expect("evaluates");
+    assert!(
+        held.objective_after > 2.0 * plain.objective_after + 10.0,
+        "the override must reach every evaluation: {} vs {}",
+        held.objective_after,
+        plain.objective_after
+    );
+    // the report says what was held; --in-place is refused and the hardware file untouched
+    let before = std::fs::read_to_string(dir.path().join("artisoft-1992.toml")).unwrap();
+    let out = dir.path().join("out");
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["calibrate", "cal.toml", "--evaluate", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("Held in every scenario (overrides): nos.server.network_buffer=4096"),
+        "{stdout}"
+    );
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["calibrate", "cal.toml", "--in-place", "--out"])
+        .arg(dir.path().join("out2"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("--in-place would write constants fitted under its `overrides`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("artisoft-1992.toml")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_bad_override_is_refused_at_its_place_in_the_calibration_file() {
+    for (overrides, wants) in [
+        (r#"["nos.server.network_buffer"]"#, "expected KEY=VALUE"),
+        (r#"["nos.server.network_buffer=-5"]"#, "nos.server.network_buffer"),
+        (r#"["nos.server.no_such_key=1"]"#, "no_such_key"),
+        (r#"["adapter.io_access_ns_8bit=2000.0"]"#, "both fitted and held"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = setup(dir.path(), PARAMS);
+        with_overrides(&file, overrides);
+        let e = format!("{:#}", anyhow::Error::from(Calibration::load(&file).unwrap_err()));
+        assert!(e.contains(wants), "{overrides}: {e}");
+        assert!(
+            e.contains("overrides") || e.contains("cal.toml"),
+            "{overrides}: {e}"
+        );
+    }
 }

@@ -12,6 +12,11 @@
 //! or several `[[measured]]` tables, each naming its own `figure` (e.g. throughput and the
 //! system CPU time of both sides, each from its column): every point is matched to the
 //! simulated value of its table's figure, and the objective sums over all of them.
+//!
+//! `overrides = ["KEY=VALUE", ...]` (at most [`MAX_OVERRIDES`]) are held in every scenario
+//! of every evaluation, after the scenario and the trial hardware file, as `--set` holds
+//! them: a hypothesis fitted without editing the scenarios. They are checked like `--set`
+//! (each scenario loads with them) and may not name a fitted key.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,7 +26,7 @@ use serde::Deserialize;
 use crate::scenario::de::from_value;
 use crate::scenario::error::{FieldError, Location, Problem};
 use crate::scenario::source::parse_path;
-use crate::scenario::{self, Scenario, ScenarioError, Source};
+use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
 use super::CalibrationError;
 
@@ -44,6 +49,9 @@ struct RawFile {
     max_evaluations: Option<i64>,
     /// One table, or an array of tables each with its `figure`.
     measured: toml::Value,
+    /// `KEY=VALUE` settings held in every scenario while fitting (as `--set` would).
+    #[serde(default)]
+    overrides: Vec<String>,
     #[serde(default)]
     parameter: Vec<RawParameter>,
 }
@@ -156,7 +164,14 @@ pub struct Calibration {
     pub max_evaluations: u32,
     pub parameters: Vec<Parameter>,
     pub measured: Vec<Measured>,
+    /// Settings held in every scenario of every evaluation (a hypothesis the scenarios do
+    /// not carry): applied after the scenario and the trial hardware file, like `--set`.
+    /// The fitted constants hold only under them, so they are never written in place.
+    pub overrides: Vec<Override>,
 }
+
+/// Most `overrides` a calibration file may hold.
+pub const MAX_OVERRIDES: usize = 32;
 
 fn located(src: &Source, e: FieldError) -> CalibrationError {
     let steps = parse_path(&e.path);
@@ -280,6 +295,29 @@ impl Calibration {
         let hw_doc = hardware.parse()?;
         let hw_canon = std::fs::canonicalize(&hw_path).unwrap_or(hw_path.clone());
 
+        // the settings held in every scenario
+        if raw.overrides.len() > MAX_OVERRIDES {
+            return Err(err(FieldError::invalid(
+                "overrides",
+                format!("at most {MAX_OVERRIDES} settings, has {}", raw.overrides.len()),
+            )));
+        }
+        let file_name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let mut overrides = Vec::new();
+        for (i, text) in raw.overrides.iter().enumerate() {
+            let mut o = Override::parse(text).map_err(|e| match e {
+                ScenarioError::BadOverride { message, .. } => {
+                    err(FieldError::invalid(format!("overrides[{i}]"), message))
+                }
+                other => CalibrationError::File(other),
+            })?;
+            o.arg = format!("overrides[{i}] `{}` of {file_name}", clip(text));
+            overrides.push(o);
+        }
+
         // the scenarios
         if raw.scenarios.is_empty() {
             return Err(err(FieldError::invalid(
@@ -298,7 +336,7 @@ impl Calibration {
                 )),
                 other => CalibrationError::File(other),
             })?;
-            let loaded: Scenario = scenario::load_source(&source, &[])?;
+            let loaded: Scenario = scenario::load_source(&source, &overrides)?;
             let includes = loaded
                 .hardware
                 .as_ref()
@@ -373,6 +411,12 @@ impl Calibration {
                     ),
                 )));
             };
+            if overrides.iter().any(|o| o.keys.join(".") == p.key) {
+                return Err(err(FieldError::invalid(
+                    at("key"),
+                    format!("`{}` is both fitted and held by `overrides`", clip(&p.key)),
+                )));
+            }
             if parameters.iter().any(|q| q.key == p.key) {
                 return Err(err(FieldError::invalid(
                     at("key"),
@@ -504,6 +548,7 @@ impl Calibration {
             max_evaluations: max_evaluations as u32,
             parameters,
             measured,
+            overrides,
         })
     }
 

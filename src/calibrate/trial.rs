@@ -144,7 +144,7 @@ pub fn simulate(
                 &sc.source.path.to_string_lossy(),
                 &sc.source.text,
                 Some((&hw_name, &hw_text)),
-                &[],
+                &cal.overrides,
             )
             .map_err(|e| trial_error(cal, values, &sc.name, e))?;
             s.seed = seed;
@@ -232,7 +232,7 @@ pub fn check_bounds(cal: &Calibration) -> Result<(), CalibrationError> {
                     &sc.source.path.to_string_lossy(),
                     &sc.source.text,
                     Some((&cal.hardware.path.to_string_lossy(), &hw_text)),
-                    &[],
+                    &cal.overrides,
                 )
                 .map_err(|e| CalibrationError::Trial {
                     key: p.key.clone(),
