@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+use ethersim::scenario::{Scenario, Workload};
 use ethersim::workload::ttcp::{self, TtcpConfig};
 use ethersim::{ttcp1985, ttcp1995};
 
@@ -63,27 +64,27 @@ fn group(c: &mut Criterion, name: &str, cases: Vec<(&str, TtcpConfig, u64)>) {
     g.finish();
 }
 
+/// Each case's id, ttcp configuration and seed, its scenario loaded by `load`.
+fn cases(
+    list: &[(&'static str, &str)],
+    load: impl Fn(&str) -> Scenario,
+) -> Vec<(&'static str, TtcpConfig, u64)> {
+    list.iter()
+        .map(|&(id, name)| {
+            let s = load(name);
+            let Workload::Ttcp(w) = &s.workload else {
+                panic!("{name} is a ttcp scenario")
+            };
+            (id, w.config.clone(), s.seed)
+        })
+        .collect()
+}
+
 fn bench(c: &mut Criterion) {
-    let ttcp_config = |s: &ethersim::scenario::Scenario| match &s.workload {
-        ethersim::scenario::Workload::Ttcp(w) => w.config.clone(),
-        _ => panic!("{} is a ttcp scenario", s.name),
-    };
-    let cases_1995 = CASES_1995
-        .iter()
-        .map(|&(id, name)| {
-            let s = ttcp1995::scenario(name, &[]).expect("embedded scenario loads");
-            (id, ttcp_config(&s), s.seed)
-        })
-        .collect();
-    group(c, "ttcp_16MiB", cases_1995);
-    let cases_1985 = CASES_1985
-        .iter()
-        .map(|&(id, name)| {
-            let s = ttcp1985::scenario(name, &[]).expect("embedded scenario loads");
-            (id, ttcp_config(&s), s.seed)
-        })
-        .collect();
-    group(c, "ttcp_1985_1MiB", cases_1985);
+    let load_1995 = |name: &str| ttcp1995::scenario(name, &[]).expect("embedded scenario loads");
+    group(c, "ttcp_16MiB", cases(&CASES_1995, load_1995));
+    let load_1985 = |name: &str| ttcp1985::scenario(name, &[]).expect("embedded scenario loads");
+    group(c, "ttcp_1985_1MiB", cases(&CASES_1985, load_1985));
 }
 
 criterion_group!(benches, bench);
