@@ -335,7 +335,8 @@ pub enum Reproduction {
     #[value(name = "ttcp-1995", alias = "ttcp1995")]
     Ttcp1995,
     /// The 1985 ttcp tables: 4.2BSD between two VAX-11/780s over the Excelan, the Interlan
-    /// and the PCL-11, throughput and system CPU on both sides (ttcp-1985.csv)
+    /// and the PCL-11, throughput and system CPU on both sides (ttcp-1985.csv, .svg, .png;
+    /// ttcp-1985-sys.svg, .png)
     #[value(name = "ttcp-1985", alias = "ttcp1985")]
     Ttcp1985,
 }
