@@ -553,6 +553,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
     names.sort();
     for want in [
         "bulletin",
+        "bulletin-assumptions-free",
         "bulletin-network-buffer-share",
         "bulletin-scope",
         "bulletin-small-request",
