@@ -78,7 +78,7 @@ fn the_level_reached() {
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
     assert!(thr >= 20, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 19, "system CPU within 8 points in {sys} of 26");
+    assert!(sys >= 22, "system CPU within 8 points in {sys} of 26");
     // the single-processor Excelan rows within 8% (they were 13-22% fast without the
     // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {
