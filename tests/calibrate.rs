@@ -559,6 +559,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-small-request",
         "bulletin-small-request-scope",
         "ttcp-1985",
+        "ttcp-1985-assumptions-free",
         "ttcp-1995",
     ] {
         assert!(
