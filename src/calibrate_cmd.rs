@@ -60,7 +60,7 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     if a.evaluate {
         // the current values only: no search, and the hardware file is not written
         let fit = pool.install(|| calibrate::evaluate(&cal))?;
-        let report = with_overrides(out::summary(&cal.name, cal.objective.name(), &fit), &cal);
+        let report = with_overrides(out::summary(&cal.name, &cal.objective_label(), &fit), &cal);
         let mut staged = Staged::new(&dir);
         out::write_evaluation(&mut staged, &fit, &cal.name, &cal.key_column, &cal.figures)?;
         staged.write("calibration.txt", report.as_bytes())?;
@@ -89,7 +89,7 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     let marker = format!("calibrated by {file_name}");
     let text = trial::hardware_text(&cal, &fit.values, Some(&marker))?;
 
-    let mut report = with_overrides(out::summary(&cal.name, cal.objective.name(), &fit), &cal);
+    let mut report = with_overrides(out::summary(&cal.name, &cal.objective_label(), &fit), &cal);
     let mut staged = Staged::new(&dir);
     out::write_outputs(
         &mut staged,

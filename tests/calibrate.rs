@@ -750,3 +750,69 @@ fn a_bad_override_is_refused_at_its_place_in_the_calibration_file() {
         );
     }
 }
+
+#[test]
+fn a_tables_scatter_counts_its_errors_in_units_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    // the same throughput compared twice (two tables on the same column); a wrong 16-bit
+    // port in the hardware file so that every point has an error
+    std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
+    let text = two_tables(
+        std::fs::read_to_string(&file).unwrap(),
+        ["throughput_kbps", "ms_per_block"],
+        "kbps",
+    );
+    std::fs::write(&file, &text).unwrap();
+    let plain = Calibration::load(&file).unwrap();
+    assert!(plain.measured.iter().all(|m| m.scatter_pct == 1.0));
+    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
+    let sims = calibrate::trial::simulate(&plain, &values, &[1992]).unwrap();
+    let means = calibrate::trial::means(&sims);
+    let n = plain.measured.len() / 2;
+    let part = |r: std::ops::Range<usize>| {
+        let mut c = plain.clone();
+        c.measured = plain.measured[r.clone()].to_vec();
+        calibrate::trial::objective(&c, &means[r])
+    };
+    let (first, second) = (part(0..n), part(n..2 * n));
+    let both = calibrate::trial::objective(&plain, &means);
+    assert!(first > 1.0 && second > 0.0, "{first} {second}");
+    assert!((both - (first + second)).abs() < 1e-9 * both);
+
+    // the first table scatters by 10%: its squared errors count a hundredth as much, the
+    // second table's as before
+    let scattered = text.replacen(
+        "value_column = \"kbps\"\n",
+        "value_column = \"kbps\"\nscatter_percent = 10.0\n",
+        1,
+    );
+    std::fs::write(&file, &scattered).unwrap();
+    let cal = Calibration::load(&file).unwrap();
+    assert!(cal.measured[..n].iter().all(|m| m.scatter_pct == 10.0));
+    assert!(cal.measured[n..].iter().all(|m| m.scatter_pct == 1.0));
+    assert_eq!(plain.objective_label(), "squared_percentage_error");
+    assert_eq!(
+        cal.objective_label(),
+        "squared_percentage_error, each error in units of its table's scatter_percent"
+    );
+    let weighted = calibrate::trial::objective(&cal, &means);
+    let want = first / 100.0 + second;
+    assert!((weighted - want).abs() < 1e-9 * want, "{weighted} against {want}");
+
+    // out of its range: refused at its key, with the range
+    for bad in ["0.0", "-3.0", "150.0", "nan"] {
+        std::fs::write(
+            &file,
+            text.replacen(
+                "value_column = \"kbps\"\n",
+                &format!("value_column = \"kbps\"\nscatter_percent = {bad}\n"),
+                1,
+            ),
+        )
+        .unwrap();
+        let e = format!("{:#}", anyhow::Error::from(Calibration::load(&file).unwrap_err()));
+        assert!(e.contains("measured[0].scatter_percent"), "{bad}: {e}");
+        assert!(e.contains("(0, 100]"), "{bad}: {e}");
+    }
+}

@@ -21,13 +21,22 @@ fn mean(rows: &[Row], side: &str, iface: &str, f: impl Fn(&Row) -> f64) -> f64 {
 }
 
 #[test]
-fn interlan_is_slowest_and_costs_less_cpu_per_kb_than_excelan_on_both_sides() {
+fn excelan_beats_pcl_beats_interlan_which_costs_less_cpu_per_kb_than_excelan_on_both_sides() {
     let r = rows(&[]);
+    // the seed's ordering by throughput at the receiver (measured ex0 59.6 > pcl0 54.7 >
+    // il0 43.3 KB/s), on the unrounded 5-seed means as `reproduce ttcp-1985` ranks them,
+    // and by what ttcp printed
+    let exact = |iface| mean(&r, "receiver", iface, |r| r.simulated_exact_kbytes_per_s);
+    let (ex, pcl, il) = (exact("ex0"), exact("pcl0"), exact("il0"));
+    assert!(
+        ex > pcl && pcl > 1.1 * il,
+        "unrounded: ex0 {ex:.1}, pcl0 {pcl:.1}, il0 {il:.1} KB/s"
+    );
     let kb = |iface| mean(&r, "receiver", iface, |r| r.simulated.kbytes_per_s);
     let (ex, pcl, il) = (kb("ex0"), kb("pcl0"), kb("il0"));
     assert!(
-        ex > 1.1 * il && pcl > 1.1 * il,
-        "ex0 {ex:.1}, pcl0 {pcl:.1}, il0 {il:.1} KB/s"
+        ex > pcl && pcl > 1.1 * il,
+        "as ttcp printed: ex0 {ex:.1}, pcl0 {pcl:.1}, il0 {il:.1} KB/s"
     );
     // per CPU second the Interlan is cheaper than the Excelan on both sides (measured:
     // transmitter 170-186 against 150-162, receiver 185-194 against 104-133)
@@ -77,8 +86,8 @@ fn the_level_reached() {
         .filter(|r| r.throughput_error_pct().abs() <= 10.0)
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
-    assert!(thr >= 20, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 22, "system CPU within 8 points in {sys} of 26");
+    assert!(thr >= 24, "throughput within 10% in {thr} of 26");
+    assert!(sys >= 19, "system CPU within 8 points in {sys} of 26");
     // the single-processor Excelan rows within 8% (they were 13-22% fast without the
     // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {
@@ -361,5 +370,71 @@ fn a_configuration_loads_by_its_scenario_name_and_an_unknown_name_lists_the_nine
     assert!(e.contains("`ttcp-1985-single-pcl1`"), "{e}");
     for &(.., name, _) in &ttcp1985::CASES {
         assert!(e.contains(name), "{e} lacks {name}");
+    }
+}
+
+#[test]
+fn the_calibrations_scatter_is_the_seeds_own_run_to_run_scatter() {
+    // calibrations/ttcp-1985.toml weighs each figure by `scatter_percent`: the pooled
+    // relative standard deviation of one run over the configurations the seed ran more
+    // than once (its non-anomalous runs), recomputed here from the seed's rows
+    let r = rows(&[]);
+    let pooled = |side: &str, f: &dyn Fn(&Row) -> f64| {
+        let (mut ss, mut df) = (0.0, 0usize);
+        for (config, iface, trailers, _, _) in ttcp1985::CASES.iter() {
+            let v: Vec<f64> = r
+                .iter()
+                .filter(|x| {
+                    !x.anomalous()
+                        && x.side.starts_with(side)
+                        && x.config == *config
+                        && x.interface == *iface
+                        && x.trailers == *trailers
+                })
+                .map(f)
+                .collect();
+            if v.len() < 2 {
+                continue;
+            }
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            ss += v.iter().map(|x| ((x - m) / m).powi(2)).sum::<f64>();
+            df += v.len() - 1;
+        }
+        assert_eq!(
+            df, 4,
+            "single pcl0 (3 runs) and single ex0 with and without trailers (2 each)"
+        );
+        100.0 * (ss / df as f64).sqrt()
+    };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/calibrations/ttcp-1985.toml");
+    let cal: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
+    let stated = |figure: &str| {
+        cal["measured"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["figure"].as_str() == Some(figure))
+            .and_then(|m| m.get("scatter_percent"))
+            .and_then(|v| v.as_float())
+            .unwrap_or_else(|| panic!("{figure} has a scatter_percent"))
+    };
+    for (figure, side, got) in [
+        (
+            "kbytes_per_s",
+            "receiver",
+            pooled("receiver", &|x| x.measured.kbytes_per_s),
+        ),
+        (
+            "tx_sys_s",
+            "transmitter",
+            pooled("transmitter", &|x| x.measured.sys_s),
+        ),
+        ("rx_sys_s", "receiver", pooled("receiver", &|x| x.measured.sys_s)),
+    ] {
+        assert!(
+            (stated(figure) - got).abs() < 0.006,
+            "{figure} ({side}): stated {} against {got:.3} from the seed",
+            stated(figure)
+        );
     }
 }

@@ -12,6 +12,10 @@
 //! or several `[[measured]]` tables, each naming its own `figure` (e.g. throughput and the
 //! system CPU time of both sides, each from its column): every point is matched to the
 //! simulated value of its table's figure, and the objective sums over all of them.
+//! A table may give `scatter_percent`, its measurements' own run-to-run scatter in
+//! percent of the value (0 < s <= 100): its points' errors are divided by it before the
+//! objective squares or sums them, so figures that repeat poorly weigh less (weighted
+//! least squares). Without it an error counts as it is.
 //!
 //! `overrides = ["KEY=VALUE", ...]` (at most [`MAX_OVERRIDES`]) are held in every scenario
 //! of every evaluation, after the scenario and the trial hardware file, as `--set` holds
@@ -35,6 +39,9 @@ pub const MAX_SEEDS: usize = 64;
 pub const MAX_PARAMETERS: usize = 32;
 pub const MAX_CHOICES: usize = 64;
 pub const MAX_EVALUATIONS: u32 = 20_000;
+/// Largest `scatter_percent` of a measured table: a measurement that scatters by more
+/// than its own value says nothing.
+pub const MAX_SCATTER_PERCENT: f64 = 100.0;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -65,6 +72,9 @@ struct RawMeasured {
     scenario_column: String,
     key_column: String,
     value_column: String,
+    /// The measurement's own run-to-run scatter, in percent of its value: each error is
+    /// divided by it before the objective squares or sums it (weighted least squares).
+    scatter_percent: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,6 +146,10 @@ pub struct Measured {
     pub figure: usize,
     pub key: f64,
     pub value: f64,
+    /// The measurement's run-to-run scatter, percent of its value: the objective counts
+    /// the point's error in units of it (1 when the table does not give one, so the
+    /// error counts as it is).
+    pub scatter_pct: f64,
 }
 
 /// One scenario of the calibration, with its text (re-loaded with each trial hardware).
@@ -521,6 +535,15 @@ impl Calibration {
         // the measurements
         let mut measured = Vec::new();
         for (at, t) in &tables {
+            if let Some(sc) = t.scatter_percent {
+                if !(sc.is_finite() && sc > 0.0 && sc <= MAX_SCATTER_PERCENT) {
+                    return Err(err(FieldError::range(
+                        format!("{at}.scatter_percent"),
+                        sc,
+                        format!("(0, {MAX_SCATTER_PERCENT}]"),
+                    )));
+                }
+            }
             let m_path = relative(path, &t.file);
             let f = t.figure.as_deref().expect("named");
             let figure = figures.iter().position(|g| g == f).expect("listed");
@@ -550,6 +573,19 @@ impl Calibration {
             measured,
             overrides,
         })
+    }
+
+    /// The objective as the report names it: its kind, and whether errors are counted
+    /// in units of their tables' scatter.
+    pub fn objective_label(&self) -> String {
+        if self.measured.iter().any(|m| m.scatter_pct != 1.0) {
+            format!(
+                "{}, each error in units of its table's scatter_percent",
+                self.objective.name()
+            )
+        } else {
+            self.objective.name().to_string()
+        }
     }
 
     /// The calibration restricted to the scenarios in `keep` (indices), for a fold of
@@ -724,6 +760,7 @@ fn read_measured(
             figure,
             key,
             value,
+            scatter_pct: cols.scatter_percent.unwrap_or(1.0),
         });
     }
     for (i, s) in scenarios.iter().enumerate() {

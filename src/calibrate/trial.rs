@@ -251,7 +251,8 @@ pub fn error_pct(sim: f64, measured: f64) -> f64 {
     (sim - measured) / measured * 100.0
 }
 
-/// The objective over the points, from each point's simulated value.
+/// The objective over the points, from each point's simulated value: each point's
+/// percentage error in units of its measurement's scatter (`scatter_pct`).
 pub fn objective(cal: &Calibration, sims: &[f64]) -> f64 {
     cal.measured
         .iter()
@@ -259,7 +260,7 @@ pub fn objective(cal: &Calibration, sims: &[f64]) -> f64 {
         .map(|(m, s)| {
             let e = error_pct(*s, m.value);
             if e.is_finite() {
-                cal.objective.term(e)
+                cal.objective.term(e / m.scatter_pct)
             } else {
                 // a point the run did not produce (or a zero): as bad as 1000% off
                 cal.objective.term(1000.0)
