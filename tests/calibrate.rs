@@ -556,6 +556,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-assumptions-free",
         "bulletin-network-buffer-share",
         "bulletin-scope",
+        "bulletin-second-basin",
         "bulletin-small-request",
         "bulletin-small-request-scope",
         "ttcp-1985",
