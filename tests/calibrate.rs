@@ -11,7 +11,10 @@ use ethersim::bulletin::{HARDWARE, SCENARIOS};
 use ethersim::calibrate::{self, Calibration};
 
 const TRUE_IO16: f64 = 1200.0;
-const TRUE_IO8: f64 = 2000.0;
+// The true 8-bit access sits inside the ISA range (0.85-1.8 us). Far above it (2 us) the
+// five 32 KB replies of a 64 KB block outlast the 500 ms retry timer on some seeds, and a
+// short run's objective is then set by that cliff rather than by the port.
+const TRUE_IO8: f64 = 1700.0;
 const BLOCKS: [u32; 3] = [3072, 15360, 64512];
 
 /// The bulletin hardware with a short workload (3 block sizes, 0.5 s + 1.5 s) and the two
@@ -185,7 +188,7 @@ fn same_files_with_one_or_two_threads_and_comments_kept() {
         .lines()
         .find(|l| l.starts_with("io_access_ns_8bit"))
         .unwrap();
-    assert!(line.contains("# calibrated by cal.toml (was 2000"), "{line}");
+    assert!(line.contains("# calibrated by cal.toml (was 1700"), "{line}");
     // the input is untouched without --in-place
     assert_eq!(original, hardware(TRUE_IO16, TRUE_IO8));
 }
@@ -220,7 +223,7 @@ fn in_place_from_the_calibrations_own_directory_rewrites_the_hardware_file() {
         "--in-place writes the fitted copy over the hardware file"
     );
     assert!(
-        rewritten.contains("# calibrated by cal.toml (was 2000"),
+        rewritten.contains("# calibrated by cal.toml (was 1700"),
         "the fitted value is marked"
     );
 }
@@ -556,7 +559,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-assumptions-free",
         "bulletin-network-buffer-share",
         "bulletin-scope",
-        "bulletin-second-basin",
+        "bulletin-from-the-middle",
         "bulletin-small-request",
         "bulletin-small-request-scope",
         "ttcp-1985",
@@ -569,7 +572,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         );
     }
     // the small-request hypothesis narrows two bounds of bulletin.toml, which leaves the
-    // shipped values (288 bytes, 24.6 kinstr) outside them
+    // shipped values (255 bytes, 26.1 kinstr) outside them
     let small = Calibration::load(Path::new("calibrations/bulletin-small-request.toml")).unwrap();
     let bound = |key: &str| {
         let p = small.parameters.iter().find(|p| p.key == key).unwrap();
