@@ -112,7 +112,8 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         b.finish_and_clear();
         report.push('\n');
         report.push_str(&out::folds(&folds));
-        staged.write("cross_validation.csv", out::folds_csv(&folds)?.as_bytes())?;
+        let keys: Vec<String> = cal.parameters.iter().map(|p| p.key.clone()).collect();
+        staged.write("cross_validation.csv", out::folds_csv(&folds, &keys)?.as_bytes())?;
     }
     staged.write("calibration.txt", report.as_bytes())?;
     let mut files = staged.commit()?;

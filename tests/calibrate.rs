@@ -139,6 +139,77 @@ fn recovers_identifiable_constants_and_flags_the_other() {
     assert!(fit.objective_after < fit.objective_before || fit.objective_before < 1.0);
 }
 
+/// The two data ports alone: each is seen by one scenario only.
+const PORTS: &str = r#"
+[[parameter]]
+key = "adapter.io_access_ns_16bit"
+min = 600.0
+max = 2400.0
+
+[[parameter]]
+key = "adapter.io_access_ns_8bit"
+min = 1000.0
+max = 4000.0
+"#;
+
+/// Leave-one-out: each fold is a plain fit of the other scenarios (same objective, same
+/// values), reports that fit's own objective and values, and cannot pin down a constant
+/// only the held-out scenario sees: without 16-bit optimized the 16-bit port is free,
+/// without 8-bit optimized the 8-bit one; the other port is recovered.
+#[test]
+fn cross_validation_fits_each_fold_without_its_scenario_and_reports_its_objective() {
+    let dir = tempfile::tempdir().unwrap();
+    let cal = Calibration::load(&setup(dir.path(), PORTS)).expect("valid calibration");
+    let stop = AtomicBool::new(false);
+    let folds = calibrate::cross_validate(&cal, &stop, &|_, _| {}).expect("folds run");
+    assert_eq!(folds.len(), 2);
+    let io16 = "adapter.io_access_ns_16bit".to_string();
+    let io8 = "adapter.io_access_ns_8bit".to_string();
+    for (held, fold, (seen, truth, unseen)) in [
+        (0usize, &folds[0], (1usize, TRUE_IO8, &io16)),
+        (1, &folds[1], (0, TRUE_IO16, &io8)),
+    ] {
+        assert_eq!(fold.held_out, cal.scenarios[held].name);
+        let alone = calibrate::fit(&cal.subset(&[1 - held]), &stop, &|_| {}).unwrap();
+        assert_eq!(fold.objective, alone.objective_after, "{}", fold.held_out);
+        assert_eq!(fold.values, alone.values, "{}", fold.held_out);
+        assert_eq!(fold.flagged, vec![unseen.clone()], "{}", fold.held_out);
+        let got = number(&fold.values[seen]);
+        assert!(
+            (got - truth).abs() / truth < 0.05,
+            "{}: the port it sees, fitted {got}, true {truth}",
+            fold.held_out
+        );
+    }
+    // the command writes the same folds, with the fit objective and each fitted value
+    let out = dir.path().join("cv");
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args(["calibrate", "--cross-validate", "--jobs", "2", "--out"])
+        .arg(&out)
+        .arg(dir.path().join("cal.toml"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("cross_validation.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "held_out,fit_objective,mape_pct,worst_key,worst_pct,not_pinned_down,evaluations,\
+         adapter.io_access_ns_16bit,adapter.io_access_ns_8bit"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2);
+    for (row, fold) in rows.iter().zip(&folds) {
+        assert_eq!(row[0], fold.held_out);
+        assert_eq!(row[1].parse::<f64>().unwrap(), fold.objective);
+        assert_eq!(row[7].parse::<f64>().unwrap(), number(&fold.values[0]));
+        assert_eq!(row[8].parse::<f64>().unwrap(), number(&fold.values[1]));
+    }
+    let report = std::fs::read_to_string(out.join("calibration.txt")).unwrap();
+    assert!(report.contains("fit objective"), "{report}");
+}
+
 fn calibrate_cmd(file: &Path, out: &Path, jobs: &str) -> std::process::Output {
     Command::cargo_bin("ethersim")
         .unwrap()

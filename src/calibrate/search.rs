@@ -105,6 +105,12 @@ pub struct Fold {
     /// Constants flagged as not pinned down when this scenario is left out.
     pub flagged: Vec<String>,
     pub evaluations: u32,
+    /// The fold's own objective: the fit to the other scenarios, at its fitted values (mean
+    /// over the fit seeds). Two searches of the same fold (from different starts) are
+    /// compared by it, never by the held-out prediction.
+    pub objective: f64,
+    /// The fold's fitted values, one per parameter (in the calibration's order).
+    pub values: Vec<toml::Value>,
 }
 
 /// The best point so far: objective, continuous coordinates, discrete choice indices.
@@ -529,6 +535,8 @@ pub fn cross_validate(
                 .map(|p| p.key.clone())
                 .collect(),
             evaluations: f.evaluations,
+            objective: f.objective_after,
+            values: f.values,
         });
     }
     Ok(folds)

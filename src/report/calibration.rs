@@ -113,6 +113,7 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
 pub fn folds(folds: &[Fold]) -> String {
     let mut rows = vec![[
         "held out",
+        "fit objective",
         "held-out MAPE",
         "worst point",
         "not pinned down without it",
@@ -122,6 +123,7 @@ pub fn folds(folds: &[Fold]) -> String {
     for f in folds {
         rows.push(vec![
             f.held_out.clone(),
+            format!("{:.1}", f.objective),
             mape_pct(f.prediction.mape),
             format!(
                 "{} at {}",
@@ -186,10 +188,12 @@ pub fn points_csv(fit: &Fit, key_column: &str, figures: &[String]) -> Result<Str
     to_csv(&header, &rows)
 }
 
-/// `cross_validation.csv`.
-pub fn folds_csv(folds: &[Fold]) -> Result<String, ReportError> {
-    let header: Vec<String> = [
+/// `cross_validation.csv`: one row per fold, then the fold's fitted value of each
+/// constant (`keys`, the calibration's parameters in order) in a column named by its key.
+pub fn folds_csv(folds: &[Fold], keys: &[String]) -> Result<String, ReportError> {
+    let mut header: Vec<String> = [
         "held_out",
+        "fit_objective",
         "mape_pct",
         "worst_key",
         "worst_pct",
@@ -198,20 +202,33 @@ pub fn folds_csv(folds: &[Fold]) -> Result<String, ReportError> {
     ]
     .map(String::from)
     .to_vec();
+    header.extend(keys.iter().cloned());
     let rows = folds
         .iter()
         .map(|f| {
-            vec![
+            let mut row = vec![
                 f.held_out.clone(),
+                fmt_num(f.objective),
                 fmt_num(f.prediction.mape),
                 fmt_num(f.prediction.worst_key),
                 fmt_num(f.prediction.worst_pct),
                 f.flagged.join(" "),
                 f.evaluations.to_string(),
-            ]
+            ];
+            row.extend(f.values.iter().map(value_cell));
+            row
         })
         .collect::<Vec<_>>();
     to_csv(&header, &rows)
+}
+
+/// A fitted value as a CSV cell: numbers in full precision, anything else as TOML.
+fn value_cell(v: &toml::Value) -> String {
+    match v {
+        toml::Value::Float(x) => fmt_num(*x),
+        toml::Value::Integer(i) => i.to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// The chart: per scenario, the fitted values as a line and the measured as markers.
