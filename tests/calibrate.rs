@@ -33,7 +33,10 @@ fn hardware(io16: f64, io8: f64) -> String {
     doc.to_string()
 }
 
-const PARAMS: &str = r#"
+/// The two data ports: each is seen by one of the two scenarios only.
+macro_rules! ports {
+    () => {
+        r#"
 [[parameter]]
 key = "adapter.io_access_ns_16bit"
 min = 600.0
@@ -43,14 +46,24 @@ max = 2400.0
 key = "adapter.io_access_ns_8bit"
 min = 1000.0
 max = 4000.0
+"#
+    };
+}
 
+/// The two data ports alone.
+const PORTS: &str = ports!();
+
+const PARAMS: &str = concat!(
+    ports!(),
+    r#"
 # no frame is lost in these runs, so the retransmission timer never fires: the data
 # cannot say anything about it
 [[parameter]]
 key = "nos.protocol.retry_base_ms"
 min = 200.0
 max = 1000.0
-"#;
+"#
+);
 
 /// A calibration directory: hardware (with the true constants), the two optimized
 /// scenarios, measurements simulated with the true constants plus up to 1% noise, and a
@@ -138,19 +151,6 @@ fn recovers_identifiable_constants_and_flags_the_other() {
     assert_eq!(number(&by_key("adapter.io_access_ns_16bit").start), 1500.0);
     assert!(fit.objective_after < fit.objective_before || fit.objective_before < 1.0);
 }
-
-/// The two data ports alone: each is seen by one scenario only.
-const PORTS: &str = r#"
-[[parameter]]
-key = "adapter.io_access_ns_16bit"
-min = 600.0
-max = 2400.0
-
-[[parameter]]
-key = "adapter.io_access_ns_8bit"
-min = 1000.0
-max = 4000.0
-"#;
 
 /// Leave-one-out: each fold is a plain fit of the other scenarios (same objective, same
 /// values), reports that fit's own objective and values, and cannot pin down a constant
