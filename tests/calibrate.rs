@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use assert_cmd::Command;
 use ethersim::bulletin::{HARDWARE, SCENARIOS};
-use ethersim::calibrate::{self, Calibration};
+use ethersim::calibrate::{self, Calibration, SearchStart};
 
 const TRUE_IO16: f64 = 1200.0;
 // The true 8-bit access sits inside the ISA range (0.85-1.8 us). Far above it (2 us) the
@@ -150,6 +150,78 @@ fn recovers_identifiable_constants_and_flags_the_other() {
     // it started from the middle of the bounds, not from the answer
     assert_eq!(number(&by_key("adapter.io_access_ns_16bit").start), 1500.0);
     assert!(fit.objective_after < fit.objective_before || fit.objective_before < 1.0);
+}
+
+/// `search_from`: a fit runs one search from each start, each with the whole budget, and
+/// keeps the lower objective: the same values as the better single search, with the
+/// evaluations of both. A fold of cross-validation runs the same searches.
+#[test]
+fn a_fit_from_two_starts_keeps_the_better_search() {
+    let dir = tempfile::tempdir().unwrap();
+    // a stated start far from the truth (1200, 1700) in both ports
+    let params = PORTS
+        .replace("max = 2400.0", "max = 2400.0\nstart = 2350.0")
+        .replace("max = 4000.0", "max = 4000.0\nstart = 1050.0");
+    let file = setup(dir.path(), &params);
+    set_budget(&file, 24);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let with = |from: &str| {
+        let f = dir.path().join(format!("cal-{}.toml", from.len()));
+        std::fs::write(
+            &f,
+            text.replace(
+                "max_evaluations = 24",
+                &format!("max_evaluations = 24\nsearch_from = {from}"),
+            ),
+        )
+        .unwrap();
+        let cal = Calibration::load(&f).expect("valid calibration");
+        calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("fit runs")
+    };
+    let stated = with(r#"["start"]"#);
+    let middle = with(r#"["middle"]"#);
+    let both = with(r#"["start", "middle"]"#);
+    assert_eq!(stated.searches.len(), 1);
+    assert_eq!(
+        both.searches,
+        vec![
+            (SearchStart::Stated, stated.searches[0].1),
+            (SearchStart::Middle, middle.searches[0].1)
+        ]
+    );
+    let better = if middle.objective_after < stated.objective_after {
+        &middle
+    } else {
+        &stated
+    };
+    assert_eq!(both.values, better.values);
+    assert_eq!(both.objective_after, better.objective_after);
+    assert_eq!(both.evaluations, stated.evaluations + middle.evaluations);
+    // the starts differ, so the searches do
+    assert_ne!(stated.values, middle.values);
+    assert_eq!(
+        number(&middle.parameters[0].start),
+        2350.0,
+        "the stated start is reported"
+    );
+    // cross-validation: each fold searches from both starts too
+    let f = dir.path().join("cal-both.toml");
+    std::fs::write(
+        &f,
+        text.replace(
+            "max_evaluations = 24",
+            "max_evaluations = 24\nsearch_from = [\"start\", \"middle\"]",
+        ),
+    )
+    .unwrap();
+    let cal = Calibration::load(&f).unwrap();
+    let folds = calibrate::cross_validate(&cal, &AtomicBool::new(false), &|_, _| {}).unwrap();
+    for fold in &folds {
+        let from: Vec<SearchStart> = fold.searches.iter().map(|s| s.0).collect();
+        assert_eq!(from, vec![SearchStart::Stated, SearchStart::Middle]);
+        let lowest = fold.searches.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+        assert_eq!(fold.objective, lowest, "{}", fold.held_out);
+    }
 }
 
 /// Leave-one-out: each fold is a plain fit of the other scenarios (same objective, same
@@ -347,6 +419,25 @@ fn bad_calibration_files_are_refused_before_any_run() {
         |t| t.replace("nos.protocol.retry_base_ms", "adapter.transmit_buffers"),
         &["no scenario uses"],
     );
+    // searches: none, an unknown start, one twice
+    for (from, want) in [
+        ("[]", &["search_from", "needs 1..=2"][..]),
+        (
+            r#"["start", "random"]"#,
+            &["search_from[1]", "`random` is not one of"],
+        ),
+        (r#"["middle", "middle"]"#, &["search_from[1]", "given twice"]),
+    ] {
+        refused(
+            |t| {
+                t.replace(
+                    "max_evaluations = 90",
+                    &format!("max_evaluations = 90\nsearch_from = {from}"),
+                )
+            },
+            want,
+        );
+    }
     // a figure the scenarios do not produce
     refused(
         |t| t.replace("\"throughput_kbps\"", "\"goodput\""),

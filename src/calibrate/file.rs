@@ -54,6 +54,8 @@ struct RawFile {
     seeds: Vec<i64>,
     report_seeds: Option<Vec<i64>>,
     max_evaluations: Option<i64>,
+    /// Where the searches start (`"start"`, `"middle"`), one search each.
+    search_from: Option<Vec<String>>,
     /// One table, or an array of tables each with its `figure`.
     measured: toml::Value,
     /// `KEY=VALUE` settings held in every scenario while fitting (as `--set` would).
@@ -125,6 +127,27 @@ pub enum Domain {
     Discrete { choices: Vec<toml::Value> },
 }
 
+/// Where one search of the fit starts (`search_from`). The fit keeps the lowest objective
+/// its searches reach; each search has the whole `max_evaluations`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchStart {
+    /// Each constant's `start` (the middle of its bounds where it has none).
+    Stated,
+    /// The middle of every constant's bounds (its middle choice).
+    Middle,
+}
+
+impl SearchStart {
+    pub const NAMES: [&'static str; 2] = ["start", "middle"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchStart::Stated => Self::NAMES[0],
+            SearchStart::Middle => Self::NAMES[1],
+        }
+    }
+}
+
 /// One constant to fit: a key of the hardware file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameter {
@@ -133,6 +156,8 @@ pub struct Parameter {
     /// Where the search starts: the stated `start`, else the middle of the bounds (the
     /// middle choice), never the hardware file's current value.
     pub start: toml::Value,
+    /// The middle of the bounds (the middle choice): where a search from `"middle"` starts.
+    pub middle: toml::Value,
     /// The hardware file's current value (the "before" of the report).
     pub current: toml::Value,
 }
@@ -176,6 +201,9 @@ pub struct Calibration {
     pub seeds: Vec<u64>,
     pub report_seeds: Vec<u64>,
     pub max_evaluations: u32,
+    /// The searches of a fit, in order (at least one; `[Stated]` by default). A fold of
+    /// cross-validation runs the same searches.
+    pub search_from: Vec<SearchStart>,
     pub parameters: Vec<Parameter>,
     pub measured: Vec<Measured>,
     /// Settings held in every scenario of every evaluation (a hypothesis the scenarios do
@@ -286,6 +314,8 @@ impl Calibration {
                 format!("1..={MAX_EVALUATIONS}"),
             )));
         }
+
+        let search_from = search_starts(raw.search_from.as_deref()).map_err(err)?;
 
         let tables = measured_tables(raw.measured, raw.figure).map_err(err)?;
         let key_column = tables[0].1.key_column.clone();
@@ -446,7 +476,7 @@ impl Calibration {
                     ),
                 )));
             }
-            let (domain, start) =
+            let (domain, start, middle) =
                 match (&p.choices, p.min, p.max) {
                     (Some(choices), None, None) => {
                         if choices.is_empty() || choices.len() > MAX_CHOICES {
@@ -477,11 +507,13 @@ impl Calibration {
                             }
                             None => choices[(choices.len() - 1) / 2].clone(),
                         };
+                        let middle = choices[(choices.len() - 1) / 2].clone();
                         (
                             Domain::Discrete {
                                 choices: choices.clone(),
                             },
                             start,
+                            middle,
                         )
                     }
                     (None, Some(min), Some(max)) => {
@@ -517,7 +549,8 @@ impl Calibration {
                         };
                         let domain = Domain::Continuous { min, max, integer };
                         let start = super::trial::written(&domain, start);
-                        (domain, start)
+                        let middle = super::trial::written(&domain, (min + max) / 2.0);
+                        (domain, start, middle)
                     }
                     _ => return Err(err(FieldError::invalid(
                         format!("parameter[{i}]"),
@@ -528,6 +561,7 @@ impl Calibration {
                 key: p.key.clone(),
                 domain,
                 start,
+                middle,
                 current,
             });
         }
@@ -569,6 +603,7 @@ impl Calibration {
             seeds: fit_seeds,
             report_seeds,
             max_evaluations: max_evaluations as u32,
+            search_from,
             parameters,
             measured,
             overrides,
@@ -606,6 +641,45 @@ impl Calibration {
             .collect();
         c
     }
+}
+
+/// `search_from`: one to two distinct names of [`SearchStart`]; `["start"]` when absent.
+fn search_starts(names: Option<&[String]>) -> Result<Vec<SearchStart>, FieldError> {
+    let Some(names) = names else {
+        return Ok(vec![SearchStart::Stated]);
+    };
+    if names.is_empty() || names.len() > SearchStart::NAMES.len() {
+        return Err(FieldError::invalid(
+            "search_from",
+            format!(
+                "needs 1..={} of {:?}, has {}",
+                SearchStart::NAMES.len(),
+                SearchStart::NAMES,
+                names.len()
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let s = match n.as_str() {
+            "start" => SearchStart::Stated,
+            "middle" => SearchStart::Middle,
+            other => {
+                return Err(FieldError::invalid(
+                    format!("search_from[{i}]"),
+                    format!("`{}` is not one of {:?}", clip(other), SearchStart::NAMES),
+                ))
+            }
+        };
+        if out.contains(&s) {
+            return Err(FieldError::invalid(
+                format!("search_from[{i}]"),
+                format!("`{n}` is given twice"),
+            ));
+        }
+        out.push(s);
+    }
+    Ok(out)
 }
 
 /// The measured tables with their key paths (`measured`, or `measured[i]`), each with

@@ -19,7 +19,7 @@ pub mod file;
 pub mod search;
 pub mod trial;
 
-pub use file::{Calibration, Domain, Measured, Objective, Parameter};
+pub use file::{Calibration, Domain, Measured, Objective, Parameter, SearchStart};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
 
 use crate::scenario::ScenarioError;

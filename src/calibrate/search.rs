@@ -25,7 +25,7 @@ use std::sync::Mutex;
 use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
-use super::file::{Calibration, Domain};
+use super::file::{Calibration, Domain, Parameter, SearchStart};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
 use super::CalibrationError;
 
@@ -95,6 +95,9 @@ pub struct Fit {
     pub points: Vec<PointFit>,
     /// The fitted values, one per parameter.
     pub values: Vec<toml::Value>,
+    /// Each search of the fit and the lowest objective it reached (empty for
+    /// [`evaluate`]); the fit is the lowest of them.
+    pub searches: Vec<(SearchStart, f64)>,
 }
 
 /// One fold of cross-validation: fitted without `held_out`, then predicting it.
@@ -109,6 +112,8 @@ pub struct Fold {
     /// over the fit seeds). Two searches of the same fold (from different starts) are
     /// compared by it, never by the held-out prediction.
     pub objective: f64,
+    /// The fold's searches and the objective each reached (the fold keeps the lowest).
+    pub searches: Vec<(SearchStart, f64)>,
     /// The fold's fitted values, one per parameter (in the calibration's order).
     pub values: Vec<toml::Value>,
 }
@@ -119,8 +124,6 @@ type Best = (f64, Vec<f64>, Vec<usize>);
 /// Evaluations with a cache, a budget and a stop flag, remembering the best point.
 struct Evaluator<'a> {
     cal: &'a Calibration,
-    cont: Vec<usize>,
-    disc: Vec<usize>,
     stop: &'a AtomicBool,
     budget: u32,
     count: AtomicU32,
@@ -132,6 +135,28 @@ struct Evaluator<'a> {
     halted: AtomicBool,
 }
 
+/// The constants' values at search coordinates `u` (the continuous constants, in order,
+/// scaled to their bounds) and choice indices `d` (the discrete ones, in order).
+fn values_at(cal: &Calibration, u: &[f64], d: &[usize]) -> Vec<toml::Value> {
+    let (mut j, mut k) = (0, 0);
+    cal.parameters
+        .iter()
+        .map(|p| {
+            let x = match &p.domain {
+                Domain::Continuous { min, max, .. } => {
+                    j += 1;
+                    min + u[j - 1].clamp(0.0, 1.0) * (max - min)
+                }
+                Domain::Discrete { .. } => {
+                    k += 1;
+                    d[k - 1] as f64
+                }
+            };
+            written(&p.domain, x)
+        })
+        .collect()
+}
+
 /// Why an evaluation did not happen.
 #[derive(Debug)]
 enum Halt {
@@ -141,26 +166,8 @@ enum Halt {
 }
 
 impl<'a> Evaluator<'a> {
-    fn values(&self, u: &[f64], d: &[usize]) -> Vec<toml::Value> {
-        let mut v = Vec::with_capacity(self.cal.parameters.len());
-        for (i, p) in self.cal.parameters.iter().enumerate() {
-            let x = match &p.domain {
-                Domain::Continuous { min, max, .. } => {
-                    let j = self.cont.iter().position(|&c| c == i).expect("continuous index");
-                    min + u[j].clamp(0.0, 1.0) * (max - min)
-                }
-                Domain::Discrete { .. } => {
-                    let j = self.disc.iter().position(|&c| c == i).expect("discrete index");
-                    d[j] as f64
-                }
-            };
-            v.push(written(&p.domain, x));
-        }
-        v
-    }
-
     fn eval(&self, u: &[f64], d: &[usize]) -> Result<f64, Halt> {
-        let values = self.values(u, d);
+        let values = values_at(self.cal, u, d);
         let key: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         if let Some(f) = self.cache.lock().expect("cache").get(&key) {
             return Ok(*f);
@@ -287,14 +294,51 @@ fn scenario_fits(cal: &Calibration, sims: &[f64]) -> Vec<ScenarioFit> {
         .collect()
 }
 
-/// Fits the calibration's constants. `stop` ends the search early (Ctrl-C); the result is
-/// then the best point found so far, complete. `progress` is called after each evaluation.
+/// Fits the calibration's constants: one search from each of `search_from`'s starts, each
+/// with the whole budget, keeping the lowest objective (the earlier search on a tie).
+/// `stop` ends the search early (Ctrl-C); the result is then the best point found so far,
+/// complete. `progress` is called after each evaluation.
 pub fn fit(
     cal: &Calibration,
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Fit, CalibrationError> {
     check_bounds(cal)?;
+    let mut best: Option<Best> = None;
+    let mut evaluations = 0;
+    let mut searches = Vec::new();
+    for &from in &cal.search_from {
+        // a stop before anything ran still evaluates the first start
+        if stop.load(Ordering::SeqCst) && best.is_some() {
+            break;
+        }
+        let (found, n) = search(cal, from, stop, progress)?;
+        evaluations += n;
+        if let Some(found) = found {
+            searches.push((from, found.0));
+            if best.as_ref().is_none_or(|b| found.0 < b.0) {
+                best = Some(found);
+            }
+        }
+    }
+    let interrupted = stop.load(Ordering::SeqCst);
+    let Some((_, u, d)) = best else {
+        return Err(CalibrationError::Edit("no evaluation completed".into()));
+    };
+    let values = values_at(cal, &u, &d);
+    let mut f = finish(cal, values, evaluations, interrupted)?;
+    f.searches = searches;
+    Ok(f)
+}
+
+/// One search (Nelder-Mead over the continuous constants, with rounds over each discrete
+/// constant's choices) from `from`: the best point it found and its evaluations.
+fn search(
+    cal: &Calibration,
+    from: SearchStart,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<(Option<Best>, u32), CalibrationError> {
     let cont: Vec<usize> = (0..cal.parameters.len())
         .filter(|&i| matches!(cal.parameters[i].domain, Domain::Continuous { .. }))
         .collect();
@@ -303,8 +347,6 @@ pub fn fit(
         .collect();
     let ev = Evaluator {
         cal,
-        cont: cont.clone(),
-        disc: disc.clone(),
         stop,
         budget: cal.max_evaluations,
         count: AtomicU32::new(0),
@@ -314,11 +356,16 @@ pub fn fit(
         failure: Mutex::new(None),
         halted: AtomicBool::new(false),
     };
+    let at = |p: &Parameter| match from {
+        SearchStart::Stated => p.start.clone(),
+        SearchStart::Middle => p.middle.clone(),
+    };
     // the start, in search coordinates
     let u0: Vec<f64> = cont
         .iter()
-        .map(|&i| match (&cal.parameters[i].domain, &cal.parameters[i].start) {
-            (Domain::Continuous { min, max, .. }, s) => {
+        .map(|&i| match &cal.parameters[i].domain {
+            Domain::Continuous { min, max, .. } => {
+                let s = at(&cal.parameters[i]);
                 let s = s
                     .as_float()
                     .or_else(|| s.as_integer().map(|x| x as f64))
@@ -331,10 +378,10 @@ pub fn fit(
     let d0: Vec<usize> = disc
         .iter()
         .map(|&i| match &cal.parameters[i].domain {
-            Domain::Discrete { choices } => choices
-                .iter()
-                .position(|c| *c == cal.parameters[i].start)
-                .unwrap_or(0),
+            Domain::Discrete { choices } => {
+                let s = at(&cal.parameters[i]);
+                choices.iter().position(|c| *c == s).unwrap_or(0)
+            }
             _ => 0,
         })
         .collect();
@@ -379,12 +426,7 @@ pub fn fit(
     if let Some(e) = ev.failure.lock().expect("failure").take() {
         return Err(e);
     }
-    let interrupted = stop.load(Ordering::SeqCst);
-    let Some((_, u, d)) = ev.best() else {
-        return Err(CalibrationError::Edit("no evaluation completed".into()));
-    };
-    let values = ev.values(&u, &d);
-    finish(cal, values, ev.count.load(Ordering::SeqCst), interrupted)
+    Ok((ev.best(), ev.count.load(Ordering::SeqCst)))
 }
 
 /// Evaluates the hardware file's current values without searching (`ethersim calibrate
@@ -503,6 +545,7 @@ fn finish(
         after: scenario_fits(cal, &ma),
         points,
         values,
+        searches: Vec::new(),
     })
 }
 
@@ -536,6 +579,7 @@ pub fn cross_validate(
                 .collect(),
             evaluations: f.evaluations,
             objective: f.objective_after,
+            searches: f.searches,
             values: f.values,
         });
     }
