@@ -10,6 +10,11 @@
 //! 3. repeat 1-2 from the best point while a discrete change helped (at most 3 rounds),
 //!    within `max_evaluations`.
 //!
+//! A fit runs that search once per start of `search_from` (the stated starts, the middle
+//! of the bounds), each with its own budget, and keeps the lowest objective; a fold of
+//! cross-validation does the same on its own scenarios, so its choice never sees the
+//! held-out one.
+//!
 //! **Sensitivity.** At the fitted point, each continuous constant is moved by +-10% of its
 //! value (within its bounds) and each discrete one to each other choice; the sensitivity
 //! is the smallest rise of the objective, relative to its fitted value. **Seed noise** is
