@@ -295,7 +295,9 @@ fn test_run_output_has_the_declared_columns_one_row_per_test() {
 
 /// The seed's "maximum LAN throughput": with the stations spread over more servers the sum
 /// rises above the single-server maximum while the wire has room, and flattens once the
-/// wire is saturated (`lanperf-2servers.toml`: 16-bit defaults, 10 stations, 4 KB reads).
+/// wire is busy (`lanperf-2servers.toml`: 16-bit defaults, 10 stations, 4 KB reads; with
+/// the bulletin's constants 371, 660, 786 and 793 KB/s from 1-4 servers, the wire 36% busy
+/// with one and 76% with four, where collisions and deferrals take the rest).
 #[test]
 fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     let sum = |servers: &str| {
@@ -305,16 +307,18 @@ fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     };
     let (one, u1) = sum("1");
     let (two, u2) = sum("2");
+    let (three, _) = sum("3");
     let (four, u4) = sum("4");
     assert!(u1.wire_busy < 0.5, "one server leaves the wire room: {u1:?}");
     assert!(two > 1.5 * one, "two servers: {two} vs {one}");
+    assert!(three > 1.1 * two, "a third server still adds: {three} vs {two}");
     assert!(
-        u4.wire_busy > 0.8 && u4.wire_busy >= u2.wire_busy,
+        u4.wire_busy > 0.7 && u4.wire_busy > u2.wire_busy,
         "{u2:?} {u4:?}"
     );
     assert!(
-        four < 1.2 * two,
-        "four servers on a saturated wire: {four} vs {two}"
+        four < 1.05 * three,
+        "a fourth server on a busy wire adds little: {four} vs {three}"
     );
 }
 
