@@ -710,7 +710,10 @@ fn shipped_constants_are_inside_their_calibration_bounds() {
             // comment argues (a dozen to a few dozen bytes beyond the header; SMB core's
             // whole read request is 45 bytes), never the 255 bytes the wide bounds allowed
             let key = "nos.protocol.request_bytes";
-            assert!(params.iter().all(|p| p["key"].as_str() != Some(key)), "{key} is held");
+            assert!(
+                params.iter().all(|p| p["key"].as_str() != Some(key)),
+                "{key} is held"
+            );
             let req = number(lookup(&hw, key).unwrap());
             assert!((16.0..=96.0).contains(&req), "{key} = {req} outside 16..=96");
         }

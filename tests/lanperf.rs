@@ -312,10 +312,7 @@ fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     assert!(u1.wire_busy < 0.5, "one server leaves the wire room: {u1:?}");
     assert!(two > 1.5 * one, "two servers: {two} vs {one}");
     assert!(three > 1.1 * two, "a third server still adds: {three} vs {two}");
-    assert!(
-        u4.wire_busy > 0.7 && u4.wire_busy > u2.wire_busy,
-        "{u2:?} {u4:?}"
-    );
+    assert!(u4.wire_busy > 0.7 && u4.wire_busy > u2.wire_busy, "{u2:?} {u4:?}");
     assert!(
         four < 1.05 * three,
         "a fourth server on a busy wire adds little: {four} vs {three}"
