@@ -115,7 +115,7 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
     s
 }
 
-/// Each search's start and the objective it reached: "from start 83.2, from middle 89.4".
+/// Each search's start and the objective it reached: "from start 92.5, from middle 102.8".
 fn searches(s: &[(SearchStart, f64)]) -> String {
     s.iter()
         .map(|(from, f)| format!("from {} {f:.1}", from.name()))
