@@ -176,6 +176,9 @@ pub struct Row {
     /// The simulated side's throughput before ttcp's whole-second truncation: the mean
     /// over the seeds of bytes / 1024 / real seconds, KB/s.
     pub simulated_exact_kbytes_per_s: f64,
+    /// The simulated side's KB per CPU second before ttcp's truncations: the mean over
+    /// the seeds of bytes / 1024 / (user + system seconds).
+    pub simulated_exact_kbytes_per_cpu_s: f64,
 }
 
 impl Row {
@@ -195,6 +198,30 @@ impl Row {
 /// One side's throughput without ttcp's truncation, KB/s (1024-byte KB).
 fn exact_kbytes_per_s(side: &TtcpSide) -> f64 {
     side.bytes as f64 / 1024.0 / side.real_s
+}
+
+/// One side's KB per CPU second (user + system) without ttcp's truncations.
+fn exact_kbytes_per_cpu_s(side: &TtcpSide) -> f64 {
+    let cpu = side.user_s + side.sys_s;
+    if cpu > 0.0 {
+        side.bytes as f64 / 1024.0 / cpu
+    } else {
+        f64::NAN
+    }
+}
+
+/// The unrounded means over the seeds: KB/s and KB per CPU second.
+#[derive(Clone, Copy, Default)]
+struct Exact {
+    kbytes_per_s: f64,
+    kbytes_per_cpu_s: f64,
+}
+
+impl Exact {
+    fn add(&mut self, side: &TtcpSide, n: usize) {
+        self.kbytes_per_s += exact_kbytes_per_s(side) / n as f64;
+        self.kbytes_per_cpu_s += exact_kbytes_per_cpu_s(side) / n as f64;
+    }
 }
 
 /// Splits one CSV line (quoted fields may hold commas).
@@ -233,7 +260,7 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             unreachable!("{name} is a ttcp scenario")
         };
         let (mut tx, mut rx) = (Vec::new(), Vec::new());
-        let (mut tx_exact, mut rx_exact) = (0.0, 0.0);
+        let (mut tx_exact, mut rx_exact) = (Exact::default(), Exact::default());
         for (i, &seed) in SEEDS.iter().enumerate() {
             let seed = if i == 0 { s.seed } else { seed };
             let r = ttcp::run(&w.config, seed).map_err(|source| Ttcp1985Error::Run {
@@ -242,8 +269,8 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             })?;
             tx.push(Printed::of(&r.transmitter));
             rx.push(Printed::of(&r.receiver));
-            tx_exact += exact_kbytes_per_s(&r.transmitter) / SEEDS.len() as f64;
-            rx_exact += exact_kbytes_per_s(&r.receiver) / SEEDS.len() as f64;
+            tx_exact.add(&r.transmitter, SEEDS.len());
+            rx_exact.add(&r.receiver, SEEDS.len());
         }
         sims.push((
             (config, iface, trailers),
@@ -272,8 +299,7 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             .iter()
             .find(|(k, _, _)| *k == key)
             .expect("every row of data/ttcp-1985.csv has a scenario");
-        let (simulated, simulated_exact_kbytes_per_s) =
-            if f[0].starts_with("transmitter") { *tx } else { *rx };
+        let (simulated, exact) = if f[0].starts_with("transmitter") { *tx } else { *rx };
         rows.push(Row {
             side: f[0].clone(),
             config: f[1].clone(),
@@ -282,7 +308,8 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             note: f.get(10).cloned().unwrap_or_default(),
             measured,
             simulated,
-            simulated_exact_kbytes_per_s,
+            simulated_exact_kbytes_per_s: exact.kbytes_per_s,
+            simulated_exact_kbytes_per_cpu_s: exact.kbytes_per_cpu_s,
         });
     }
     Ok(rows)

@@ -52,6 +52,22 @@ fn excelan_beats_pcl_beats_interlan_and_the_interlan_receiver_costs_less_cpu_per
         il > 0.97 * ex,
         "transmitter: il0 {il:.1} vs ex0 {ex:.1} KB per CPU second"
     );
+    // before ttcp's truncations (user + system seconds unrounded, as `reproduce
+    // ttcp-1985` ranks them) both sides rank the interfaces as the seed does, pcl0 >
+    // il0 > ex0 KB per CPU second; on the transmitter by a narrow margin (163.9 against
+    // 162.6 with the shipped constants)
+    let exact_cpu = |side, iface| mean(&r, side, iface, |r| r.simulated_exact_kbytes_per_cpu_s);
+    for side in ["transmitter", "receiver"] {
+        let (pcl, il, ex) = (
+            exact_cpu(side, "pcl0"),
+            exact_cpu(side, "il0"),
+            exact_cpu(side, "ex0"),
+        );
+        assert!(
+            pcl > il && il > ex,
+            "{side}, unrounded: pcl0 {pcl:.1}, il0 {il:.1}, ex0 {ex:.1} KB per CPU second"
+        );
+    }
 }
 
 #[test]

@@ -19,7 +19,7 @@ use crate::ttcp1985::Row;
 pub const STEM: &str = "ttcp-1985";
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 16] = [
+pub const CSV_COLUMNS: [&str; 17] = [
     "side",
     "config",
     "interface",
@@ -36,6 +36,7 @@ pub const CSV_COLUMNS: [&str; 16] = [
     "measured_kbytes_per_cpu_s",
     "simulated_kbytes_per_cpu_s",
     "simulated_exact_kbytes_per_s",
+    "simulated_exact_kbytes_per_cpu_s",
 ];
 
 /// The comparison as text: one line per row, then the goals.
@@ -91,6 +92,7 @@ pub fn comparison_table(rows: &[Row]) -> String {
         n = normal.len()
     );
     s += &ordering_line(&normal);
+    s += &cpu_per_kb_lines(&normal);
     s
 }
 
@@ -98,8 +100,37 @@ pub fn comparison_table(rows: &[Row]) -> String {
 /// non-anomalous rows: measured (as ttcp printed it) and simulated (unrounded, before
 /// ttcp's whole-second truncation, which can print two different runs alike).
 pub fn ordering(rows: &[&Row]) -> Vec<(String, f64, f64)> {
+    per_interface(
+        rows,
+        "receiver",
+        |r| r.measured.kbytes_per_s,
+        |r| r.simulated_exact_kbytes_per_s,
+    )
+}
+
+/// The interfaces' KB per CPU second on `side` ("transmitter" or "receiver"), the mean
+/// over each interface's rows: measured (as the seed printed it) and simulated before
+/// ttcp's truncations (user + system seconds unrounded), which decide a near tie that
+/// the printed integers can turn either way.
+pub fn cpu_per_kb(rows: &[&Row], side: &str) -> Vec<(String, f64, f64)> {
+    per_interface(
+        rows,
+        side,
+        |r| r.measured.kbytes_per_cpu_s,
+        |r| r.simulated_exact_kbytes_per_cpu_s,
+    )
+}
+
+/// Per interface (in the rows' order) on `side`: the mean of `measured` and of
+/// `simulated` over its rows.
+fn per_interface(
+    rows: &[&Row],
+    side: &str,
+    measured: fn(&Row) -> f64,
+    simulated: fn(&Row) -> f64,
+) -> Vec<(String, f64, f64)> {
     let mut names: Vec<&str> = Vec::new();
-    for r in rows.iter().filter(|r| r.side.starts_with("receiver")) {
+    for r in rows.iter().filter(|r| r.side.starts_with(side)) {
         if !names.contains(&r.interface.as_str()) {
             names.push(&r.interface);
         }
@@ -109,18 +140,18 @@ pub fn ordering(rows: &[&Row]) -> Vec<(String, f64, f64)> {
         .map(|name| {
             let of: Vec<&&Row> = rows
                 .iter()
-                .filter(|r| r.side.starts_with("receiver") && r.interface == name)
+                .filter(|r| r.side.starts_with(side) && r.interface == name)
                 .collect();
             let n = of.len() as f64;
-            let measured = of.iter().map(|r| r.measured.kbytes_per_s).sum::<f64>() / n;
-            let simulated = of.iter().map(|r| r.simulated_exact_kbytes_per_s).sum::<f64>() / n;
-            (name.to_string(), measured, simulated)
+            let m = of.iter().map(|r| measured(r)).sum::<f64>() / n;
+            let s = of.iter().map(|r| simulated(r)).sum::<f64>() / n;
+            (name.to_string(), m, s)
         })
         .collect()
 }
 
-fn ordering_line(rows: &[&Row]) -> String {
-    let o = ordering(rows);
+/// "measured A > B; simulated, unrounded B > A", each ranked highest first.
+fn ranked_pair(o: &[(String, f64, f64)]) -> String {
     let ranked = |key: fn(&(String, f64, f64)) -> f64| {
         let mut v: Vec<&(String, f64, f64)> = o.iter().collect();
         v.sort_by(|a, b| key(b).total_cmp(&key(a)));
@@ -130,10 +161,29 @@ fn ordering_line(rows: &[&Row]) -> String {
             .join(" > ")
     };
     format!(
-        "interfaces by receiver KB/s (mean of non-anomalous rows): measured {}; simulated, unrounded {}\n",
+        "measured {}; simulated, unrounded {}",
         ranked(|e| e.1),
         ranked(|e| e.2)
     )
+}
+
+fn ordering_line(rows: &[&Row]) -> String {
+    format!(
+        "interfaces by receiver KB/s (mean of non-anomalous rows): {}\n",
+        ranked_pair(&ordering(rows))
+    )
+}
+
+fn cpu_per_kb_lines(rows: &[&Row]) -> String {
+    ["transmitter", "receiver"]
+        .iter()
+        .map(|side| {
+            format!(
+                "interfaces by {side} KB per CPU second (mean of non-anomalous rows): {}\n",
+                ranked_pair(&cpu_per_kb(rows, side))
+            )
+        })
+        .collect()
 }
 
 /// The comparison as CSV: measured, simulated and error for throughput and system CPU %
@@ -160,6 +210,7 @@ pub fn csv(rows: &[Row]) -> Result<String, ReportError> {
                 r.measured.kbytes_per_cpu_s.to_string(),
                 format!("{:.1}", r.simulated.kbytes_per_cpu_s),
                 format!("{:.2}", r.simulated_exact_kbytes_per_s),
+                format!("{:.2}", r.simulated_exact_kbytes_per_cpu_s),
             ]
         })
         .collect();
@@ -306,7 +357,41 @@ mod tests {
             measured: printed(kb, sys_s),
             simulated: printed(sim_kb, 4.0),
             simulated_exact_kbytes_per_s: sim_kb,
+            simulated_exact_kbytes_per_cpu_s: 0.0,
         }
+    }
+
+    #[test]
+    fn test_cpu_per_kb_ranks_each_side_on_its_own_rows_unrounded() {
+        // by hand: on the transmitter il0 printed 180 and 170 (mean 175) against ex0 156,
+        // simulated unrounded 171.2 against 171.5: the printed order and the simulated
+        // one differ; the receiver rows (ex0 110, simulated 130) stay on their side
+        let with = |side: &str, iface: &str, printed: f64, exact: f64| {
+            let mut r = row(side, "single", 50.0, 5.0, 50.0, "");
+            r.interface = iface.into();
+            r.measured.kbytes_per_cpu_s = printed;
+            r.simulated_exact_kbytes_per_cpu_s = exact;
+            r
+        };
+        let rows = [
+            with("transmitter_VGR", "il0", 180.0, 171.0),
+            with("transmitter_VGR", "ex0", 156.0, 171.5),
+            with("transmitter_VGR", "il0", 170.0, 171.4),
+            with("receiver_TGR", "ex0", 110.0, 130.0),
+        ];
+        let refs: Vec<&Row> = rows.iter().collect();
+        assert_eq!(
+            cpu_per_kb(&refs, "transmitter"),
+            [
+                ("il0".to_string(), 175.0, 171.2),
+                ("ex0".to_string(), 156.0, 171.5)
+            ]
+        );
+        assert_eq!(
+            cpu_per_kb_lines(&refs),
+            "interfaces by transmitter KB per CPU second (mean of non-anomalous rows): measured il0 175.0 > ex0 156.0; simulated, unrounded ex0 171.5 > il0 171.2\n\
+             interfaces by receiver KB per CPU second (mean of non-anomalous rows): measured ex0 110.0; simulated, unrounded ex0 130.0\n"
+        );
     }
 
     #[test]
