@@ -179,6 +179,12 @@ pub struct Row {
     /// The simulated side's KB per CPU second before ttcp's truncations: the mean over
     /// the seeds of bytes / 1024 / (user + system seconds).
     pub simulated_exact_kbytes_per_cpu_s: f64,
+    /// The simulated side's user seconds before ttcp's truncation to tenths: the mean
+    /// over the seeds.
+    pub simulated_exact_user_s: f64,
+    /// The simulated side's system seconds before ttcp's truncation to tenths: the mean
+    /// over the seeds.
+    pub simulated_exact_sys_s: f64,
 }
 
 impl Row {
@@ -210,17 +216,22 @@ fn exact_kbytes_per_cpu_s(side: &TtcpSide) -> f64 {
     }
 }
 
-/// The unrounded means over the seeds: KB/s and KB per CPU second.
+/// The unrounded means over the seeds: KB/s, KB per CPU second, user and system seconds.
 #[derive(Clone, Copy, Default)]
 struct Exact {
     kbytes_per_s: f64,
     kbytes_per_cpu_s: f64,
+    user_s: f64,
+    sys_s: f64,
 }
 
 impl Exact {
     fn add(&mut self, side: &TtcpSide, n: usize) {
-        self.kbytes_per_s += exact_kbytes_per_s(side) / n as f64;
-        self.kbytes_per_cpu_s += exact_kbytes_per_cpu_s(side) / n as f64;
+        let n = n as f64;
+        self.kbytes_per_s += exact_kbytes_per_s(side) / n;
+        self.kbytes_per_cpu_s += exact_kbytes_per_cpu_s(side) / n;
+        self.user_s += side.user_s / n;
+        self.sys_s += side.sys_s / n;
     }
 }
 
@@ -310,6 +321,8 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
             simulated,
             simulated_exact_kbytes_per_s: exact.kbytes_per_s,
             simulated_exact_kbytes_per_cpu_s: exact.kbytes_per_cpu_s,
+            simulated_exact_user_s: exact.user_s,
+            simulated_exact_sys_s: exact.sys_s,
         });
     }
     Ok(rows)

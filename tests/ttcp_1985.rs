@@ -132,6 +132,32 @@ fn the_level_reached() {
 }
 
 #[test]
+fn the_unrounded_cpu_seconds_are_what_ttcp_truncated_to_tenths() {
+    // each seed's printed user and system seconds are its own cut to tenths, so their
+    // mean over the seeds lies at most 0.1 s below the mean of the unrounded seconds;
+    // and the simulated system time is nearly all of the CPU the model charges
+    // (measured: user at most 0.6 s of 4-10 s)
+    for r in rows(&[]) {
+        let tag = format!("{} {} {} {}", r.side, r.config, r.interface, r.trailers);
+        for (printed, exact) in [
+            (r.simulated.usr_s, r.simulated_exact_user_s),
+            (r.simulated.sys_s, r.simulated_exact_sys_s),
+        ] {
+            assert!(
+                printed <= exact + 1e-9 && exact < printed + 0.1 + 1e-9,
+                "{tag}: printed {printed:.3} against unrounded {exact:.3}"
+            );
+        }
+        assert!(
+            r.simulated_exact_user_s < 0.1 * r.simulated_exact_sys_s,
+            "{tag}: user {:.2} s against system {:.2} s",
+            r.simulated_exact_user_s,
+            r.simulated_exact_sys_s
+        );
+    }
+}
+
+#[test]
 fn the_socket_buffer_limits_1985_ttcp() {
     let kb = |buf: &str| {
         let o = [Override::parse(&format!("workload.socket_buffer={buf}")).unwrap()];

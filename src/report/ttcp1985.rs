@@ -2,7 +2,9 @@
 //! transmitter and receiver tables, measured against simulated (the mean over the report
 //! seeds, with the seed's truncations applied by the runner [`crate::ttcp1985`]), for
 //! throughput, system CPU %, CPU % and KB per CPU second; then how many non-anomalous rows
-//! meet issue 14's bars (throughput within 10%, system CPU within 8 points). The charts
+//! meet issue 14's bars (throughput within 10%, system CPU within 8 points), the
+//! interfaces ranked by throughput and by KB per CPU second, and each interface's user
+//! and system seconds on each side, measured against simulated. The charts
 //! (`ttcp-1985.svg`/`.png`: throughput; `ttcp-1985-sys.svg`/`.png`: system CPU % of both
 //! sides) have one group of bars per configuration: the mean of its non-anomalous
 //! measured runs, with their least and greatest as an error bar, beside the simulated.
@@ -19,7 +21,7 @@ use crate::ttcp1985::Row;
 pub const STEM: &str = "ttcp-1985";
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 17] = [
+pub const CSV_COLUMNS: [&str; 21] = [
     "side",
     "config",
     "interface",
@@ -37,6 +39,10 @@ pub const CSV_COLUMNS: [&str; 17] = [
     "simulated_kbytes_per_cpu_s",
     "simulated_exact_kbytes_per_s",
     "simulated_exact_kbytes_per_cpu_s",
+    "measured_user_s",
+    "simulated_exact_user_s",
+    "measured_sys_s",
+    "simulated_exact_sys_s",
 ];
 
 /// The comparison as text: one line per row, then the goals.
@@ -93,6 +99,7 @@ pub fn comparison_table(rows: &[Row]) -> String {
     );
     s += &ordering_line(&normal);
     s += &cpu_per_kb_lines(&normal);
+    s += &cpu_seconds_lines(&normal);
     s
 }
 
@@ -119,6 +126,40 @@ pub fn cpu_per_kb(rows: &[&Row], side: &str) -> Vec<(String, f64, f64)> {
         |r| r.measured.kbytes_per_cpu_s,
         |r| r.simulated_exact_kbytes_per_cpu_s,
     )
+}
+
+/// User and system seconds.
+pub type UserSys = (f64, f64);
+
+/// The interfaces' user and system seconds on `side` for the 1 MiB transfer, the mean
+/// over each interface's rows: measured (as the seed printed them, in tenths) and
+/// simulated before ttcp's truncation. They say where a side's CPU per KB goes wrong:
+/// in user or system time, and on which interface.
+pub fn cpu_seconds(rows: &[&Row], side: &str) -> Vec<(String, UserSys, UserSys)> {
+    let user = per_interface(rows, side, |r| r.measured.usr_s, |r| r.simulated_exact_user_s);
+    let sys = per_interface(rows, side, |r| r.measured.sys_s, |r| r.simulated_exact_sys_s);
+    user.into_iter()
+        .zip(sys)
+        .map(|((name, mu, su), (_, ms, ss))| (name, (mu, ms), (su, ss)))
+        .collect()
+}
+
+fn cpu_seconds_lines(rows: &[&Row]) -> String {
+    ["transmitter", "receiver"]
+        .iter()
+        .map(|side| {
+            let each: Vec<String> = cpu_seconds(rows, side)
+                .iter()
+                .map(|(name, (mu, ms), (su, ss))| {
+                    format!("{name} measured {mu:.2} + {ms:.2}, simulated {su:.2} + {ss:.2}")
+                })
+                .collect();
+            format!(
+                "{side} CPU seconds per MiB, user + system (mean of non-anomalous rows): {}\n",
+                each.join("; ")
+            )
+        })
+        .collect()
 }
 
 /// Per interface (in the rows' order) on `side`: the mean of `measured` and of
@@ -211,6 +252,10 @@ pub fn csv(rows: &[Row]) -> Result<String, ReportError> {
                 format!("{:.1}", r.simulated.kbytes_per_cpu_s),
                 format!("{:.2}", r.simulated_exact_kbytes_per_s),
                 format!("{:.2}", r.simulated_exact_kbytes_per_cpu_s),
+                r.measured.usr_s.to_string(),
+                format!("{:.3}", r.simulated_exact_user_s),
+                r.measured.sys_s.to_string(),
+                format!("{:.3}", r.simulated_exact_sys_s),
             ]
         })
         .collect();
@@ -358,7 +403,42 @@ mod tests {
             simulated: printed(sim_kb, 4.0),
             simulated_exact_kbytes_per_s: sim_kb,
             simulated_exact_kbytes_per_cpu_s: 0.0,
+            simulated_exact_user_s: 0.0,
+            simulated_exact_sys_s: 4.0,
         }
+    }
+
+    #[test]
+    fn test_cpu_seconds_split_user_and_system_per_interface_and_side() {
+        // by hand: transmitter pcl0 rows measured 0.5 + 5.0 and 0.1 + 6.0 (means 0.3 and
+        // 5.5), simulated unrounded 0.2 + 4.25 and 0.2 + 4.75 (0.2 and 4.5); il0 one row,
+        // 0.3 + 5.4 against 0.25 + 6.0; the receiver row stays on its side
+        let with = |side: &str, iface: &str, m: (f64, f64), s: (f64, f64)| {
+            let mut r = row(side, "single", 50.0, m.1, 50.0, "");
+            r.interface = iface.into();
+            r.measured.usr_s = m.0;
+            r.simulated_exact_user_s = s.0;
+            r.simulated_exact_sys_s = s.1;
+            r
+        };
+        let rows = [
+            with("transmitter_VGR", "pcl0", (0.5, 5.0), (0.2, 4.25)),
+            with("transmitter_VGR", "il0", (0.3, 5.4), (0.25, 6.0)),
+            with("transmitter_VGR", "pcl0", (0.1, 6.0), (0.2, 4.75)),
+            with("receiver_TGR", "pcl0", (0.0, 7.0), (0.2, 5.0)),
+        ];
+        let refs: Vec<&Row> = rows.iter().collect();
+        let tx = cpu_seconds(&refs, "transmitter");
+        assert_eq!(tx.len(), 2);
+        assert_eq!(tx[0].0, "pcl0");
+        assert!((tx[0].1 .0 - 0.3).abs() < 1e-12 && (tx[0].1 .1 - 5.5).abs() < 1e-12);
+        assert!((tx[0].2 .0 - 0.2).abs() < 1e-12 && (tx[0].2 .1 - 4.5).abs() < 1e-12);
+        assert_eq!(tx[1], ("il0".to_string(), (0.3, 5.4), (0.25, 6.0)));
+        assert_eq!(
+            cpu_seconds_lines(&refs),
+            "transmitter CPU seconds per MiB, user + system (mean of non-anomalous rows): pcl0 measured 0.30 + 5.50, simulated 0.20 + 4.50; il0 measured 0.30 + 5.40, simulated 0.25 + 6.00\n\
+             receiver CPU seconds per MiB, user + system (mean of non-anomalous rows): pcl0 measured 0.00 + 7.00, simulated 0.20 + 5.00\n"
+        );
     }
 
     #[test]
