@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use crate::engine::seed;
-use crate::results::{Figure1Curve, Figure1Data, Figure1Point};
+use crate::results::{Figure1Curve, Figure1Data, Figure1Point, Packetization};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::workload::perform3::{self, Perform3Report};
 
@@ -100,6 +100,7 @@ pub fn from_table1(simulate: impl Fn(&str, u32, f64) -> f64) -> Figure1Data {
         .map(|&config| Figure1Curve {
             config: config.to_string(),
             label: config_label(config),
+            packets: packetization(config, &[]).ok(),
             points: t
                 .iter()
                 .filter(|(c, _, _)| c == config)
@@ -153,6 +154,20 @@ pub fn scenario(config: &str, overrides: &[Override]) -> Result<Scenario, Scenar
     };
     let (name, text) = SCENARIOS[i];
     scenario::load_embedded(name, text, Some(HARDWARE), overrides)
+}
+
+/// How configuration `config`'s server packs file data ([`Packetization`]): packets of
+/// the AI-LANBIOS payload its packet size allows, replies of at most its network buffer.
+pub fn packetization(config: &str, overrides: &[Override]) -> Result<Packetization, ScenarioError> {
+    let s = scenario(config, overrides)?;
+    let Workload::Perform3(w) = &s.workload else {
+        unreachable!("bulletin scenario {config} has workload {}", s.workload.kind())
+    };
+    let p = &w.config.lan.profile;
+    Ok(Packetization {
+        payload: p.server_session.payload(p.server_adapter.packet_size),
+        reply_bytes: p.server.network_buffer,
+    })
 }
 
 /// Runs one configuration's PERFORM3 sweep of block sizes.
@@ -226,6 +241,7 @@ pub fn figure1_with(overrides: &[Override]) -> Result<Figure1Data, ScenarioError
             config: config.to_string(),
             label: config_label(config),
             points,
+            packets: Some(packetization(config, overrides)?),
         });
     }
     Ok(Figure1Data {

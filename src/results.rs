@@ -85,6 +85,70 @@ pub struct Figure1Curve {
     /// Legend text, e.g. "16-bit, optimized".
     pub label: String,
     pub points: Vec<Figure1Point>,
+    /// How the configuration's server packs a read's file data (`None`: not known, as
+    /// for curves built without a scenario).
+    pub packets: Option<Packetization>,
+}
+
+/// How a server's replies carry a block of file data: replies of at most `reply_bytes`
+/// (the server's network buffer), each in NetBIOS packets of at most `payload` bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Packetization {
+    pub payload: u32,
+    pub reply_bytes: u32,
+}
+
+impl Packetization {
+    /// Packets that carry a block of `block` bytes: every reply but the last is full.
+    pub fn packets(&self, block: u32) -> u32 {
+        let (payload, reply) = (self.payload.max(1), self.reply_bytes.max(1));
+        let full = block / reply;
+        full * reply.div_ceil(payload) + (block % reply).div_ceil(payload)
+    }
+}
+
+/// The steps of a curve's time per block that add the same number of packets.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PacketStep {
+    /// Packets the larger block takes beyond the smaller one's.
+    pub added: u32,
+    /// The mean step in the time per block, ms.
+    pub mean_ms: f64,
+    /// How many steps added that many packets.
+    pub steps: usize,
+}
+
+/// The steps of a curve's time per block from one block size to the next, grouped by the
+/// packets the larger block adds ([`Packetization::packets`]), fewest packets first. Where the packet a block
+/// adds costs the same whatever it carries, steps that add more packets are longer
+/// than the bytes alone explain: the curve is serrated by its packets.
+pub fn packet_steps(points: &[(u32, f64)], packets: Packetization) -> Vec<PacketStep> {
+    let mut groups: Vec<PacketStep> = Vec::new();
+    for w in points.windows(2) {
+        let ((b0, k0), (b1, k1)) = (w[0], w[1]);
+        if k0 <= 0.0 || k1 <= 0.0 || !k0.is_finite() || !k1.is_finite() {
+            continue;
+        }
+        // KB/s with 1 KB = 1000 bytes is bytes per ms
+        let step = b1 as f64 / k1 - b0 as f64 / k0;
+        let added = packets.packets(b1).saturating_sub(packets.packets(b0));
+        match groups.iter_mut().find(|g| g.added == added) {
+            Some(g) => {
+                g.mean_ms += step;
+                g.steps += 1;
+            }
+            None => groups.push(PacketStep {
+                added,
+                mean_ms: step,
+                steps: 1,
+            }),
+        }
+    }
+    for g in &mut groups {
+        g.mean_ms /= g.steps as f64;
+    }
+    groups.sort_by_key(|g| g.added);
+    groups
 }
 
 /// Everything Figure 1 shows, curves in the bulletin's order.
@@ -130,6 +194,17 @@ impl Figure1Curve {
     /// The simulated curve's time per block as a straight line in the block size.
     pub fn simulated_cost_line(&self) -> Option<CostLine> {
         CostLine::fit(self.points.iter().map(|p| (p.block_size, p.simulated_kbps)))
+    }
+
+    /// [`packet_steps`] of the measured curve and of the simulated one, with the
+    /// configuration's packetization; `None` without one.
+    pub fn packet_steps(&self) -> Option<(Vec<PacketStep>, Vec<PacketStep>)> {
+        let p = self.packets?;
+        let of = |f: fn(&Figure1Point) -> f64| {
+            let pts: Vec<(u32, f64)> = self.points.iter().map(|x| (x.block_size, f(x))).collect();
+            packet_steps(&pts, p)
+        };
+        Some((of(|x| x.measured_kbps), of(|x| x.simulated_kbps)))
     }
 }
 
@@ -323,6 +398,49 @@ pub const PERFORM3_COLUMNS: [&str; 19] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_packets_fill_each_reply_then_start_the_next() {
+        // 1668-byte packets, replies of at most 57,344 bytes (35 packets each, the last
+        // 624 bytes): by hand
+        let p = Packetization {
+            payload: 1668,
+            reply_bytes: 57_344,
+        };
+        assert_eq!(p.packets(3072), 2);
+        assert_eq!(p.packets(31_744), 20);
+        assert_eq!(p.packets(57_344), 35);
+        // 60,416 = 57,344 + 3,072: 35 + 2; 64,512 = 57,344 + 7,168: 35 + 5
+        assert_eq!(p.packets(60_416), 37);
+        assert_eq!(p.packets(64_512), 40);
+        assert_eq!(p.packets(0), 0);
+    }
+
+    #[test]
+    fn test_packet_steps_group_a_serrated_curve_by_the_packets_each_step_adds() {
+        // t = 1 ms per block + 1.4 ms per packet + 100 ns/B, 1000-byte packets, one reply:
+        // from 1500 to 2500 bytes adds 1 packet (2 -> 3), 2500 to 4500 adds 2 (3 -> 5),
+        // 4500 to 5000 adds 0 (5 -> 5)
+        let p = Packetization {
+            payload: 1000,
+            reply_bytes: 65_535,
+        };
+        let t = |b: u32| 1.0 + 1.4 * p.packets(b) as f64 + 100e-6 * b as f64;
+        let pts: Vec<(u32, f64)> = [1500, 2500, 4500, 5000]
+            .iter()
+            .map(|&b| (b, b as f64 / t(b)))
+            .collect();
+        let steps = packet_steps(&pts, p);
+        let want = [(0, 0.05, 1), (1, 1.5, 1), (2, 3.0, 1)];
+        assert_eq!(steps.len(), 3, "{steps:?}");
+        for (got, want) in steps.iter().zip(want) {
+            assert_eq!((got.added, got.steps), (want.0, want.2), "{steps:?}");
+            assert!((got.mean_ms - want.1).abs() < 1e-9, "{steps:?}");
+        }
+        // a point without a throughput makes no step, never a NaN
+        let steps = packet_steps(&[(1500, 100.0), (2500, f64::NAN), (4500, 100.0)], p);
+        assert!(steps.is_empty(), "{steps:?}");
+    }
 
     #[test]
     fn test_cost_line_recovers_an_exact_line() {

@@ -98,7 +98,35 @@ pub fn comparison_table(data: &Figure1Data) -> String {
                 vs(sim.per_byte_ns, m.per_byte_ns),
             ));
         }
+        out.push_str(&packet_steps_line(c));
         out.push('\n');
+    }
+    out
+}
+
+/// "steps from one block size to the next, by the packets they add (...)" and a line
+/// per count: the measured mean step and the simulated one; nothing when every step
+/// adds as many packets (the steps then say nothing the straight line does not).
+fn packet_steps_line(c: &crate::results::Figure1Curve) -> String {
+    let (Some(p), Some((measured, simulated))) = (c.packets, c.packet_steps()) else {
+        return String::new();
+    };
+    if measured.len() < 2 {
+        return String::new();
+    }
+    let mut out = format!(
+        "steps between block sizes by packets added ({} B packets, replies <= {} B):\n",
+        p.payload, p.reply_bytes
+    );
+    for m in &measured {
+        let sim = simulated
+            .iter()
+            .find(|s| s.added == m.added)
+            .map_or("-".to_string(), |s| format!("{:.2} ms", s.mean_ms));
+        out += &format!(
+            "  +{} packets: {:.2} ms (mean of {} steps), simulated {sim}\n",
+            m.added, m.mean_ms, m.steps
+        );
     }
     out
 }
