@@ -107,6 +107,76 @@ impl Packetization {
     }
 }
 
+/// The time per block of a throughput curve fitted as t = a + c P(B) + d B, with P(B)
+/// the packets the block takes ([`Packetization::packets`]): `a` per block, `c` per
+/// packet whatever it carries, `d` per byte; and the residual's root mean square. Where
+/// a packet costs the same however full it is, `c` takes what the straight line
+/// [`CostLine`] spreads over the bytes, and the fit follows the curve's serration.
+/// Units: ms, ms, ns per byte, ms.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PacketLine {
+    pub per_block_ms: f64,
+    pub per_packet_ms: f64,
+    pub per_byte_ns: f64,
+    pub rms_ms: f64,
+}
+
+impl PacketLine {
+    /// Least squares over (block size, KB/s) points; `None` for fewer than four points,
+    /// a non-positive throughput, or packets that grow exactly with the bytes (the fit
+    /// then has no single answer).
+    pub fn fit(points: &[(u32, f64)], packets: Packetization) -> Option<PacketLine> {
+        if points.len() < 4 || points.iter().any(|p| !p.1.is_finite() || p.1 <= 0.0) {
+            return None;
+        }
+        let rows: Vec<[f64; 3]> = points
+            .iter()
+            .map(|&(b, _)| [1.0, packets.packets(b) as f64, b as f64])
+            .collect();
+        // KB/s with 1 KB = 1000 bytes is bytes per ms
+        let t: Vec<f64> = points.iter().map(|&(b, k)| b as f64 / k).collect();
+        let mut m = [[0.0f64; 4]; 3];
+        for (r, y) in rows.iter().zip(&t) {
+            for i in 0..3 {
+                for j in 0..3 {
+                    m[i][j] += r[i] * r[j];
+                }
+                m[i][3] += r[i] * y;
+            }
+        }
+        // Gauss-Jordan with partial pivoting on the normal equations
+        for col in 0..3 {
+            let pivot = (col..3).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))?;
+            m.swap(col, pivot);
+            let scale = m.iter().map(|r| r[col].abs()).fold(0.0, f64::max);
+            if m[col][col].abs() <= 1e-9 * scale.max(1.0) {
+                return None;
+            }
+            let pivot_row = m[col];
+            for (r, row) in m.iter_mut().enumerate() {
+                if r != col {
+                    let f = row[col] / pivot_row[col];
+                    for (x, p) in row.iter_mut().zip(pivot_row) {
+                        *x -= f * p;
+                    }
+                }
+            }
+        }
+        let x: Vec<f64> = (0..3).map(|i| m[i][3] / m[i][i]).collect();
+        let sq: f64 = rows
+            .iter()
+            .zip(&t)
+            .map(|(r, y)| (y - (x[0] * r[0] + x[1] * r[1] + x[2] * r[2])).powi(2))
+            .sum();
+        Some(PacketLine {
+            per_block_ms: x[0],
+            per_packet_ms: x[1],
+            per_byte_ns: x[2] * 1e6,
+            rms_ms: (sq / t.len() as f64).sqrt(),
+        })
+    }
+}
+
 /// The steps of a curve's time per block that add the same number of packets.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PacketStep {
@@ -194,6 +264,17 @@ impl Figure1Curve {
     /// The simulated curve's time per block as a straight line in the block size.
     pub fn simulated_cost_line(&self) -> Option<CostLine> {
         CostLine::fit(self.points.iter().map(|p| (p.block_size, p.simulated_kbps)))
+    }
+
+    /// [`PacketLine`] of the measured curve and of the simulated one, with the
+    /// configuration's packetization; `None` without one or where either fit has none.
+    pub fn packet_lines(&self) -> Option<(PacketLine, PacketLine)> {
+        let p = self.packets?;
+        let of = |f: fn(&Figure1Point) -> f64| {
+            let pts: Vec<(u32, f64)> = self.points.iter().map(|x| (x.block_size, f(x))).collect();
+            PacketLine::fit(&pts, p)
+        };
+        Some((of(|x| x.measured_kbps)?, of(|x| x.simulated_kbps)?))
     }
 
     /// [`packet_steps`] of the measured curve and of the simulated one, with the
@@ -440,6 +521,34 @@ mod tests {
         // a point without a throughput makes no step, never a NaN
         let steps = packet_steps(&[(1500, 100.0), (2500, f64::NAN), (4500, 100.0)], p);
         assert!(steps.is_empty(), "{steps:?}");
+    }
+
+    #[test]
+    fn test_packet_line_recovers_an_exact_serrated_curve_and_refuses_a_collinear_one() {
+        // t = 1.63 ms + 1.37 ms per 1668-byte packet + 77 ns/B, replies of 57,344 bytes
+        let p = Packetization {
+            payload: 1668,
+            reply_bytes: 57_344,
+        };
+        let t = |b: u32| 1.63 + 1.37 * p.packets(b) as f64 + 77e-6 * b as f64;
+        let pts: Vec<(u32, f64)> = (0..16)
+            .map(|i| 3072 + 4096 * i)
+            .map(|b| (b, b as f64 / t(b)))
+            .collect();
+        let l = PacketLine::fit(&pts, p).expect("a serrated curve");
+        assert!((l.per_block_ms - 1.63).abs() < 1e-6, "{l:?}");
+        assert!((l.per_packet_ms - 1.37).abs() < 1e-6, "{l:?}");
+        assert!((l.per_byte_ns - 77.0).abs() < 1e-3, "{l:?}");
+        assert!(l.rms_ms < 1e-9, "{l:?}");
+        // 1024-byte packets and blocks of whole KB: the packets are the bytes / 1024,
+        // so per packet and per byte cannot be told apart
+        let kb = Packetization {
+            payload: 1024,
+            reply_bytes: 4096,
+        };
+        let pts: Vec<(u32, f64)> = (1..8).map(|k| (1024 * k, 300.0)).collect();
+        assert_eq!(PacketLine::fit(&pts, kb), None);
+        assert_eq!(PacketLine::fit(&pts[..3], p), None, "too few points");
     }
 
     #[test]

@@ -114,7 +114,22 @@ fn packet_steps_line(c: &crate::results::Figure1Curve) -> String {
     if measured.len() < 2 {
         return String::new();
     }
-    let mut out = format!(
+    let mut out = String::new();
+    if let Some((m, sim)) = c.packet_lines() {
+        out += &format!(
+            "t = a + c x packets + d x B: a {:.2} ms (measured {:.2}), c {:.2} ms (measured {:.2}),\n  \
+             d {:.0} ns/B (measured {:.0}); rms {:.2} ms (measured {:.2})\n",
+            sim.per_block_ms,
+            m.per_block_ms,
+            sim.per_packet_ms,
+            m.per_packet_ms,
+            sim.per_byte_ns,
+            m.per_byte_ns,
+            sim.rms_ms,
+            m.rms_ms
+        );
+    }
+    out += &format!(
         "steps between block sizes by packets added ({} B packets, replies <= {} B):\n",
         p.payload, p.reply_bytes
     );
