@@ -497,6 +497,22 @@ mod tests {
         assert_eq!(p.packets(0), 0);
     }
 
+    /// (block size, KB/s) points of a curve whose time per block is a ms + c ms per
+    /// packet + d ns per byte.
+    fn serrated(
+        p: Packetization,
+        (a, c, d): (f64, f64, f64),
+        sizes: impl IntoIterator<Item = u32>,
+    ) -> Vec<(u32, f64)> {
+        sizes
+            .into_iter()
+            .map(|b| {
+                let t = a + c * p.packets(b) as f64 + d * 1e-6 * b as f64;
+                (b, b as f64 / t)
+            })
+            .collect()
+    }
+
     #[test]
     fn test_packet_steps_group_a_serrated_curve_by_the_packets_each_step_adds() {
         // t = 1 ms per block + 1.4 ms per packet + 100 ns/B, 1000-byte packets, one reply:
@@ -506,11 +522,7 @@ mod tests {
             payload: 1000,
             reply_bytes: 65_535,
         };
-        let t = |b: u32| 1.0 + 1.4 * p.packets(b) as f64 + 100e-6 * b as f64;
-        let pts: Vec<(u32, f64)> = [1500, 2500, 4500, 5000]
-            .iter()
-            .map(|&b| (b, b as f64 / t(b)))
-            .collect();
+        let pts = serrated(p, (1.0, 1.4, 100.0), [1500, 2500, 4500, 5000]);
         let steps = packet_steps(&pts, p);
         let want = [(0, 0.05, 1), (1, 1.5, 1), (2, 3.0, 1)];
         assert_eq!(steps.len(), 3, "{steps:?}");
@@ -530,11 +542,7 @@ mod tests {
             payload: 1668,
             reply_bytes: 57_344,
         };
-        let t = |b: u32| 1.63 + 1.37 * p.packets(b) as f64 + 77e-6 * b as f64;
-        let pts: Vec<(u32, f64)> = (0..16)
-            .map(|i| 3072 + 4096 * i)
-            .map(|b| (b, b as f64 / t(b)))
-            .collect();
+        let pts = serrated(p, (1.63, 1.37, 77.0), (0..16).map(|i| 3072 + 4096 * i));
         let l = PacketLine::fit(&pts, p).expect("a serrated curve");
         assert!((l.per_block_ms - 1.63).abs() < 1e-6, "{l:?}");
         assert!((l.per_packet_ms - 1.37).abs() < 1e-6, "{l:?}");
