@@ -77,6 +77,9 @@ pub struct Figure1Point {
     pub simulated_kbps: f64,
 }
 
+/// A point of a throughput curve: block size in bytes, KB/s (1 KB = 1000 bytes).
+type SizeKbps = (u32, f64);
+
 /// One configuration's curve.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Figure1Curve {
@@ -270,22 +273,24 @@ impl Figure1Curve {
     /// configuration's packetization; `None` without one or where either fit has none.
     pub fn packet_lines(&self) -> Option<(PacketLine, PacketLine)> {
         let p = self.packets?;
-        let of = |f: fn(&Figure1Point) -> f64| {
-            let pts: Vec<(u32, f64)> = self.points.iter().map(|x| (x.block_size, f(x))).collect();
-            PacketLine::fit(&pts, p)
-        };
-        Some((of(|x| x.measured_kbps)?, of(|x| x.simulated_kbps)?))
+        let (measured, simulated) = self.series();
+        Some((PacketLine::fit(&measured, p)?, PacketLine::fit(&simulated, p)?))
     }
 
     /// [`packet_steps`] of the measured curve and of the simulated one, with the
     /// configuration's packetization; `None` without one.
     pub fn packet_steps(&self) -> Option<(Vec<PacketStep>, Vec<PacketStep>)> {
         let p = self.packets?;
-        let of = |f: fn(&Figure1Point) -> f64| {
-            let pts: Vec<(u32, f64)> = self.points.iter().map(|x| (x.block_size, f(x))).collect();
-            packet_steps(&pts, p)
-        };
-        Some((of(|x| x.measured_kbps), of(|x| x.simulated_kbps)))
+        let (measured, simulated) = self.series();
+        Some((packet_steps(&measured, p), packet_steps(&simulated, p)))
+    }
+
+    /// The curve as (block size, KB/s) points: measured, then simulated.
+    fn series(&self) -> (Vec<SizeKbps>, Vec<SizeKbps>) {
+        self.points
+            .iter()
+            .map(|x| ((x.block_size, x.measured_kbps), (x.block_size, x.simulated_kbps)))
+            .unzip()
     }
 }
 

@@ -98,16 +98,17 @@ pub fn comparison_table(data: &Figure1Data) -> String {
                 vs(sim.per_byte_ns, m.per_byte_ns),
             ));
         }
-        out.push_str(&packet_steps_line(c));
+        out.push_str(&packet_lines(c));
         out.push('\n');
     }
     out
 }
 
-/// "steps from one block size to the next, by the packets they add (...)" and a line
-/// per count: the measured mean step and the simulated one; nothing when every step
-/// adds as many packets (the steps then say nothing the straight line does not).
-fn packet_steps_line(c: &crate::results::Figure1Curve) -> String {
+/// The curve against its packets, simulated against measured: the fit t = a + c x
+/// packets + d x B, then the steps between block sizes grouped by the packets they add,
+/// a line per count; nothing when every step adds as many packets (the packets then say
+/// nothing the straight line does not).
+fn packet_lines(c: &crate::results::Figure1Curve) -> String {
     let (Some(p), Some((measured, simulated))) = (c.packets, c.packet_steps()) else {
         return String::new();
     };
