@@ -738,6 +738,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin",
         "bulletin-assumptions-free",
         "bulletin-direct-reads",
+        "bulletin-full-buffers",
         "bulletin-network-buffer-share",
         "bulletin-oldest-message",
         "bulletin-scope",

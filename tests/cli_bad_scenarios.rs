@@ -349,7 +349,7 @@ fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
 }
 
 #[test]
-fn an_unknown_latency_scope_or_large_read_mode_is_refused_listing_the_valid_ones() {
+fn an_unknown_latency_scope_read_mode_or_transmit_length_is_refused_listing_the_valid_ones() {
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
     fails(
         "run",
@@ -362,5 +362,11 @@ fn an_unknown_latency_scope_or_large_read_mode_is_refused_listing_the_valid_ones
         &scenario,
         &["--set", "nos.workstation.redir.large_reads=sideways"],
         &["`nos.workstation.redir.large_reads`", "`buffered`, `direct`"],
+    );
+    fails(
+        "run",
+        &scenario,
+        &["--set", "adapter.transmit_length=packet"],
+        &["`adapter.transmit_length`", "`frame`, `buffer`"],
     );
 }

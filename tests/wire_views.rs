@@ -8,6 +8,7 @@ use std::path::Path;
 
 use ethersim::ether::{SegmentConfig, WireEvent};
 use ethersim::lan::observe::{Content, HostWork, HostWorkKind, Observation, Observer};
+use ethersim::nos::packet::PacketKind;
 use ethersim::report::wire::bytes::{checksum_ok, crc32, ipv4_address, pseudo_header_sum};
 use ethersim::report::wire::pcap::{PcapCounts, PcapWriter, EPB_FLAG_CRC_ERROR};
 use ethersim::report::wire::Tee;
@@ -181,6 +182,79 @@ fn test_pcap_of_bulletin_run_matches_stream() {
         assert_eq!(r.data.len() as u32, r.orig);
         assert!(r.data.len() >= 64 && r.data.len() <= 4318, "{}", r.data.len());
     }
+}
+
+/// The lengths of the NOS frames a run puts on the wire (first attempts), by packet kind.
+#[derive(Default)]
+struct NosLengths {
+    responses: Vec<u32>,
+    others: Vec<u32>,
+    /// The bytes a driver copied into its card, frame by frame.
+    copied: Vec<u32>,
+}
+
+impl Observer for NosLengths {
+    fn observe(&mut self, o: &Observation) {
+        match o {
+            Observation::Wire {
+                ev: WireEvent::TxStart {
+                    frame, attempt: 1, ..
+                },
+                content: Content::Nos { packet, .. },
+            } => match packet.kind {
+                PacketKind::Response => self.responses.push(frame.bytes),
+                _ => self.others.push(frame.bytes),
+            },
+            Observation::Host(h) if h.kind == HostWorkKind::TxCopy => self.copied.push(h.bytes),
+            _ => {}
+        }
+    }
+}
+
+fn nos_lengths(transmit_length: &str) -> NosLengths {
+    let set = format!("adapter.transmit_length={transmit_length}");
+    let s = load(
+        "scenarios/16bit-optimized.toml",
+        &[
+            "workload.block_sizes=[23552]",
+            "workload.warmup_s=0.05",
+            "workload.measure_s=0.2",
+            &set,
+        ],
+    );
+    let mut l = NosLengths::default();
+    let out = run::run_observed(&s, Some(&mut l));
+    assert_eq!(out.points.len(), 1);
+    l
+}
+
+#[test]
+fn test_full_buffers_send_every_data_packet_whole() {
+    // 23552 bytes in 1668-byte packets: 14 full (1718-byte frames) and one of 200 bytes
+    // (a 250-byte frame)
+    let own = nos_lengths("frame");
+    assert!(own.responses.iter().all(|&b| b == 1718 || b == 250));
+    let last = own.responses.iter().filter(|&&b| b == 250).count();
+    let full = own.responses.len() - last;
+    assert!(
+        last >= 5 && full >= 13 * last && full <= 16 * last,
+        "{full} full, {last} last"
+    );
+
+    let whole = nos_lengths("buffer");
+    assert!(whole.responses.len() > 5 * 15);
+    assert!(
+        whole.responses.iter().all(|&b| b == 1718),
+        "every data packet leaves a large buffer long"
+    );
+    // requests and acknowledgements keep their own length (a 64-byte request + 32 + 18)
+    assert!(whole.others.iter().all(|&b| b <= 114), "{:?}", whole.others);
+    // the drivers copy into the card only the bytes the frames have
+    assert!(
+        whole.copied.contains(&250),
+        "a last packet's 250 bytes are copied"
+    );
+    assert!(whole.copied.iter().all(|&b| b == 1718 || b == 250 || b <= 114));
 }
 
 #[test]

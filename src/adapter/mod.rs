@@ -33,6 +33,25 @@ pub mod bus;
 /// every frame it stores in the ring (National DP8390 datasheet, "Receive Buffer Ring").
 pub const RX_HEADER_BYTES: u32 = 4;
 
+/// The byte count an NE2000-class driver writes into the DP8390's transmit byte count
+/// registers (TBCR0/1) before the transmit command: what the card sends, whatever the
+/// host copied in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TransmitLength {
+    /// The frame's own length (the MAC pads it to 64 bytes).
+    #[default]
+    Frame,
+    /// A frame that carries file data goes out as long as the large buffer it was
+    /// built in (the largest frame the driver builds, PACKET_SIZE); any other frame at its
+    /// own length. The AEX driver divides its transmit RAM into "several small buffers and
+    /// several large buffers" (LANtastic 4.1 switch notes); that it sends a large
+    /// buffer whole is issue 13's hypothesis, not a documented fact: Table 1's 16-bit
+    /// optimized curve is serrated as if every data packet cost a full frame's wire
+    /// time, however little it carries. The host still copies only the frame's own
+    /// bytes into the card.
+    Buffer,
+}
+
 /// How the host and the card exchange frame data.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CopyEngine {
@@ -43,6 +62,8 @@ pub enum CopyEngine {
         access_ns: f64,
         /// Per-frame set-up: remote-DMA address/count registers and command, ns.
         setup_ns: f64,
+        /// The byte count the driver gives the transmit command.
+        transmit_length: TransmitLength,
     },
     /// 3C509-style: the CPU moves whole frames through transmit and receive FIFOs with
     /// 16-bit I/O string accesses; only as many frames as fit the FIFOs are on the card.
@@ -236,6 +257,19 @@ impl AdapterProfile {
         }
     }
 
+    /// Bytes the card sends for a frame of `bytes` the host copied in (`data`: the frame
+    /// carries file data): its own length, or with [`TransmitLength::Buffer`] a data
+    /// frame's large buffer whole. Never less than `bytes`.
+    pub fn transmitted_bytes(&self, bytes: u32, data: bool) -> u32 {
+        match self.copy {
+            CopyEngine::ProgrammedIo {
+                transmit_length: TransmitLength::Buffer,
+                ..
+            } if data => bytes.max(self.max_frame_bytes()),
+            _ => bytes,
+        }
+    }
+
     /// Ring pages a received frame occupies (the DP8390 prepends its receive header).
     pub fn rx_pages_for(&self, wire_bytes: u32) -> u32 {
         self.pages(wire_bytes + RX_HEADER_BYTES)
@@ -257,7 +291,9 @@ impl AdapterProfile {
     /// CPU time to put a frame of `bytes` on the card.
     pub fn tx_copy_time(&self, bytes: u32) -> SimDuration {
         match self.copy {
-            CopyEngine::ProgrammedIo { access_ns, setup_ns } => {
+            CopyEngine::ProgrammedIo {
+                access_ns, setup_ns, ..
+            } => {
                 let width = (self.bus_width_bits / 8).max(1);
                 let accesses = bytes.div_ceil(width);
                 SimDuration::from_nanos_f64(setup_ns + accesses as f64 * access_ns)
@@ -357,9 +393,11 @@ pub struct Adapter {
     tx_slots_free: u32,
     /// Frames accepted by the driver and not yet sent: in host memory, being copied, on card.
     held: u32,
-    driver_queue: VecDeque<Frame>,
+    /// With the bytes the card will send for each ([`AdapterProfile::transmitted_bytes`]).
+    driver_queue: VecDeque<(Frame, u32)>,
     /// A copy into the card is in progress (copies are done one at a time, in order).
-    copying: bool,
+    /// The bytes the card will send for the frame being copied.
+    copying: Option<u32>,
     card_ready: VecDeque<Frame>,
     /// A frame is with the MAC.
     transmitting: bool,
@@ -377,7 +415,7 @@ impl Adapter {
             rx_free_pages: profile.rx_pages(),
             held: 0,
             driver_queue: VecDeque::new(),
-            copying: false,
+            copying: None,
             card_ready: VecDeque::new(),
             transmitting: false,
             unserviced: 0,
@@ -416,7 +454,18 @@ impl Adapter {
     /// the card one at a time and in the order handed over, so they leave in that order:
     /// the copy starts now if no other copy is running and a card slot is free.
     pub fn submit(&mut self, frame: Frame) -> TxStep {
-        self.driver_queue.push_back(frame);
+        self.submit_as(frame, false)
+    }
+
+    /// [`Adapter::submit`] for a frame that carries file data (a response, a write
+    /// request): with [`TransmitLength::Buffer`] it leaves as long as a large buffer.
+    pub fn submit_data(&mut self, frame: Frame) -> TxStep {
+        self.submit_as(frame, true)
+    }
+
+    fn submit_as(&mut self, frame: Frame, data: bool) -> TxStep {
+        let sent = self.profile.transmitted_bytes(frame.bytes, data);
+        self.driver_queue.push_back((frame, sent));
         TxStep {
             to_mac: None,
             copy: self.next_copy(),
@@ -424,11 +473,11 @@ impl Adapter {
     }
 
     fn next_copy(&mut self) -> Option<Frame> {
-        if self.copying || self.tx_slots_free == 0 {
+        if self.copying.is_some() || self.tx_slots_free == 0 {
             return None;
         }
-        let f = self.driver_queue.pop_front()?;
-        self.copying = true;
+        let (f, sent) = self.driver_queue.pop_front()?;
+        self.copying = Some(sent);
         self.tx_slots_free -= 1;
         Some(f)
     }
@@ -436,10 +485,14 @@ impl Adapter {
     /// A copy into the card finished: the frame goes to the MAC if the transmitter is
     /// idle, and the next copy starts.
     pub fn copied_to_card(&mut self, frame: Frame) -> TxStep {
-        debug_assert!(self.copying);
-        self.copying = false;
+        let sent = self.copying.take();
+        debug_assert!(sent.is_some(), "a copy was running");
         self.stats.frames_copied_in += 1;
         self.stats.bytes_copied += frame.bytes as u64;
+        let frame = Frame {
+            bytes: sent.unwrap_or(frame.bytes),
+            ..frame
+        };
         self.card_ready.push_back(frame);
         self.step()
     }
@@ -523,7 +576,7 @@ impl Adapter {
 
     /// Frames built and waiting in host memory for their copy to the card (for audits).
     pub fn driver_queue(&self) -> impl Iterator<Item = &Frame> {
-        self.driver_queue.iter()
+        self.driver_queue.iter().map(|(f, _)| f)
     }
 
     /// Frames on the card waiting for the transmitter (for audits).
@@ -533,7 +586,7 @@ impl Adapter {
 
     /// A copy into the card is in progress (for audits).
     pub fn is_copying(&self) -> bool {
-        self.copying
+        self.copying.is_some()
     }
 
     /// A frame is with the MAC, or its transmit-complete interrupt is pending (for audits).
@@ -556,6 +609,7 @@ mod tests {
             copy: CopyEngine::ProgrammedIo {
                 access_ns,
                 setup_ns: 10_000.0,
+                transmit_length: TransmitLength::default(),
             },
             card_ram_bytes: 16 * 1024,
             page_bytes: 256,
@@ -624,6 +678,35 @@ mod tests {
         // the transmit-complete interrupt must not start a copy while one runs
         assert_eq!(a.transmit_complete(), step(None, None));
         assert_eq!(a.copied_to_card(frame(200)), step(Some(200), Some(300)));
+    }
+
+    #[test]
+    fn test_buffer_length_sends_data_frames_whole_and_copies_their_own_bytes() {
+        let mut p = ne2000(16, 1_000.0, 1700, 20);
+        // "frame": every frame at its own length
+        assert_eq!(p.transmitted_bytes(250, true), 250);
+        p.copy = CopyEngine::ProgrammedIo {
+            access_ns: 1_000.0,
+            setup_ns: 10_000.0,
+            transmit_length: TransmitLength::Buffer,
+        };
+        // "buffer": a data frame as long as the largest frame (1700 + 18), others their own
+        assert_eq!(p.transmitted_bytes(250, true), 1718);
+        assert_eq!(p.transmitted_bytes(1718, true), 1718);
+        assert_eq!(p.transmitted_bytes(114, false), 114);
+        let mut a = Adapter::new(p);
+        assert!(a.reserve() && a.reserve());
+        // the host copies the 250 bytes it has (125 words), the card sends 1718
+        assert_eq!(a.submit_data(frame(250)), step(None, Some(250)));
+        assert_eq!(
+            a.profile.tx_copy_time(250),
+            SimDuration::from_nanos(10_000 + 125_000)
+        );
+        assert_eq!(a.submit(frame(114)), step(None, None));
+        assert_eq!(a.copied_to_card(frame(250)), step(Some(1718), Some(114)));
+        assert_eq!(a.stats.bytes_copied, 250);
+        assert_eq!(a.transmit_complete(), step(None, None));
+        assert_eq!(a.copied_to_card(frame(114)), step(Some(114), None));
     }
 
     #[test]

@@ -332,11 +332,7 @@ impl<A: Application> Lan<A> {
             // File data is copied into each packet as the packet is built: a response's
             // payload from the server's network buffer, a write request's from the
             // application's buffer (read requests and acks carry none).
-            let data = match packet.kind {
-                PacketKind::Response => payload as u64,
-                PacketKind::Request if packet.value & WRITE_FLAG != 0 => payload as u64,
-                _ => 0,
-            };
+            let data = if packet.carries_data() { payload as u64 } else { 0 };
             let cost = Cost {
                 protocol: node.host.instructions(self.cfg.profile.costs.packet_kinstr),
                 copy: node.host.memcpy(data),
@@ -390,7 +386,12 @@ impl<A: Application> Lan<A> {
                     bytes: frame_bytes(header + payload),
                     tag: packet.encode(),
                 };
-                let step = self.nodes[n].adapter.submit(frame);
+                let adapter = &mut self.nodes[n].adapter;
+                let step = if packet.carries_data() {
+                    adapter.submit_data(frame)
+                } else {
+                    adapter.submit(frame)
+                };
                 self.apply_tx(n, step, Priority::Task, engine);
             }
             Job::TxCopy { frame, prio } => {

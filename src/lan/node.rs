@@ -266,7 +266,7 @@ impl<A> Node<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapter::{AdapterProfile, CopyEngine};
+    use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
     use crate::nos::config::ServerConfig;
     use crate::nos::packet::PacketKind;
     use crate::time::SimDuration;
@@ -303,6 +303,7 @@ mod tests {
             copy: CopyEngine::ProgrammedIo {
                 access_ns: 500.0,
                 setup_ns: 0.0,
+                transmit_length: TransmitLength::Frame,
             },
             card_ram_bytes: 16 * 1024,
             page_bytes: 256,

@@ -55,6 +55,17 @@ impl Packet {
     /// Largest sequence number a message can use (4095 packets per message).
     pub const MAX_SEQ: u16 = SEQ_MASK as u16;
 
+    /// Does the packet's payload come from a data buffer (a response, a write request),
+    /// rather than being a request's or an acknowledgement's own fields? Such a payload is
+    /// copied into the packet as it is built, and goes in a large transmit buffer.
+    pub fn carries_data(&self) -> bool {
+        match self.kind {
+            PacketKind::Response => true,
+            PacketKind::Request => self.value & WRITE_FLAG != 0,
+            PacketKind::Ack | PacketKind::Nak => false,
+        }
+    }
+
     pub fn encode(&self) -> u64 {
         debug_assert!(self.seq <= Self::MAX_SEQ);
         self.value as u64
@@ -142,5 +153,22 @@ mod tests {
         );
         assert!(PacketKind::Ack.is_ack() && PacketKind::Nak.is_ack());
         assert!(!PacketKind::Request.is_ack() && !PacketKind::Response.is_ack());
+    }
+
+    #[test]
+    fn test_responses_and_write_requests_carry_data() {
+        let p = |kind, value| Packet {
+            kind,
+            msg: 1,
+            seq: 0,
+            last: true,
+            value,
+            acks: false,
+        };
+        assert!(p(PacketKind::Response, 1668).carries_data());
+        assert!(p(PacketKind::Request, WRITE_FLAG | 4096).carries_data());
+        assert!(!p(PacketKind::Request, 4096).carries_data(), "a read request");
+        assert!(!p(PacketKind::Ack, 3).carries_data());
+        assert!(!p(PacketKind::Nak, 3).carries_data());
     }
 }

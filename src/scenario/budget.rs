@@ -165,9 +165,9 @@ fn wire_s(medium: &Medium, frame_bytes: u32) -> f64 {
 /// Nanoseconds per byte moved through an adapter's data port (0 for other engines).
 fn port_ns_per_byte(p: &crate::adapter::AdapterProfile) -> (f64, f64) {
     match p.copy {
-        CopyEngine::ProgrammedIo { access_ns, setup_ns } => {
-            (access_ns / (p.bus_width_bits as f64 / 8.0), setup_ns)
-        }
+        CopyEngine::ProgrammedIo {
+            access_ns, setup_ns, ..
+        } => (access_ns / (p.bus_width_bits as f64 / 8.0), setup_ns),
         CopyEngine::FifoPio {
             access_ns, setup_ns, ..
         }

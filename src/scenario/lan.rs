@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::units;
-use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
 use crate::nos::config::{
@@ -47,6 +47,8 @@ pub struct RawAdapter {
     pub io_access_ns_16bit: Option<f64>,
     pub io_access_ns_32bit: Option<f64>,
     pub setup_ns: f64,
+    /// Optional: `"frame"` (default) or `"buffer"` (see [`TransmitLength`]).
+    pub transmit_length: Option<RawTransmitLength>,
     pub card_ram_bytes: i64,
     pub page_bytes: Option<i64>,
     pub transmit_buffers: i64,
@@ -158,6 +160,14 @@ pub struct RawRedir {
     pub size: i64,
     /// Optional: `"buffered"` (default) or `"direct"` (see [`LargeReads`]).
     pub large_reads: Option<RawLargeReads>,
+}
+
+/// `transmit_length` of `[adapter]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawTransmitLength {
+    Frame,
+    Buffer,
 }
 
 /// `large_reads` of `[nos.workstation.redir]`.
@@ -320,12 +330,21 @@ pub fn validate(
         Some(v) => real_in("adapter.workstation.setup_ns", v, 0.0, MAX_SETUP_NS, false)?,
         None => setup_ns,
     };
+    let transmit_length = match adapter.transmit_length {
+        None | Some(RawTransmitLength::Frame) => TransmitLength::Frame,
+        Some(RawTransmitLength::Buffer) => TransmitLength::Buffer,
+    };
     let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or("programmed_io") {
         "programmed_io" => (
-            CopyEngine::ProgrammedIo { access_ns, setup_ns },
+            CopyEngine::ProgrammedIo {
+                access_ns,
+                setup_ns,
+                transmit_length,
+            },
             CopyEngine::ProgrammedIo {
                 access_ns: ws_access_ns,
                 setup_ns: ws_setup_ns,
+                transmit_length,
             },
         ),
         other => {

@@ -1,7 +1,7 @@
 //! Whole transfers on hand-made hosts: the ceiling, loss recovery, conservation.
 
 use super::*;
-use crate::adapter::{AdapterProfile, CopyEngine};
+use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
 use crate::ether::SegmentConfig;
 use crate::host::HostProfile;
 use crate::lan::tcp::TcpCosts;
@@ -48,6 +48,7 @@ fn instant_host() -> TcpHost {
             copy: CopyEngine::ProgrammedIo {
                 access_ns: 0.0,
                 setup_ns: 0.0,
+                transmit_length: TransmitLength::Frame,
             },
             card_ram_bytes: 65_536,
             page_bytes: 256,
@@ -85,6 +86,7 @@ fn slow_host() -> TcpHost {
     h.adapter.copy = CopyEngine::ProgrammedIo {
         access_ns: 500.0,
         setup_ns: 5_000.0,
+        transmit_length: TransmitLength::Frame,
     };
     h.costs = TcpCosts {
         syscall_kinstr: 1.0,
