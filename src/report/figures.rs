@@ -335,6 +335,10 @@ const PARAMS: &[(&str, &str)] = &[
     ("adapter.transmit_buffers", "AEX TRANSMIT_BUFFERS (frames)"),
     ("adapter.packet_size", "AEX PACKET_SIZE (bytes)"),
     (
+        "adapter.transmit_length",
+        "Data packets sent at (their own length, or a large buffer's)",
+    ),
+    (
         "adapter.workstation.transmit_buffers",
         "Workstation AEX TRANSMIT_BUFFERS (frames)",
     ),
