@@ -367,6 +367,6 @@ fn an_unknown_latency_scope_read_mode_or_transmit_length_is_refused_listing_the_
         "run",
         &scenario,
         &["--set", "adapter.transmit_length=packet"],
-        &["`adapter.transmit_length`", "`frame`, `buffer`"],
+        &["`adapter.transmit_length`", "`frame`, `data`, `message`"],
     );
 }

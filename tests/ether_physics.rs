@@ -112,6 +112,7 @@ fn two_stations(length_m: f64, vf: f64, t1_ns: u64, until_ns: u64) -> Probe {
                 dst: 1,
                 bytes: 1000,
                 tag: 0,
+                pad: 0,
             },
             eng,
         )
@@ -124,6 +125,7 @@ fn two_stations(length_m: f64, vf: f64, t1_ns: u64, until_ns: u64) -> Probe {
                 dst: 0,
                 bytes: 1000,
                 tag: 0,
+                pad: 0,
             },
             eng,
         )

@@ -1,4 +1,4 @@
-//! Issue 13's full-buffer hypothesis (`adapter.transmit_length = "buffer"`) at the level of
+//! Issue 13's full-buffer hypothesis (`adapter.transmit_length = "data"`) at the level of
 //! a whole PERFORM3 curve: when the wire is what binds, a driver that sends every data
 //! packet a large buffer long makes each packet cost a full frame's wire time whatever it
 //! carries, so the steps of the time per block that add three packets grow longer than
@@ -38,7 +38,7 @@ fn steps(transmit_length: &str) -> (f64, f64) {
 #[test]
 fn full_buffers_serrate_a_wire_bound_curve_by_about_a_frame_time() {
     let (own2, own3) = steps("frame");
-    let (full2, full3) = steps("buffer");
+    let (full2, full3) = steps("data");
     // a full 1,718-byte frame holds the wire 1.39 ms (preamble and gap included); the
     // packet a 3-packet step adds beyond a 2-packet one costs about that much more with
     // full buffers (measured in Table 1: 1.26 ms)
@@ -47,7 +47,7 @@ fn full_buffers_serrate_a_wire_bound_curve_by_about_a_frame_time() {
         "buffer: +2 packets {full2:.2} ms, +3 packets {full3:.2} ms"
     );
     // at their own length the extra packet costs its headers, gap and per-packet work
-    // (0.56 ms here, 1.28 with full buffers): the serration is at least 0.5 ms smaller
+    // (0.56 ms here, 1.34 with full data buffers): the serration is at least 0.5 ms smaller
     assert!(
         own3 - own2 < full3 - full2 - 0.5,
         "frame: +2 packets {own2:.2} ms, +3 packets {own3:.2} ms"

@@ -184,13 +184,17 @@ fn test_pcap_of_bulletin_run_matches_stream() {
     }
 }
 
-/// The lengths of the NOS frames a run puts on the wire (first attempts), by packet kind.
+/// The lengths of the NOS frames a run puts on the wire (first attempts), by packet kind,
+/// and the bytes the hosts move.
 #[derive(Default)]
 struct NosLengths {
     responses: Vec<u32>,
-    others: Vec<u32>,
+    requests: Vec<u32>,
+    acks: Vec<u32>,
     /// The bytes a driver copied into its card, frame by frame.
     copied: Vec<u32>,
+    /// The bytes a receive interrupt copied out of the card.
+    received: Vec<u32>,
 }
 
 impl Observer for NosLengths {
@@ -202,10 +206,12 @@ impl Observer for NosLengths {
                 },
                 content: Content::Nos { packet, .. },
             } => match packet.kind {
-                PacketKind::Response => self.responses.push(frame.bytes),
-                _ => self.others.push(frame.bytes),
+                PacketKind::Response => self.responses.push(frame.wire_bytes()),
+                PacketKind::Request => self.requests.push(frame.wire_bytes()),
+                PacketKind::Ack | PacketKind::Nak => self.acks.push(frame.wire_bytes()),
             },
             Observation::Host(h) if h.kind == HostWorkKind::TxCopy => self.copied.push(h.bytes),
+            Observation::Host(h) if h.kind == HostWorkKind::RxInterrupt => self.received.push(h.bytes),
             _ => {}
         }
     }
@@ -229,9 +235,9 @@ fn nos_lengths(transmit_length: &str) -> NosLengths {
 }
 
 #[test]
-fn test_full_buffers_send_every_data_packet_whole() {
+fn test_whole_buffers_lengthen_the_frames_on_the_wire_not_the_copies() {
     // 23552 bytes in 1668-byte packets: 14 full (1718-byte frames) and one of 200 bytes
-    // (a 250-byte frame)
+    // (a 250-byte frame); a read request is 64 + 32 bytes (a 114-byte frame)
     let own = nos_lengths("frame");
     assert!(own.responses.iter().all(|&b| b == 1718 || b == 250));
     let last = own.responses.iter().filter(|&&b| b == 250).count();
@@ -240,21 +246,31 @@ fn test_full_buffers_send_every_data_packet_whole() {
         last >= 5 && full >= 13 * last && full <= 16 * last,
         "{full} full, {last} last"
     );
+    assert!(own.requests.iter().all(|&b| b == 114));
 
-    let whole = nos_lengths("buffer");
-    assert!(whole.responses.len() > 5 * 15);
+    // "data": every data packet leaves a large buffer long, requests and acks their own
+    let data = nos_lengths("data");
+    assert!(data.responses.len() > 5 * 15);
+    assert!(data.responses.iter().all(|&b| b == 1718));
+    assert!(data.requests.iter().all(|&b| b == 114));
+    assert!(!data.acks.is_empty() && data.acks.iter().all(|&b| b == 64));
+    // the drivers copy into the card, and out of it, only the bytes the frames have
+    assert!(data.copied.contains(&250) && data.received.contains(&250));
+    assert!(data
+        .copied
+        .iter()
+        .chain(&data.received)
+        .all(|&b| b == 1718 || b == 250 || b <= 114));
+
+    // "message": the requests too; the acknowledgements still their own length
+    let message = nos_lengths("message");
+    assert!(!message.requests.is_empty() && message.requests.iter().all(|&b| b == 1718));
+    assert!(message.responses.iter().all(|&b| b == 1718));
+    assert!(!message.acks.is_empty() && message.acks.iter().all(|&b| b == 64));
     assert!(
-        whole.responses.iter().all(|&b| b == 1718),
-        "every data packet leaves a large buffer long"
+        message.received.contains(&114),
+        "the server copies a request's 114 bytes"
     );
-    // requests and acknowledgements keep their own length (a 64-byte request + 32 + 18)
-    assert!(whole.others.iter().all(|&b| b <= 114), "{:?}", whole.others);
-    // the drivers copy into the card only the bytes the frames have
-    assert!(
-        whole.copied.contains(&250),
-        "a last packet's 250 bytes are copied"
-    );
-    assert!(whole.copied.iter().all(|&b| b == 1718 || b == 250 || b <= 114));
 }
 
 #[test]

@@ -70,7 +70,8 @@ fn test_fifo_holds_one_full_frame() {
             src: 0,
             dst: 1,
             bytes: 1494,
-            tag: 0
+            tag: 0,
+            pad: 0,
         }));
     }
     assert!(
@@ -78,7 +79,8 @@ fn test_fifo_holds_one_full_frame() {
             src: 0,
             dst: 1,
             bytes: 1494,
-            tag: 0
+            tag: 0,
+            pad: 0,
         }),
         "4 KB receive FIFO: two frames"
     );

@@ -36,20 +36,36 @@ pub const RX_HEADER_BYTES: u32 = 4;
 /// The byte count an NE2000-class driver writes into the DP8390's transmit byte count
 /// registers (TBCR0/1) before the transmit command: what the card sends, whatever the
 /// host copied in.
+///
+/// The AEX driver divides its transmit RAM into "several small buffers and several large
+/// buffers" (LANtastic 4.1 switch notes). That it sends a large one whole is issue 13's
+/// hypothesis, not a documented fact: Table 1's 16-bit optimized curve is serrated as if
+/// every data packet cost a full frame's wire time however little it carries. A frame
+/// sent whole goes out as long as the largest frame the driver builds (PACKET_SIZE); the
+/// sending host copies only the frame's own bytes into the card, and the receiving host
+/// only those out of its ring (the receiving driver reads the length from the NetBIOS
+/// header), while the whole buffer occupies the wire and the receiver's ring.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TransmitLength {
-    /// The frame's own length (the MAC pads it to 64 bytes).
+    /// Every frame at its own length (the MAC pads it to 64 bytes).
     #[default]
     Frame,
-    /// A frame that carries file data goes out as long as the large buffer it was
-    /// built in (the largest frame the driver builds, PACKET_SIZE); any other frame at its
-    /// own length. The AEX driver divides its transmit RAM into "several small buffers and
-    /// several large buffers" (LANtastic 4.1 switch notes); that it sends a large
-    /// buffer whole is issue 13's hypothesis, not a documented fact: Table 1's 16-bit
-    /// optimized curve is serrated as if every data packet cost a full frame's wire
-    /// time, however little it carries. The host still copies only the frame's own
-    /// bytes into the card.
-    Buffer,
+    /// Frames of file data (responses, write requests) sent whole.
+    Data,
+    /// Every frame of a session message (requests too) sent whole; only the
+    /// acknowledgements, built in small buffers, at their own length.
+    Message,
+}
+
+/// What a frame handed to the driver carries, for [`TransmitLength`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Carries {
+    /// An acknowledgement, or anything outside a NetBIOS session (TCP/IP, test traffic).
+    Control,
+    /// A request's own fields (a read request).
+    Request,
+    /// File data (a response, a write request).
+    FileData,
 }
 
 /// How the host and the card exchange frame data.
@@ -257,16 +273,22 @@ impl AdapterProfile {
         }
     }
 
-    /// Bytes the card sends for a frame of `bytes` the host copied in (`data`: the frame
-    /// carries file data): its own length, or with [`TransmitLength::Buffer`] a data
-    /// frame's large buffer whole. Never less than `bytes`.
-    pub fn transmitted_bytes(&self, bytes: u32, data: bool) -> u32 {
-        match self.copy {
-            CopyEngine::ProgrammedIo {
-                transmit_length: TransmitLength::Buffer,
-                ..
-            } if data => bytes.max(self.max_frame_bytes()),
-            _ => bytes,
+    /// Bytes the card sends for a frame of `bytes` that carries `what`: its own length,
+    /// or the largest frame's when [`TransmitLength`] sends its buffer whole. Never less
+    /// than `bytes`.
+    pub fn transmitted_bytes(&self, bytes: u32, what: Carries) -> u32 {
+        let CopyEngine::ProgrammedIo { transmit_length, .. } = self.copy else {
+            return bytes;
+        };
+        let whole = match transmit_length {
+            TransmitLength::Frame => false,
+            TransmitLength::Data => what == Carries::FileData,
+            TransmitLength::Message => what != Carries::Control,
+        };
+        if whole {
+            bytes.max(self.max_frame_bytes())
+        } else {
+            bytes
         }
     }
 
@@ -454,17 +476,13 @@ impl Adapter {
     /// the card one at a time and in the order handed over, so they leave in that order:
     /// the copy starts now if no other copy is running and a card slot is free.
     pub fn submit(&mut self, frame: Frame) -> TxStep {
-        self.submit_as(frame, false)
+        self.submit_carrying(frame, Carries::Control)
     }
 
-    /// [`Adapter::submit`] for a frame that carries file data (a response, a write
-    /// request): with [`TransmitLength::Buffer`] it leaves as long as a large buffer.
-    pub fn submit_data(&mut self, frame: Frame) -> TxStep {
-        self.submit_as(frame, true)
-    }
-
-    fn submit_as(&mut self, frame: Frame, data: bool) -> TxStep {
-        let sent = self.profile.transmitted_bytes(frame.bytes, data);
+    /// [`Adapter::submit`] for a frame of a NetBIOS session that carries `what`: with a
+    /// [`TransmitLength`] that sends such frames whole, it leaves a large buffer long.
+    pub fn submit_carrying(&mut self, frame: Frame, what: Carries) -> TxStep {
+        let sent = self.profile.transmitted_bytes(frame.bytes, what);
         self.driver_queue.push_back((frame, sent));
         TxStep {
             to_mac: None,
@@ -490,7 +508,7 @@ impl Adapter {
         self.stats.frames_copied_in += 1;
         self.stats.bytes_copied += frame.bytes as u64;
         let frame = Frame {
-            bytes: sent.unwrap_or(frame.bytes),
+            pad: sent.map_or(0, |b| b - frame.bytes),
             ..frame
         };
         self.card_ready.push_back(frame);
@@ -624,6 +642,7 @@ mod tests {
             dst: 1,
             bytes,
             tag: 0,
+            pad: 0,
         }
     }
 
@@ -681,32 +700,51 @@ mod tests {
     }
 
     #[test]
-    fn test_buffer_length_sends_data_frames_whole_and_copies_their_own_bytes() {
+    fn test_whole_buffers_pad_the_wire_not_the_copies() {
         let mut p = ne2000(16, 1_000.0, 1700, 20);
-        // "frame": every frame at its own length
-        assert_eq!(p.transmitted_bytes(250, true), 250);
-        p.copy = CopyEngine::ProgrammedIo {
-            access_ns: 1_000.0,
-            setup_ns: 10_000.0,
-            transmit_length: TransmitLength::Buffer,
+        let with = |p: &mut AdapterProfile, transmit_length| {
+            p.copy = CopyEngine::ProgrammedIo {
+                access_ns: 1_000.0,
+                setup_ns: 10_000.0,
+                transmit_length,
+            };
         };
-        // "buffer": a data frame as long as the largest frame (1700 + 18), others their own
-        assert_eq!(p.transmitted_bytes(250, true), 1718);
-        assert_eq!(p.transmitted_bytes(1718, true), 1718);
-        assert_eq!(p.transmitted_bytes(114, false), 114);
+        // "frame": every frame at its own length
+        assert_eq!(p.transmitted_bytes(250, Carries::FileData), 250);
+        // "data": file data as long as the largest frame (1700 + 18), the rest their own
+        with(&mut p, TransmitLength::Data);
+        assert_eq!(p.transmitted_bytes(250, Carries::FileData), 1718);
+        assert_eq!(p.transmitted_bytes(1718, Carries::FileData), 1718);
+        assert_eq!(p.transmitted_bytes(114, Carries::Request), 114);
+        // "message": requests too; acknowledgements never
+        with(&mut p, TransmitLength::Message);
+        assert_eq!(p.transmitted_bytes(114, Carries::Request), 1718);
+        assert_eq!(p.transmitted_bytes(64, Carries::Control), 64);
+
+        with(&mut p, TransmitLength::Data);
         let mut a = Adapter::new(p);
         assert!(a.reserve() && a.reserve());
         // the host copies the 250 bytes it has (125 words), the card sends 1718
-        assert_eq!(a.submit_data(frame(250)), step(None, Some(250)));
+        assert_eq!(
+            a.submit_carrying(frame(250), Carries::FileData),
+            step(None, Some(250))
+        );
         assert_eq!(
             a.profile.tx_copy_time(250),
             SimDuration::from_nanos(10_000 + 125_000)
         );
         assert_eq!(a.submit(frame(114)), step(None, None));
-        assert_eq!(a.copied_to_card(frame(250)), step(Some(1718), Some(114)));
+        let sent = a.copied_to_card(frame(250)).to_mac.unwrap();
+        assert_eq!((sent.bytes, sent.pad, sent.wire_bytes()), (250, 1468, 1718));
         assert_eq!(a.stats.bytes_copied, 250);
         assert_eq!(a.transmit_complete(), step(None, None));
         assert_eq!(a.copied_to_card(frame(114)), step(Some(114), None));
+        // the receiver's ring holds the whole 1718 bytes (7 pages with its header); its
+        // copy is of the frame's own 250
+        let mut b = Adapter::new(a.profile.clone());
+        assert!(b.arrive(&sent));
+        assert_eq!(b.rx_free_pages(), 32 - 7);
+        assert_eq!(b.profile.rx_copy_time(sent.bytes), b.profile.tx_copy_time(250));
     }
 
     #[test]

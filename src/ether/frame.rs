@@ -14,10 +14,14 @@ pub struct Frame {
     pub src: StationId,
     /// Destination station (unicast; the NOS traffic modelled here is all unicast).
     pub dst: StationId,
-    /// Header to FCS, before padding.
+    /// Header to FCS, before padding: what the hosts copy.
     pub bytes: u32,
     /// Opaque to the medium: the upper layer uses it to find what the frame carries.
     pub tag: u64,
+    /// Bytes the card sends after the frame's own, when its driver sends a whole buffer
+    /// (`adapter.transmit_length = "buffer"`); zero otherwise. On the wire and in the
+    /// receiver's ring, not copied by either host.
+    pub pad: u32,
 }
 
 /// Size of a frame (header to FCS, before padding) whose data field holds `data_bytes`:
@@ -29,9 +33,10 @@ pub const fn frame_bytes(data_bytes: u32) -> u32 {
 }
 
 impl Frame {
-    /// Bytes on the wire between preamble and end: at least the 64-byte minimum frame.
+    /// Bytes on the wire between preamble and end: the frame and any buffer padding its
+    /// driver sends, at least the 64-byte minimum frame.
     #[inline]
     pub fn wire_bytes(&self) -> u32 {
-        self.bytes.max(MIN_FRAME_BYTES)
+        (self.bytes + self.pad).max(MIN_FRAME_BYTES)
     }
 }

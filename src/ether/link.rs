@@ -242,6 +242,7 @@ mod tests {
             dst: 1 - src,
             bytes,
             tag,
+            pad: 0,
         }
     }
 

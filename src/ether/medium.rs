@@ -392,6 +392,7 @@ mod tests {
             dst: 1 - src,
             bytes,
             tag: 0,
+            pad: 0,
         }
     }
 

@@ -190,6 +190,7 @@ impl<A: Application> Lan<A> {
             dst: 0,
             bytes: crate::ether::frame_bytes(s.header_bytes + payload as u32),
             tag: 0,
+            pad: 0,
         };
         let bits = PREAMBLE_SFD_BITS + 8 * frame.wire_bytes() as u64 + INTERFRAME_GAP_BITS;
         payload as f64 / (bits * self.cfg.segment.bit_ns) as f64 * 1e9

@@ -49,7 +49,7 @@ pub use audit::{AuditError, AuditReport};
 pub use config::{LanConfig, LanProfile, StorageConfig};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
-use crate::adapter::TxStep;
+use crate::adapter::{Carries, TxStep};
 use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
@@ -346,6 +346,7 @@ impl<A: Application> Lan<A> {
                     dst: peer,
                     bytes,
                     tag: packet.encode(),
+                    pad: 0,
                 };
                 self.tap
                     .host(now, n, observe::HostWorkKind::Build, &f, cost.copy, cost.protocol);
@@ -385,13 +386,16 @@ impl<A: Application> Lan<A> {
                     dst: peer as usize,
                     bytes: frame_bytes(header + payload),
                     tag: packet.encode(),
+                    pad: 0,
                 };
-                let adapter = &mut self.nodes[n].adapter;
-                let step = if packet.carries_data() {
-                    adapter.submit_data(frame)
+                let what = if packet.carries_data() {
+                    Carries::FileData
+                } else if packet.kind.is_ack() {
+                    Carries::Control
                 } else {
-                    adapter.submit(frame)
+                    Carries::Request
                 };
+                let step = self.nodes[n].adapter.submit_carrying(frame, what);
                 self.apply_tx(n, step, Priority::Task, engine);
             }
             Job::TxCopy { frame, prio } => {

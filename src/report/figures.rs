@@ -336,7 +336,7 @@ const PARAMS: &[(&str, &str)] = &[
     ("adapter.packet_size", "AEX PACKET_SIZE (bytes)"),
     (
         "adapter.transmit_length",
-        "Data packets sent at (their own length, or a large buffer's)",
+        "Frames sent a large buffer long (frame: none; data; message)",
     ),
     (
         "adapter.workstation.transmit_buffers",

@@ -47,7 +47,7 @@ pub struct RawAdapter {
     pub io_access_ns_16bit: Option<f64>,
     pub io_access_ns_32bit: Option<f64>,
     pub setup_ns: f64,
-    /// Optional: `"frame"` (default) or `"buffer"` (see [`TransmitLength`]).
+    /// Optional: `"frame"` (default), `"data"` or `"message"` (see [`TransmitLength`]).
     pub transmit_length: Option<RawTransmitLength>,
     pub card_ram_bytes: i64,
     pub page_bytes: Option<i64>,
@@ -167,7 +167,8 @@ pub struct RawRedir {
 #[serde(rename_all = "snake_case")]
 pub enum RawTransmitLength {
     Frame,
-    Buffer,
+    Data,
+    Message,
 }
 
 /// `large_reads` of `[nos.workstation.redir]`.
@@ -332,7 +333,8 @@ pub fn validate(
     };
     let transmit_length = match adapter.transmit_length {
         None | Some(RawTransmitLength::Frame) => TransmitLength::Frame,
-        Some(RawTransmitLength::Buffer) => TransmitLength::Buffer,
+        Some(RawTransmitLength::Data) => TransmitLength::Data,
+        Some(RawTransmitLength::Message) => TransmitLength::Message,
     };
     let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or("programmed_io") {
         "programmed_io" => (

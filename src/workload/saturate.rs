@@ -79,6 +79,7 @@ impl SaturateModel {
             dst,
             bytes: self.cfg.frame_bytes,
             tag: 0,
+            pad: 0,
         };
         self.segment.enqueue(frame, engine);
     }

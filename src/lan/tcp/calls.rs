@@ -46,6 +46,7 @@ impl<S: SocketApp> TcpLan<S> {
                     dst: 1 - n,
                     bytes: pieces[0].frame_bytes,
                     tag,
+                    pad: 0,
                 };
                 let kind = HostWorkKind::Build;
                 self.tap.host(now, n, kind, &frame, cost.copy, cost.protocol);
@@ -303,6 +304,7 @@ impl<S: SocketApp> TcpLan<S> {
                         dst: 1 - n,
                         bytes,
                         tag,
+                        pad: 0,
                     };
                     let step = self.nodes[n].adapter.submit(frame);
                     if by_process && step.copy.is_some_and(|f| f.tag == tag) {

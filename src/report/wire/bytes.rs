@@ -233,6 +233,7 @@ mod tests {
             dst: 1,
             bytes: piece.frame_bytes,
             tag: 7,
+            pad: 0,
         };
         let content = Content::Tcp {
             seg,
@@ -258,6 +259,7 @@ mod tests {
             dst: 3,
             bytes: 58,
             tag: 0,
+            pad: 0,
         };
         let b = frame_bytes(&f, &Content::Opaque, true);
         assert_eq!(b.len(), 64);

@@ -241,6 +241,7 @@ mod tests {
             dst: 0,
             bytes: 364,
             tag: 0,
+            pad: 0,
         };
         let packet = Packet {
             kind: PacketKind::Request,

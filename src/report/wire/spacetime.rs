@@ -378,6 +378,7 @@ mod tests {
             dst: 2,
             bytes: 64,
             tag: 0,
+            pad: 0,
         };
         for tx in 0..=MAX_TRANSMISSIONS as u64 {
             let at = SimTime::from_nanos(tx * 10_000);
@@ -409,6 +410,7 @@ mod tests {
             dst: 2,
             bytes: 64,
             tag: 0,
+            pad: 0,
         };
         // ends at 9.5 us at the sender, still on the cable at 10 us (949 ns to the far end)
         let starts = [(0, 0, 9_500), (1, 12_000, 30_000), (2, 25_000, 26_000)];
