@@ -17,8 +17,11 @@
 //! Transmit: the card's transmit half of RAM holds `tx_slots` frames of the largest size
 //! the driver builds; the driver queues up to `transmit_buffers` frames in host memory in
 //! all (queued + on card). While one frame is on the wire the CPU can copy the next into a
-//! free slot: that is the overlap the transmit buffers buy. Receive: frames land in a ring
-//! of 256-byte pages; a frame that finds too few free pages is dropped by the card.
+//! free slot: that is the overlap the transmit buffers buy. What the card sends of a frame
+//! is the byte count its driver gives ([`TransmitLength`]): the frame's own, or a whole
+//! large buffer, whose padding holds the wire and the receiver's ring but is copied by
+//! neither host ([`Frame::pad`]). Receive: frames land in a ring of 256-byte pages; a
+//! frame that finds too few free pages is dropped by the card.
 //!
 //! Units: bytes, nanoseconds.
 
@@ -417,8 +420,8 @@ pub struct Adapter {
     held: u32,
     /// With the bytes the card will send for each ([`AdapterProfile::transmitted_bytes`]).
     driver_queue: VecDeque<(Frame, u32)>,
-    /// A copy into the card is in progress (copies are done one at a time, in order).
-    /// The bytes the card will send for the frame being copied.
+    /// While a copy into the card is in progress (copies are done one at a time, in
+    /// order): the bytes the card will send for the frame being copied.
     copying: Option<u32>,
     card_ready: VecDeque<Frame>,
     /// A frame is with the MAC.
