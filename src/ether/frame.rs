@@ -19,7 +19,7 @@ pub struct Frame {
     /// Opaque to the medium: the upper layer uses it to find what the frame carries.
     pub tag: u64,
     /// Bytes the card sends after the frame's own, when its driver sends a whole buffer
-    /// (`adapter.transmit_length = "buffer"`); zero otherwise. On the wire and in the
+    /// (`adapter.transmit_length` "data" or "message"); zero otherwise. On the wire and in the
     /// receiver's ring, not copied by either host.
     pub pad: u32,
 }
