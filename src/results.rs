@@ -299,10 +299,19 @@ impl Figure1Curve {
 /// whatever its size (a request, the application's own work, any wait not hidden behind
 /// other stations), `b` what each byte costs (the copies and the wire). Units: a in ms,
 /// b in ns per byte, from throughputs in KB/s with 1 KB = 1000 bytes.
+///
+/// With three points or more the fit also gives the standard errors of a and b (ordinary
+/// least squares, the residual variance over n - 2 degrees of freedom): how far the
+/// curve's own scatter lets a and b move. Table 1's 8-bit optimized a of 0.28 ms has a
+/// standard error of 0.26 ms, its 8-bit defaults a of 3.63 ms one of 0.06 ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CostLine {
     pub per_block_ms: f64,
     pub per_byte_ns: f64,
+    /// Standard error of `per_block_ms` (ms); `None` with two points (no residual left).
+    pub per_block_se_ms: Option<f64>,
+    /// Standard error of `per_byte_ns` (ns per byte); `None` with two points.
+    pub per_byte_se_ns: Option<f64>,
 }
 
 impl CostLine {
@@ -327,10 +336,29 @@ impl CostLine {
         }
         let b = (n * sxy - sx * sy) / det;
         let a = (sy - b * sx) / n;
+        // residual variance over n - 2 degrees of freedom; var(b) = n s2 / det and
+        // var(a) = sxx s2 / det (det = n sxx - sx^2)
+        let (se_a, se_b) = if pts.len() > 2 {
+            let ss: f64 = pts.iter().map(|p| (p.1 - a - b * p.0).powi(2)).sum();
+            let s2 = ss / (n - 2.0);
+            (Some((sxx * s2 / det).sqrt()), Some((n * s2 / det).sqrt() * 1e6))
+        } else {
+            (None, None)
+        };
         Some(CostLine {
             per_block_ms: a,
             per_byte_ns: b * 1e6,
+            per_block_se_ms: se_a,
+            per_byte_se_ns: se_b,
         })
+    }
+
+    /// How many of this line's standard errors of a separate another line's a from it
+    /// (`None` without a standard error, or with one under a picosecond: an exact line).
+    pub fn per_block_in_standard_errors(&self, other_ms: f64) -> Option<f64> {
+        self.per_block_se_ms
+            .filter(|se| *se > 1e-9)
+            .map(|se| (other_ms - self.per_block_ms) / se)
     }
 }
 
@@ -579,6 +607,33 @@ mod tests {
         let l = CostLine::fit([(3072, 420.0), (64512, 420.0)]).expect("two sizes");
         assert!(l.per_block_ms.abs() < 1e-9, "{l:?}");
         assert!((l.per_byte_ns - 1e6 / 420.0).abs() < 1e-6, "{l:?}");
+    }
+
+    #[test]
+    fn test_cost_line_standard_errors_by_hand() {
+        // times per block 1, 3, 2 ms at 1000, 2000, 3000 bytes: the line t = 1 + 0.0005 B
+        // (a 1 ms, b 500 ns/B), residuals -0.5, +1, -0.5 ms, s2 = 1.5 / 1 = 1.5 ms^2;
+        // det = 3 * 14e6 - 36e6 = 6e6, var(a) = 14e6 * 1.5 / 6e6 = 3.5, var(b) = 3 * 1.5 /
+        // 6e6 = 7.5e-7 (ms/B)^2: se(a) = 1.8708 ms, se(b) = 866.03 ns/B
+        let pts = [(1000u32, 1000.0), (2000, 2000.0 / 3.0), (3000, 1500.0)];
+        let l = CostLine::fit(pts).expect("three sizes");
+        assert!((l.per_block_ms - 1.0).abs() < 1e-9, "{l:?}");
+        assert!((l.per_byte_ns - 500.0).abs() < 1e-6, "{l:?}");
+        assert!((l.per_block_se_ms.unwrap() - 3.5f64.sqrt()).abs() < 1e-9, "{l:?}");
+        assert!(
+            (l.per_byte_se_ns.unwrap() - 7.5e-7f64.sqrt() * 1e6).abs() < 1e-6,
+            "{l:?}"
+        );
+        let z = l.per_block_in_standard_errors(1.0 + 2.0 * 3.5f64.sqrt()).unwrap();
+        assert!((z - 2.0).abs() < 1e-9, "{z}");
+        // an exact line leaves no scatter: zero standard errors, no distance in them
+        let exact = [3072u32, 7168, 64512].map(|b| (b, b as f64 / (2.0 + 1e-3 * b as f64)));
+        let e = CostLine::fit(exact).expect("three sizes");
+        assert!(e.per_block_se_ms.unwrap() < 1e-9, "{e:?}");
+        assert_eq!(e.per_block_in_standard_errors(3.0), None);
+        // two points: a line, but no standard errors
+        let two = CostLine::fit([(3072, 420.0), (64512, 420.0)]).expect("two sizes");
+        assert_eq!((two.per_block_se_ms, two.per_byte_se_ns), (None, None));
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! [`comparison_table`] is the printed table of simulated against measured with each
 //! point's error, each curve's MAPE and its time per block as a straight line in the
 //! block size (a per block, b per byte; [`crate::results::CostLine`]), simulated against
-//! measured.
+//! measured, with the measured line's standard errors and how many of them separate the
+//! simulated a from the measured one.
 
 use super::atomic::Staged;
 use super::csv::to_csv;
@@ -87,14 +88,22 @@ pub fn comparison_table(data: &Figure1Data) -> String {
         out.push('\n');
         if let (Some(m), Some(sim)) = (c.measured_cost_line(), c.simulated_cost_line()) {
             let vs = |s: f64, m: f64| error_pct((s - m) / m * 100.0);
+            let se =
+                |x: Option<f64>, digits: usize| x.map_or(String::new(), |e| format!(" +/- {e:.digits$}"));
+            let sigmas = m
+                .per_block_in_standard_errors(sim.per_block_ms)
+                .map_or(String::new(), |z| format!(", {z:+.1} SE"));
             out.push_str(&format!(
-                "time per block t = a + b x B: a {:.2} ms (measured {:.2}, {}), b {:.0} ns/B \
-                 (measured {:.0}, {})\n",
+                "time per block t = a + b x B: a {:.2} ms (measured {:.2}{}, {}{}),\n  \
+                 b {:.0} ns/B (measured {:.0}{}, {})\n",
                 sim.per_block_ms,
                 m.per_block_ms,
+                se(m.per_block_se_ms, 2),
                 vs(sim.per_block_ms, m.per_block_ms),
+                sigmas,
                 sim.per_byte_ns,
                 m.per_byte_ns,
+                se(m.per_byte_se_ns, 0),
                 vs(sim.per_byte_ns, m.per_byte_ns),
             ));
         }
