@@ -743,6 +743,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-full-messages",
         "bulletin-network-buffer-share",
         "bulletin-oldest-message",
+        "bulletin-run-burst",
         "bulletin-scope",
         "bulletin-from-the-middle",
         "bulletin-small-request",

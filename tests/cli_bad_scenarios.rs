@@ -370,3 +370,25 @@ fn an_unknown_latency_scope_read_mode_or_transmit_length_is_refused_listing_the_
         &["`adapter.transmit_length`", "`frame`, `data`, `message`"],
     );
 }
+
+#[test]
+fn a_run_burst_or_foreground_turn_out_of_range_is_refused_with_its_range() {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/8bit-defaults.toml");
+    for bad in ["0", "256"] {
+        fails(
+            "run",
+            &scenario,
+            &["--set", &format!("nos.server.run_burst={bad}")],
+            &["`nos.server.run_burst`", "1..=255"],
+        );
+    }
+    // at most one tick of the 18.2 Hz timer, when SERVER takes the CPU back
+    for bad in ["-1", "55"] {
+        fails(
+            "run",
+            &scenario,
+            &["--set", &format!("nos.costs.server_yield_ms={bad}")],
+            &["`nos.costs.server_yield_ms`", "[0, 54.9"],
+        );
+    }
+}

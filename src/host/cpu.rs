@@ -32,7 +32,8 @@ pub struct Cost {
     pub copy: SimDuration,
     /// Interrupt service, driver and NetBIOS protocol code.
     pub protocol: SimDuration,
-    /// Redirector, file server and application code.
+    /// Redirector, file server and application code (and the foreground's turns when a
+    /// server yields after its run burst).
     pub work: SimDuration,
 }
 

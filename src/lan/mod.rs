@@ -605,8 +605,10 @@ impl<A: Application> Lan<A> {
     /// A network task takes request `req`: the server's per-request work, and for a write
     /// the copy of its data from the network buffer into the cache.
     fn start_server_read(&mut self, n: usize, req: ReadRequest, engine: &mut Engine<LanEvent>) {
+        // SERVER's run burst done: the foreground's turn on the CPU comes first
+        let turn = self.nodes[n].server_mut().take_up();
         let host = &self.nodes[n].host;
-        let work = host.instructions(self.cfg.profile.costs.server_request_kinstr);
+        let work = host.instructions(self.cfg.profile.costs.server_request_kinstr) + turn;
         let peer = req.from as u32;
         let (cost, job) = if req.write {
             let cost = Cost {

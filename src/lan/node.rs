@@ -83,7 +83,7 @@ impl<A: Application> Node<A> {
             Adapter::new(p.server_adapter.clone()),
             p.server_session.clone(),
             sessions,
-            Role::Server(FileServer::new(&p.server)),
+            Role::Server(FileServer::new(&p.server, p.costs.server_yield)),
             me,
         );
         node.storage = cfg.storage.as_ref().map(|s| Storage {
@@ -316,10 +316,14 @@ mod tests {
             memcpy_ns_per_byte: 100.0,
         };
         let sessions = (0..3).map(|_| Session::new(1000, 4, 4, false)).collect();
-        let server = FileServer::new(&ServerConfig {
-            network_tasks: 3,
-            network_buffer: 4096,
-        });
+        let server = FileServer::new(
+            &ServerConfig {
+                network_tasks: 3,
+                network_buffer: 4096,
+                run_burst: 1,
+            },
+            SimDuration::ZERO,
+        );
         let mut node = Node::build(
             host,
             Adapter::new(adapter),

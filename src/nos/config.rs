@@ -97,6 +97,9 @@ pub struct ServerConfig {
     /// Network buffer: the most file data a task returns for one request; a larger
     /// request gets a short reply and the redirector asks again for the rest.
     pub network_buffer: u32,
+    /// Run burst: requests SERVER takes up before it yields the CPU to DOS's foreground
+    /// for a turn of [`NosCosts::server_yield`] (1-255; Appendix A sets 255).
+    pub run_burst: u32,
 }
 
 /// CPU costs of the NOS code, in thousands of instructions (turned into time by each
@@ -116,6 +119,10 @@ pub struct NosCosts {
     pub server_request_latency: SimDuration,
     /// Whether the network tasks wait that latency each on their own or one at a time.
     pub server_request_latency_scope: LatencyScope,
+    /// The foreground's turn of CPU each time SERVER yields after its run burst, taken
+    /// before SERVER takes up its next request (interrupts still preempt it). Zero unless
+    /// a scenario sets it.
+    pub server_yield: SimDuration,
     /// REDIR per read request on the workstation (DOS redirector interface, build request).
     pub redir_request_kinstr: f64,
     /// The application and DOS per block read (INT 21h, PERFORM3's loop and timing).

@@ -9,14 +9,21 @@
 //! (the LAN model above, with [`super::cache`] and the host's disk); this module counts
 //! what each workstation wrote, for the conservation audit.
 //!
+//! SERVER runs as a DOS program beside the foreground: after every `run_burst` requests it
+//! takes up, it yields the CPU to the foreground for a turn of CPU time (`server_yield`,
+//! zero unless a scenario sets it) before it takes up the next ([`FileServer::take_up`]).
+//! Interrupts (the AEX driver, AI-LANBIOS) still preempt the foreground.
+//!
 //! Invariants: `busy <= tasks`; a request waits only while every task is busy; every
-//! write request's data is stored once (`stored`), in the order the session delivered it.
+//! write request's data is stored once (`stored`), in the order the session delivered it;
+//! `taken_since_yield <= run_burst`. Units: bytes; times in simulated ns.
 
 use std::collections::VecDeque;
 
 use super::config::ServerConfig;
 use super::packet::PacketKind;
 use super::session::OutMsg;
+use crate::time::SimDuration;
 
 /// Payload of the server's reply to a write request (its status), bytes. The reply is a
 /// minimum-size frame whatever this is; LANtastic's exact reply size is unknown (assumed).
@@ -44,6 +51,12 @@ pub struct FileServer {
     stored: Vec<u64>,
     /// The file each workstation has open and its file pointer (index = workstation).
     open: Vec<Option<OpenFile>>,
+    run_burst: u32,
+    yield_for: SimDuration,
+    /// Requests taken up since SERVER last yielded.
+    taken_since_yield: u32,
+    /// Times SERVER has yielded to the foreground.
+    pub yields: u64,
 }
 
 /// A workstation's open file on the server.
@@ -57,7 +70,9 @@ pub struct OpenFile {
 }
 
 impl FileServer {
-    pub fn new(cfg: &ServerConfig) -> Self {
+    /// A server with no request yet; a zero `yield_for` makes SERVER's yields cost
+    /// nothing ([`FileServer::take_up`] is then always zero).
+    pub fn new(cfg: &ServerConfig, yield_for: SimDuration) -> Self {
         FileServer {
             tasks: cfg.network_tasks,
             network_buffer: cfg.network_buffer,
@@ -66,7 +81,29 @@ impl FileServer {
             requests: 0,
             stored: Vec::new(),
             open: Vec::new(),
+            run_burst: cfg.run_burst.max(1),
+            yield_for,
+            taken_since_yield: 0,
+            yields: 0,
         }
+    }
+
+    /// A network task takes a request up: the CPU time the foreground takes first, if
+    /// SERVER's last run burst is complete (it then yields to the foreground before going
+    /// on), else zero. The request counts toward the next burst.
+    pub fn take_up(&mut self) -> SimDuration {
+        if self.yield_for.is_zero() {
+            return SimDuration::ZERO;
+        }
+        let turn = if self.taken_since_yield == self.run_burst {
+            self.taken_since_yield = 0;
+            self.yields += 1;
+            self.yield_for
+        } else {
+            SimDuration::ZERO
+        };
+        self.taken_since_yield += 1;
+        turn
     }
 
     /// A read request arrived: returns it if a network task is free to take it now, else
@@ -184,10 +221,40 @@ mod tests {
     use super::*;
 
     fn server(tasks: u32, network_buffer: u32) -> FileServer {
-        FileServer::new(&ServerConfig {
+        let cfg = ServerConfig {
             network_tasks: tasks,
             network_buffer,
-        })
+            run_burst: 1,
+        };
+        FileServer::new(&cfg, SimDuration::ZERO)
+    }
+
+    #[test]
+    fn test_server_yields_to_the_foreground_after_its_run_burst() {
+        let cfg = ServerConfig {
+            network_tasks: 7,
+            network_buffer: 4096,
+            run_burst: 3,
+        };
+        let ms = SimDuration::from_millis;
+        let mut s = FileServer::new(&cfg, ms(2));
+        // the first burst of three goes without a turn; the fourth request waits for the
+        // foreground's 2 ms, and so does every third after it
+        let turns: Vec<u64> = (0..10).map(|_| s.take_up().as_nanos() / 1_000_000).collect();
+        assert_eq!(turns, [0, 0, 0, 2, 0, 0, 2, 0, 0, 2]);
+        assert_eq!(s.yields, 3);
+        // a run burst of 1 yields before every request but the first
+        let one = ServerConfig {
+            run_burst: 1,
+            ..cfg.clone()
+        };
+        let mut s = FileServer::new(&one, ms(3));
+        let turns: Vec<u64> = (0..4).map(|_| s.take_up().as_nanos() / 1_000_000).collect();
+        assert_eq!(turns, [0, 3, 3, 3]);
+        // no yield time: no turns, no yields counted
+        let mut free = FileServer::new(&one, SimDuration::ZERO);
+        assert!((0..10).all(|_| free.take_up().is_zero()));
+        assert_eq!(free.yields, 0);
     }
 
     fn req(from: usize, asked: u32) -> ReadRequest {

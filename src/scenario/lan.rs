@@ -101,6 +101,9 @@ pub struct RawCosts {
     /// Optional: `"task"` (default: each network task waits on its own) or `"server"` (one
     /// task at a time: a critical section).
     pub server_request_latency_scope: Option<RawLatencyScope>,
+    /// Optional: the foreground's turn when SERVER yields after its run burst, ms
+    /// (default 0).
+    pub server_yield_ms: Option<f64>,
     pub redir_request_kinstr: f64,
     pub app_block_kinstr: f64,
 }
@@ -119,6 +122,8 @@ pub enum RawLatencyScope {
 pub struct RawNosServer {
     pub network_tasks: i64,
     pub network_buffer: i64,
+    /// Optional: SERVER's run burst, requests between yields to the foreground (default 1).
+    pub run_burst: Option<i64>,
     pub ailanbio: RawAilanbio,
 }
 
@@ -207,6 +212,9 @@ pub const RETRY_BASE_MS: (f64, f64) = (units::PC_TICK_MS, 60_000.0);
 /// A server task's non-CPU wait per request, ms: up to one second (a DOS critical
 /// section or a NOS step driven by the 18.2 Hz timer lasts at most a few ticks).
 pub const SERVER_LATENCY_MS: (f64, f64) = (0.0, 1_000.0);
+/// The foreground's turn when SERVER yields, ms: SERVER gets the CPU back at the latest on
+/// the next tick of the 18.2 Hz timer, so at most one tick (54.9 ms).
+pub const SERVER_YIELD_MS: (f64, f64) = (0.0, units::PC_TICK_MS);
 
 fn int_in(path: &str, v: i64, lo: i64, hi: i64, note: &str) -> Result<u32, FieldError> {
     if (lo..=hi).contains(&v) {
@@ -456,6 +464,12 @@ pub fn validate(
             None | Some(RawLatencyScope::Task) => LatencyScope::Task,
             Some(RawLatencyScope::Server) => LatencyScope::Server,
         },
+        server_yield: units::millis(
+            "nos.costs.server_yield_ms",
+            c.server_yield_ms.unwrap_or(0.0),
+            SERVER_YIELD_MS,
+            true,
+        )?,
         redir_request_kinstr: cost("redir_request_kinstr", c.redir_request_kinstr)?,
         app_block_kinstr: cost("app_block_kinstr", c.app_block_kinstr)?,
         request_bytes,
@@ -486,6 +500,13 @@ pub fn validate(
             nos.server.network_buffer,
             512,
             65_535,
+            "",
+        )?,
+        run_burst: int_in(
+            "nos.server.run_burst",
+            nos.server.run_burst.unwrap_or(1),
+            1,
+            255,
             "",
         )?,
     };
