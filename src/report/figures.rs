@@ -346,6 +346,14 @@ const PARAMS: &[(&str, &str)] = &[
         "adapter.workstation.packet_size",
         "Workstation AEX PACKET_SIZE (bytes)",
     ),
+    (
+        "nos.server.run_burst",
+        "SERVER run burst (requests between yields)",
+    ),
+    (
+        "nos.costs.server_yield_ms",
+        "Foreground's turn when SERVER yields (ms of CPU)",
+    ),
     ("workload.stations", "Stations"),
     ("workload.frame_bytes", "Frame size (bytes, header to FCS)"),
     ("workload.duration_s", "Simulated duration (s)"),
