@@ -196,6 +196,16 @@ fn estimate_is_within_a_factor_of_2_of_the_events_dispatched() {
                 "workload.measure_s=2",
             ],
         ),
+        // SERVER yielding 2 ms of CPU to the foreground before every request
+        (
+            2,
+            &[
+                "nos.costs.server_yield_ms=2",
+                "workload.block_sizes=[32768]",
+                "workload.measure_s=1",
+                "workload.warmup_s=0.5",
+            ],
+        ),
     ]
     .iter()
     .map(|(c, l)| (*c, strings(l)))

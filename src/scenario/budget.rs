@@ -229,8 +229,11 @@ pub fn perform3_events(
                 + requests
                     * (wire_s(medium, request_frame_bytes.max(MIN_FRAME_BYTES))
                         + wire_s(medium, MIN_FRAME_BYTES));
+            // SERVER's CPU per block also holds the foreground's turns: one per run burst
+            let turns = requests / lan.server.run_burst.max(1) as f64;
             let server = 1e-9 * (b * (lan.server_host.memcpy_ns_per_byte + srv_port) + frames * srv_setup)
-                + 1e-6 * srv_us_per_kinstr * (requests * c.server_request_kinstr + frames * per_pkt_kinstr);
+                + 1e-6 * srv_us_per_kinstr * (requests * c.server_request_kinstr + frames * per_pkt_kinstr)
+                + turns * c.server_yield.as_secs_f64();
             let workstation = 1e-9
                 * (b * (lan.workstation_host.memcpy_ns_per_byte + ws_port) + frames * ws_setup)
                 + 1e-6
