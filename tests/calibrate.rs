@@ -1007,3 +1007,80 @@ fn a_tables_scatter_counts_its_errors_in_units_of_it() {
         assert!(e.contains("(0, 100]"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn a_point_bar_adds_its_weight_per_percent_beyond_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    // a wrong 16-bit port in the hardware file so that every point has an error
+    std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let plain = Calibration::load(&file).unwrap();
+    assert_eq!(plain.point_bar, None);
+    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
+    let means = calibrate::trial::means(&calibrate::trial::simulate(&plain, &values, &[1992]).unwrap());
+    let errors: Vec<f64> = plain
+        .measured
+        .iter()
+        .zip(&means)
+        .map(|(m, s)| calibrate::trial::error_pct(*s, m.value).abs())
+        .collect();
+    // the bar at the median error: about half the points are beyond it
+    let mut sorted = errors.clone();
+    sorted.sort_by(f64::total_cmp);
+    let bar = sorted[sorted.len() / 2];
+    let beyond: f64 = errors.iter().map(|e| (e - bar).max(0.0)).sum();
+    assert!(beyond > 0.0 && errors.iter().any(|&e| e < bar), "{errors:?}");
+    let base = calibrate::trial::objective(&plain, &means);
+
+    for (weight_line, weight) in [("", 10.0), ("point_bar_weight = 2.5\n", 2.5)] {
+        std::fs::write(
+            &file,
+            text.replacen(
+                "max_evaluations =",
+                &format!("point_bar_percent = {bar:?}\n{weight_line}max_evaluations ="),
+                1,
+            ),
+        )
+        .unwrap();
+        let cal = Calibration::load(&file).unwrap();
+        let got = calibrate::trial::objective(&cal, &means);
+        let want = base + weight * beyond;
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        assert!(
+            cal.objective_label()
+                .ends_with(&format!("plus {weight} per percent any point is beyond {bar}%")),
+            "{}",
+            cal.objective_label()
+        );
+    }
+
+    // refused at its key, with the range
+    for (lines, key, range) in [
+        ("point_bar_percent = 0.0\n", "point_bar_percent", "(0, 100]"),
+        ("point_bar_percent = 150.0\n", "point_bar_percent", "(0, 100]"),
+        (
+            "point_bar_percent = 8.0\npoint_bar_weight = 0.0\n",
+            "point_bar_weight",
+            "(0, 1000]",
+        ),
+        (
+            "point_bar_percent = 8.0\npoint_bar_weight = 5000.0\n",
+            "point_bar_weight",
+            "(0, 1000]",
+        ),
+        (
+            "point_bar_weight = 5.0\n",
+            "point_bar_weight",
+            "needs point_bar_percent",
+        ),
+    ] {
+        std::fs::write(
+            &file,
+            text.replacen("max_evaluations =", &format!("{lines}max_evaluations ="), 1),
+        )
+        .unwrap();
+        let e = format!("{:#}", anyhow::Error::from(Calibration::load(&file).unwrap_err()));
+        assert!(e.contains(key) && e.contains(range), "{lines}: {e}");
+    }
+}

@@ -17,6 +17,12 @@
 //! objective squares or sums them, so figures that repeat poorly weigh less (weighted
 //! least squares). Without it an error counts as it is.
 //!
+//! `point_bar_percent = P` (0 < P <= 100) puts a bar on every single point: a point whose
+//! error (in percent of its measurement, before any scatter scaling) is beyond P adds
+//! `point_bar_weight` (default [`DEFAULT_POINT_BAR_WEIGHT`], 0 < w <= [`MAX_POINT_BAR_WEIGHT`])
+//! to the objective per percent beyond, so the search trades the sum for the worst point
+//! when a fidelity bar is on the worst point as well as on the mean.
+//!
 //! `overrides = ["KEY=VALUE", ...]` (at most [`MAX_OVERRIDES`]) are held in every scenario
 //! of every evaluation, after the scenario and the trial hardware file, as `--set` holds
 //! them: a hypothesis fitted without editing the scenarios. They are checked like `--set`
@@ -42,6 +48,10 @@ pub const MAX_EVALUATIONS: u32 = 20_000;
 /// Largest `scatter_percent` of a measured table: a measurement that scatters by more
 /// than its own value says nothing.
 pub const MAX_SCATTER_PERCENT: f64 = 100.0;
+/// Weight per percent beyond `point_bar_percent` when the file gives none, and the largest
+/// allowed: one percent beyond the bar then costs what ten points each one percent off do.
+pub const DEFAULT_POINT_BAR_WEIGHT: f64 = 10.0;
+pub const MAX_POINT_BAR_WEIGHT: f64 = 1000.0;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,6 +61,10 @@ struct RawFile {
     scenarios: Vec<String>,
     figure: Option<String>,
     objective: Option<String>,
+    /// A bar on every point's error, in percent: points beyond it add a penalty.
+    point_bar_percent: Option<f64>,
+    /// The penalty per percent beyond the bar.
+    point_bar_weight: Option<f64>,
     seeds: Vec<i64>,
     report_seeds: Option<Vec<i64>>,
     max_evaluations: Option<i64>,
@@ -115,6 +129,21 @@ impl Objective {
             Objective::SquaredPercentageError => pct * pct,
             Objective::AbsolutePercentageError => pct.abs(),
         }
+    }
+}
+
+/// A bar on every single point's error: each point whose error is more than `percent`
+/// percent of its measurement adds `weight` to the objective per percent beyond it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointBar {
+    pub percent: f64,
+    pub weight: f64,
+}
+
+impl PointBar {
+    /// The penalty of one point with error `pct` percent (0 within the bar).
+    pub fn penalty(self, pct: f64) -> f64 {
+        (pct.abs() - self.percent).max(0.0) * self.weight
     }
 }
 
@@ -198,6 +227,8 @@ pub struct Calibration {
     pub figures: Vec<String>,
     pub key_column: String,
     pub objective: Objective,
+    /// A bar on every single point's error, with its penalty (`point_bar_percent`).
+    pub point_bar: Option<PointBar>,
     pub seeds: Vec<u64>,
     pub report_seeds: Vec<u64>,
     pub max_evaluations: u32,
@@ -301,6 +332,7 @@ impl Calibration {
                 )))
             }
         };
+        let point_bar = point_bar(raw.point_bar_percent, raw.point_bar_weight).map_err(err)?;
         let fit_seeds = seeds(&raw.seeds, "seeds").map_err(err)?;
         let report_seeds = match &raw.report_seeds {
             Some(v) => seeds(v, "report_seeds").map_err(err)?,
@@ -600,6 +632,7 @@ impl Calibration {
             figures,
             key_column,
             objective,
+            point_bar,
             seeds: fit_seeds,
             report_seeds,
             max_evaluations: max_evaluations as u32,
@@ -613,14 +646,17 @@ impl Calibration {
     /// The objective as the report names it: its kind, and whether errors are counted
     /// in units of their tables' scatter.
     pub fn objective_label(&self) -> String {
+        let mut label = self.objective.name().to_string();
         if self.measured.iter().any(|m| m.scatter_pct != 1.0) {
-            format!(
-                "{}, each error in units of its table's scatter_percent",
-                self.objective.name()
-            )
-        } else {
-            self.objective.name().to_string()
+            label += ", each error in units of its table's scatter_percent";
         }
+        if let Some(bar) = self.point_bar {
+            label += &format!(
+                ", plus {} per percent any point is beyond {}%",
+                bar.weight, bar.percent
+            );
+        }
+        label
     }
 
     /// The calibration restricted to the scenarios in `keep` (indices), for a fold of
@@ -641,6 +677,32 @@ impl Calibration {
             .collect();
         c
     }
+}
+
+/// `point_bar_percent` and `point_bar_weight`: none without the bar, and a weight only
+/// with a bar.
+fn point_bar(percent: Option<f64>, weight: Option<f64>) -> Result<Option<PointBar>, FieldError> {
+    let Some(percent) = percent else {
+        return match weight {
+            None => Ok(None),
+            Some(_) => Err(FieldError::invalid(
+                "point_bar_weight",
+                "needs point_bar_percent, the bar it weighs",
+            )),
+        };
+    };
+    if !(percent.is_finite() && percent > 0.0 && percent <= 100.0) {
+        return Err(FieldError::range("point_bar_percent", percent, "(0, 100]"));
+    }
+    let weight = weight.unwrap_or(DEFAULT_POINT_BAR_WEIGHT);
+    if !(weight.is_finite() && weight > 0.0 && weight <= MAX_POINT_BAR_WEIGHT) {
+        return Err(FieldError::range(
+            "point_bar_weight",
+            weight,
+            format!("(0, {MAX_POINT_BAR_WEIGHT}]"),
+        ));
+    }
+    Ok(Some(PointBar { percent, weight }))
 }
 
 /// `search_from`: one to two distinct names of [`SearchStart`]; `["start"]` when absent.

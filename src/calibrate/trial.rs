@@ -252,19 +252,21 @@ pub fn error_pct(sim: f64, measured: f64) -> f64 {
 }
 
 /// The objective over the points, from each point's simulated value: each point's
-/// percentage error in units of its measurement's scatter (`scatter_pct`).
+/// percentage error in units of its measurement's scatter (`scatter_pct`), plus the
+/// penalty of the file's bar on single points (`point_bar_percent`) on the plain error.
 pub fn objective(cal: &Calibration, sims: &[f64]) -> f64 {
     cal.measured
         .iter()
         .zip(sims)
         .map(|(m, s)| {
             let e = error_pct(*s, m.value);
-            if e.is_finite() {
-                cal.objective.term(e / m.scatter_pct)
+            let (e, scaled) = if e.is_finite() {
+                (e, e / m.scatter_pct)
             } else {
                 // a point the run did not produce (or a zero): as bad as 1000% off
-                cal.objective.term(1000.0)
-            }
+                (1000.0, 1000.0)
+            };
+            cal.objective.term(scaled) + cal.point_bar.map_or(0.0, |b| b.penalty(e))
         })
         .sum()
 }
