@@ -127,7 +127,7 @@ pub fn perform3_table(r: &Perform3Report) -> String {
         "ms/blk: time per block read, all workstations together; wire: carrying frames \
          delivered intact; coll: in collisions; server: the server's CPU \
          busy, of which copy (bus and memory), proto (interrupts, driver, NetBIOS) and work (file \
-         server); wkstn: a workstation's CPU; ack wait: a server session waiting for an \
+         server, and the foreground's turns it yields); wkstn: a workstation's CPU; ack wait: a server session waiting for an \
          acknowledgement; latency: no resource saturated, tasks wait for acks.",
     ));
     s

@@ -240,7 +240,7 @@ pub const FIGURES: &[Figure] = &[
         "server_work",
         "Server CPU in the file server",
         Unit::Share,
-        "share of the window the server's CPU ran the file server",
+        "share of the window the server's CPU ran the file server, or the foreground in the turns SERVER yields after its run burst",
     ),
     fig(
         "workstation_cpu",
