@@ -643,8 +643,8 @@ impl Calibration {
         })
     }
 
-    /// The objective as the report names it: its kind, and whether errors are counted
-    /// in units of their tables' scatter.
+    /// The objective as the report names it: its kind, whether errors are counted in
+    /// units of their tables' scatter, and the bar on single points with its weight.
     pub fn objective_label(&self) -> String {
         let mut label = self.objective.name().to_string();
         if self.measured.iter().any(|m| m.scatter_pct != 1.0) {
