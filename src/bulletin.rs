@@ -260,6 +260,13 @@ pub struct Summary {
     pub best_vs_worst_pct: f64,
 }
 
+/// The summary figures as the bulletin's text quotes them.
+pub const QUOTED_SUMMARY: Summary = Summary {
+    defaults_8_vs_16_pct: 39.0,
+    optimized_8_vs_16_pct: 57.8,
+    best_vs_worst_pct: 74.0,
+};
+
 /// Computes [`Summary`] from the averages of `kbps(config)` over each curve.
 pub fn summary(avg: impl Fn(&str) -> f64) -> Summary {
     let (o16, o8, d16, d8) = (avg(CONFIGS[0]), avg(CONFIGS[1]), avg(CONFIGS[2]), avg(CONFIGS[3]));

@@ -18,7 +18,8 @@ use super::plot::{write_chart, Chart, Mark, Series};
 use super::table::align;
 use super::units::{error_pct, mape_pct, Unit};
 use super::ReportError;
-use crate::results::Figure1Data;
+use crate::bulletin::{summary, CONFIGS, QUOTED_SUMMARY};
+use crate::results::{Figure1Data, Figure1Point};
 
 /// The wire's capacity in KB/s (10 Mb/s / 8 / 1000).
 pub const CEILING_KBPS: f64 = 1250.0;
@@ -110,6 +111,45 @@ pub fn comparison_table(data: &Figure1Data) -> String {
         out.push_str(&packet_lines(c));
         out.push('\n');
     }
+    out.push_str(&summary_lines(data));
+    out
+}
+
+/// The bulletin's summary figures (percent differences of the curves' averages),
+/// simulated, from Table 1's averages and as the text quotes them; nothing unless all
+/// four curves are there.
+fn summary_lines(data: &Figure1Data) -> String {
+    let average = |config: &str, pick: fn(&Figure1Point) -> f64| {
+        let c = data.curves.iter().find(|c| c.config == config)?;
+        (!c.points.is_empty()).then(|| c.points.iter().map(pick).sum::<f64>() / c.points.len() as f64)
+    };
+    if CONFIGS.iter().any(|c| average(c, |p| p.measured_kbps).is_none()) {
+        return String::new();
+    }
+    let of = |pick: fn(&Figure1Point) -> f64| summary(|c| average(c, pick).unwrap_or(f64::NAN));
+    let (sim, table) = (of(|p| p.simulated_kbps), of(|p| p.measured_kbps));
+    let q = QUOTED_SUMMARY;
+    let line =
+        |what: &str, s: f64, t: f64, q: f64| format!("  {what}: {s:.1}% (Table 1 {t:.1}%, quoted {q}%)\n");
+    let mut out = String::from("The bulletin's summary figures, from the curves' averages:\n");
+    out += &line(
+        "8-bit below 16-bit, defaults",
+        sim.defaults_8_vs_16_pct,
+        table.defaults_8_vs_16_pct,
+        q.defaults_8_vs_16_pct,
+    );
+    out += &line(
+        "8-bit below 16-bit, optimized",
+        sim.optimized_8_vs_16_pct,
+        table.optimized_8_vs_16_pct,
+        q.optimized_8_vs_16_pct,
+    );
+    out += &line(
+        "8-bit defaults below 16-bit optimized",
+        sim.best_vs_worst_pct,
+        table.best_vs_worst_pct,
+        q.best_vs_worst_pct,
+    );
     out
 }
 
@@ -215,6 +255,34 @@ mod tests {
         assert!(t.contains("16bit-optimized (16-bit, optimized)"));
         assert!(t.contains("+2.0%"));
         assert!(t.contains("MAPE 2.00%"));
+    }
+
+    #[test]
+    fn test_summary_figures_are_those_of_the_averages_and_need_all_four_curves() {
+        // every simulated point 10% above Table 1: the averages scale alike, so every
+        // summary figure (a ratio of averages) is Table 1's own
+        let d = from_table1(|_, _, m| m * 1.1);
+        let t = summary_lines(&d);
+        assert!(
+            t.contains("8-bit below 16-bit, defaults: 39.2% (Table 1 39.2%, quoted 39%)"),
+            "{t}"
+        );
+        assert!(
+            t.contains("optimized: 57.8% (Table 1 57.8%, quoted 57.8%)"),
+            "{t}"
+        );
+        assert!(
+            t.contains("16-bit optimized: 74.4% (Table 1 74.4%, quoted 74%)"),
+            "{t}"
+        );
+        // only the 8-bit defaults 10% faster: its figures move, the optimized one does not
+        let d = from_table1(|c, _, m| if c == "8bit-defaults" { m * 1.1 } else { m });
+        let t = summary_lines(&d);
+        assert!(t.contains("defaults: 33.1% (Table 1 39.2%"), "{t}");
+        assert!(t.contains("optimized: 57.8% (Table 1 57.8%"), "{t}");
+        let mut three = d.clone();
+        three.curves.pop();
+        assert_eq!(summary_lines(&three), "");
     }
 
     #[test]
