@@ -18,7 +18,7 @@ use super::plot::{write_chart, Chart, Mark, Series};
 use super::table::align;
 use super::units::{error_pct, mape_pct, Unit};
 use super::ReportError;
-use crate::bulletin::{summary, CONFIGS, QUOTED_SUMMARY};
+use crate::bulletin::{summary, Summary, CONFIGS, QUOTED_SUMMARY};
 use crate::results::{Figure1Data, Figure1Point};
 
 /// The wire's capacity in KB/s (10 Mb/s / 8 / 1000).
@@ -128,28 +128,20 @@ fn summary_lines(data: &Figure1Data) -> String {
     }
     let of = |pick: fn(&Figure1Point) -> f64| summary(|c| average(c, pick).unwrap_or(f64::NAN));
     let (sim, table) = (of(|p| p.simulated_kbps), of(|p| p.measured_kbps));
-    let q = QUOTED_SUMMARY;
-    let line =
-        |what: &str, s: f64, t: f64, q: f64| format!("  {what}: {s:.1}% (Table 1 {t:.1}%, quoted {q}%)\n");
+    let rows: [(&str, fn(&Summary) -> f64); 3] = [
+        ("8-bit below 16-bit, defaults", |s| s.defaults_8_vs_16_pct),
+        ("8-bit below 16-bit, optimized", |s| s.optimized_8_vs_16_pct),
+        ("8-bit defaults below 16-bit optimized", |s| s.best_vs_worst_pct),
+    ];
     let mut out = String::from("The bulletin's summary figures, from the curves' averages:\n");
-    out += &line(
-        "8-bit below 16-bit, defaults",
-        sim.defaults_8_vs_16_pct,
-        table.defaults_8_vs_16_pct,
-        q.defaults_8_vs_16_pct,
-    );
-    out += &line(
-        "8-bit below 16-bit, optimized",
-        sim.optimized_8_vs_16_pct,
-        table.optimized_8_vs_16_pct,
-        q.optimized_8_vs_16_pct,
-    );
-    out += &line(
-        "8-bit defaults below 16-bit optimized",
-        sim.best_vs_worst_pct,
-        table.best_vs_worst_pct,
-        q.best_vs_worst_pct,
-    );
+    for (what, figure) in rows {
+        out += &format!(
+            "  {what}: {:.1}% (Table 1 {:.1}%, quoted {}%)\n",
+            figure(&sim),
+            figure(&table),
+            figure(&QUOTED_SUMMARY)
+        );
+    }
     out
 }
 
