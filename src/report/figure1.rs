@@ -115,6 +115,9 @@ pub fn comparison_table(data: &Figure1Data) -> String {
     out
 }
 
+/// One of the bulletin's summary figures, read from a [`Summary`].
+type SummaryFigure = fn(&Summary) -> f64;
+
 /// The bulletin's summary figures (percent differences of the curves' averages),
 /// simulated, from Table 1's averages and as the text quotes them; nothing unless all
 /// four curves are there.
@@ -128,7 +131,7 @@ fn summary_lines(data: &Figure1Data) -> String {
     }
     let of = |pick: fn(&Figure1Point) -> f64| summary(|c| average(c, pick).unwrap_or(f64::NAN));
     let (sim, table) = (of(|p| p.simulated_kbps), of(|p| p.measured_kbps));
-    let rows: [(&str, fn(&Summary) -> f64); 3] = [
+    let rows: [(&str, SummaryFigure); 3] = [
         ("8-bit below 16-bit, defaults", |s| s.defaults_8_vs_16_pct),
         ("8-bit below 16-bit, optimized", |s| s.optimized_8_vs_16_pct),
         ("8-bit defaults below 16-bit optimized", |s| s.best_vs_worst_pct),
