@@ -84,11 +84,11 @@ fn every_point_varies_by_at_most_2_percent_between_seeds() {
 }
 
 /// Issue 13's shape bar: a within 25% and b within 3% of the measured curve's. Reached for
-/// b on three curves and a on 8-bit defaults (README, "Fidelity"); this holds those, holds
-/// 16-bit optimized's b within 3.5% (it is +3.06%: not reached) and prints the rest. Not
-/// reached: a on the other three curves.
+/// b on every curve and for a on both default curves (README, "Fidelity"); this holds
+/// those and prints the rest. Not reached: a on the two optimized curves (16-bit optimized
+/// -41%; 8-bit optimized's measured a, 0.28 +- 0.26 ms, is within its own scatter of zero).
 #[test]
-fn per_byte_costs_and_the_8_bit_defaults_per_block_cost_match_the_bulletin() {
+fn per_byte_costs_and_the_defaults_per_block_costs_match_the_bulletin() {
     let mut report = String::new();
     let mut fits = Vec::new();
     for c in &data().curves {
@@ -104,12 +104,11 @@ fn per_byte_costs_and_the_8_bit_defaults_per_block_cost_match_the_bulletin() {
     }
     eprintln!("{report}");
     for (config, am, asim, bm, bsim) in &fits {
-        let b_bar = if config == "16bit-optimized" { 0.035 } else { 0.03 };
         assert!(
-            (bsim / bm - 1.0).abs() <= b_bar,
+            (bsim / bm - 1.0).abs() <= 0.03,
             "{config}: b {bsim} vs {bm}\n{report}"
         );
-        if config == "8bit-defaults" {
+        if config.ends_with("defaults") {
             assert!(
                 (asim / am - 1.0).abs() <= 0.25,
                 "{config}: a {asim} vs {am}\n{report}"
@@ -122,7 +121,8 @@ fn curve(config: &str) -> &'static Figure1Curve {
     data().curves.iter().find(|c| c.config == config).unwrap()
 }
 
-/// The bulletin's summary figures, 39%, 57.8% and 74%, within 2 points.
+/// Table 1's 16-bit optimized curve steps by its packets (a fact of the measurements, not
+/// of the model).
 #[test]
 fn table1_16_bit_optimized_is_serrated_by_its_packets_and_8_bit_optimized_is_not() {
     // The packetization comes from the optimized scenarios (Appendix A: AEX and
@@ -184,6 +184,7 @@ fn table1_16_bit_optimized_is_serrated_by_its_packets_and_8_bit_optimized_is_not
     );
 }
 
+/// The bulletin's summary figures, 39%, 57.8% and 74%, within 2 points.
 #[test]
 fn summary_figures_within_2_points() {
     let avg = |c: &str| {

@@ -1084,3 +1084,107 @@ fn a_point_bar_adds_its_weight_per_percent_beyond_it() {
         assert!(e.contains(key) && e.contains(range), "{lines}: {e}");
     }
 }
+
+#[test]
+fn a_line_bar_adds_its_weights_per_percent_each_curve_s_line_is_beyond_it() {
+    use ethersim::results::CostLine;
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    // a wrong 16-bit port: the 16-bit curve's line is off, the 8-bit one's nearly not
+    std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let plain = Calibration::load(&file).unwrap();
+    assert_eq!(plain.line_bar, None);
+    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
+    let means = calibrate::trial::means(&calibrate::trial::simulate(&plain, &values, &[1992]).unwrap());
+    let base = calibrate::trial::objective(&plain, &means);
+    // each curve's lines by hand, measured and simulated
+    let line = |scenario: usize, values: &[f64]| {
+        CostLine::fit(
+            plain
+                .measured
+                .iter()
+                .zip(values)
+                .filter(|(m, _)| m.scenario == scenario)
+                .map(|(m, v)| (m.key as u32, *v)),
+        )
+        .unwrap()
+    };
+    let measured: Vec<f64> = plain.measured.iter().map(|m| m.value).collect();
+    let mut beyond_a = 0.0;
+    let mut beyond_b = 0.0;
+    let (bar_a, bar_b) = (1.0, 0.5);
+    for s in 0..2 {
+        let (want, got) = (line(s, &measured), line(s, &means));
+        let ea = ((got.per_block_ms / want.per_block_ms - 1.0) * 100.0).abs();
+        let eb = ((got.per_byte_ns / want.per_byte_ns - 1.0) * 100.0).abs();
+        if calibrate::line_bar::judges_per_block(&want) {
+            beyond_a += (ea - bar_a).max(0.0);
+        }
+        beyond_b += (eb - bar_b).max(0.0);
+    }
+    assert!(beyond_b > 1.0, "the wrong port must tilt a line: {beyond_b}");
+
+    for (lines, wa, wb, has_a) in [
+        (
+            format!("per_block_percent = {bar_a:?}\nper_byte_percent = {bar_b:?}\n"),
+            10.0,
+            10.0,
+            true,
+        ),
+        (
+            format!("per_byte_percent = {bar_b:?}\nper_byte_weight = 2.5\n"),
+            0.0,
+            2.5,
+            false,
+        ),
+    ] {
+        std::fs::write(&file, format!("{text}\n[line_bar]\n{lines}")).unwrap();
+        let cal = Calibration::load(&file).unwrap();
+        let got = calibrate::trial::objective(&cal, &means);
+        let want = base + wa * beyond_a + wb * beyond_b;
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        let label = cal.objective_label();
+        assert_eq!(label.contains("per-block cost"), has_a, "{label}");
+        assert!(
+            label.ends_with(&format!("{wb} per percent its per-byte cost is beyond {bar_b}%")),
+            "{label}"
+        );
+    }
+
+    // refused at its key, with the range or the reason
+    for (lines, key, why) in [
+        (
+            "per_block_percent = 0.0\n",
+            "line_bar.per_block_percent",
+            "(0, 100]",
+        ),
+        (
+            "per_byte_percent = 3.0\nper_byte_weight = 5000.0\n",
+            "line_bar.per_byte_weight",
+            "(0, 1000]",
+        ),
+        (
+            "per_block_weight = 5.0\nper_byte_percent = 3.0\n",
+            "line_bar.per_block_weight",
+            "needs line_bar.per_block_percent",
+        ),
+        ("", "line_bar", "gives no bar"),
+        ("per_bytes_percent = 3.0\n", "per_bytes_percent", "unknown"),
+    ] {
+        std::fs::write(&file, format!("{text}\n[line_bar]\n{lines}")).unwrap();
+        let e = format!("{:#}", anyhow::Error::from(Calibration::load(&file).unwrap_err()));
+        assert!(e.contains(key) && e.contains(why), "{lines}: {e}");
+    }
+    // a figure other than throughput cannot have a line
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n[line_bar]\nper_byte_percent = 3.0\n",
+            text.replace("figure = \"throughput_kbps\"", "figure = \"ms_per_block\"")
+        ),
+    )
+    .unwrap();
+    let e = format!("{:#}", anyhow::Error::from(Calibration::load(&file).unwrap_err()));
+    assert!(e.contains("line_bar") && e.contains("throughput_kbps"), "{e}");
+}

@@ -98,7 +98,7 @@ fn test_x_defaults_run_both_tests_on_five_stations_audited() {
 
 /// LANPERF READ on Figure 1's LAN (16-bit optimized, 5 stations, 32 KB blocks in cache)
 /// against PERFORM3 at the nearest block size, 31744 bytes. Both in bytes/s. PERFORM3
-/// does more per block (its C loop and timing: `app_block_kinstr` 47.7 against LANPERF's
+/// does more per block (its C loop and timing: `app_block_kinstr` 47.5 against LANPERF's
 /// 20), so the per-block times may differ by that work (and by the 1024 bytes more per
 /// LANPERF block at the measured byte rate); beyond that, at most 5%.
 #[test]
@@ -296,7 +296,7 @@ fn test_run_output_has_the_declared_columns_one_row_per_test() {
 /// The seed's "maximum LAN throughput": with the stations spread over more servers the sum
 /// rises above the single-server maximum while the wire has room, and flattens once the
 /// wire is busy (`lanperf-2servers.toml`: 16-bit defaults, 10 stations, 4 KB reads; with
-/// the bulletin's constants 371, 669, 785 and 804 KB/s from 1-4 servers, the wire 36% busy
+/// the bulletin's constants 371, 666, 784 and 801 KB/s from 1-4 servers, the wire 36% busy
 /// with one and 77% with four, where collisions and deferrals take the rest).
 #[test]
 fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {

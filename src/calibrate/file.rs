@@ -23,6 +23,9 @@
 //! to the objective per percent beyond, so the search trades the sum for the worst point
 //! when a fidelity bar is on the worst point as well as on the mean.
 //!
+//! `[line_bar]` puts bars on the shape of each throughput curve, the per-block and
+//! per-byte costs of its straight line ([`super::line_bar`]).
+//!
 //! `overrides = ["KEY=VALUE", ...]` (at most [`MAX_OVERRIDES`]) are held in every scenario
 //! of every evaluation, after the scenario and the trial hardware file, as `--set` holds
 //! them: a hypothesis fitted without editing the scenarios. They are checked like `--set`
@@ -38,6 +41,7 @@ use crate::scenario::error::{FieldError, Location, Problem};
 use crate::scenario::source::parse_path;
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
+use super::line_bar::{LineBar, RawLineBar, LINE_FIGURE};
 use super::CalibrationError;
 
 /// Most seeds, parameters, choices per parameter and evaluations a file may ask for.
@@ -65,6 +69,8 @@ struct RawFile {
     point_bar_percent: Option<f64>,
     /// The penalty per percent beyond the bar.
     point_bar_weight: Option<f64>,
+    /// Bars on each curve's per-block and per-byte costs (a, b of t = a + b·B).
+    line_bar: Option<RawLineBar>,
     seeds: Vec<i64>,
     report_seeds: Option<Vec<i64>>,
     max_evaluations: Option<i64>,
@@ -229,6 +235,8 @@ pub struct Calibration {
     pub objective: Objective,
     /// A bar on every single point's error, with its penalty (`point_bar_percent`).
     pub point_bar: Option<PointBar>,
+    /// Bars on the shape of each throughput curve, with their penalties (`[line_bar]`).
+    pub line_bar: Option<LineBar>,
     pub seeds: Vec<u64>,
     pub report_seeds: Vec<u64>,
     pub max_evaluations: u32,
@@ -333,6 +341,12 @@ impl Calibration {
             }
         };
         let point_bar = point_bar(raw.point_bar_percent, raw.point_bar_weight).map_err(err)?;
+        let line_bar = raw
+            .line_bar
+            .as_ref()
+            .map(RawLineBar::validate)
+            .transpose()
+            .map_err(err)?;
         let fit_seeds = seeds(&raw.seeds, "seeds").map_err(err)?;
         let report_seeds = match &raw.report_seeds {
             Some(v) => seeds(v, "report_seeds").map_err(err)?,
@@ -621,6 +635,12 @@ impl Calibration {
             })?);
         }
 
+        if let Some(bar) = &line_bar {
+            let names: Vec<String> = scenarios.iter().map(|s| s.name.clone()).collect();
+            bar.check(figures.iter().position(|f| f == LINE_FIGURE), &measured, &names)
+                .map_err(err)?;
+        }
+
         Ok(Calibration {
             name: raw.name.unwrap_or_else(|| {
                 path.file_stem()
@@ -633,6 +653,7 @@ impl Calibration {
             key_column,
             objective,
             point_bar,
+            line_bar,
             seeds: fit_seeds,
             report_seeds,
             max_evaluations: max_evaluations as u32,
@@ -655,6 +676,9 @@ impl Calibration {
                 ", plus {} per percent any point is beyond {}%",
                 bar.weight, bar.percent
             );
+        }
+        if let Some(bar) = self.line_bar {
+            label += &format!(", {}", bar.label());
         }
         label
     }

@@ -1,6 +1,7 @@
 //! `ethersim calibrate`: fit constants of a hardware file to measurements.
 //!
 //! - [`file`]: the calibration file (scenarios, measured CSV, parameters, seeds).
+//! - [`line_bar`]: the bars on each throughput curve's per-block and per-byte costs.
 //! - [`trial`]: one evaluation: the hardware file with trial values (written with
 //!   `toml_edit`, so every comment survives), every scenario run on every seed, the
 //!   objective over the measured points.
@@ -16,6 +17,7 @@
 //! keys) before they are evaluated, so the written file reproduces the fit exactly.
 
 pub mod file;
+pub mod line_bar;
 pub mod search;
 pub mod trial;
 

@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use super::file::{Calibration, Domain};
+use super::line_bar::LINE_FIGURE;
 use super::CalibrationError;
 use crate::scenario;
 
@@ -253,8 +254,23 @@ pub fn error_pct(sim: f64, measured: f64) -> f64 {
 
 /// The objective over the points, from each point's simulated value: each point's
 /// percentage error in units of its measurement's scatter (`scatter_pct`), plus the
-/// penalty of the file's bar on single points (`point_bar_percent`) on the plain error.
+/// penalty of the file's bar on single points (`point_bar_percent`) on the plain error,
+/// plus the penalty of its bars on each curve's line (`[line_bar]`).
 pub fn objective(cal: &Calibration, sims: &[f64]) -> f64 {
+    points(cal, sims) + line_penalty(cal, sims)
+}
+
+/// The penalty of the file's bars on each curve's line (`[line_bar]`), 0 without them.
+pub fn line_penalty(cal: &Calibration, sims: &[f64]) -> f64 {
+    let figure = cal.figures.iter().position(|f| f == LINE_FIGURE);
+    match (cal.line_bar, figure) {
+        (Some(bar), Some(figure)) => bar.penalty(figure, &cal.measured, sims),
+        _ => 0.0,
+    }
+}
+
+/// The objective's sum over the points, with the bar on single points.
+fn points(cal: &Calibration, sims: &[f64]) -> f64 {
     cal.measured
         .iter()
         .zip(sims)
