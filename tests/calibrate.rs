@@ -1008,17 +1008,24 @@ fn a_tables_scatter_counts_its_errors_in_units_of_it() {
     }
 }
 
+/// The small calibration of [`setup`] with a wrong 16-bit port in its hardware file, so
+/// that every point has an error: the file, its text, the loaded calibration and its
+/// simulated points (seed 1992) at the hardware file's values.
+fn wrong_16_bit_port(dir: &Path) -> (PathBuf, String, Calibration, Vec<f64>) {
+    let file = setup(dir, PARAMS);
+    std::fs::write(dir.join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let plain = Calibration::load(&file).unwrap();
+    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
+    let means = calibrate::trial::means(&calibrate::trial::simulate(&plain, &values, &[1992]).unwrap());
+    (file, text, plain, means)
+}
+
 #[test]
 fn a_point_bar_adds_its_weight_per_percent_beyond_it() {
     let dir = tempfile::tempdir().unwrap();
-    let file = setup(dir.path(), PARAMS);
-    // a wrong 16-bit port in the hardware file so that every point has an error
-    std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
-    let text = std::fs::read_to_string(&file).unwrap();
-    let plain = Calibration::load(&file).unwrap();
+    let (file, text, plain, means) = wrong_16_bit_port(dir.path());
     assert_eq!(plain.point_bar, None);
-    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
-    let means = calibrate::trial::means(&calibrate::trial::simulate(&plain, &values, &[1992]).unwrap());
     let errors: Vec<f64> = plain
         .measured
         .iter()
@@ -1089,14 +1096,9 @@ fn a_point_bar_adds_its_weight_per_percent_beyond_it() {
 fn a_line_bar_adds_its_weights_per_percent_each_curve_s_line_is_beyond_it() {
     use ethersim::results::CostLine;
     let dir = tempfile::tempdir().unwrap();
-    let file = setup(dir.path(), PARAMS);
-    // a wrong 16-bit port: the 16-bit curve's line is off, the 8-bit one's nearly not
-    std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
-    let text = std::fs::read_to_string(&file).unwrap();
-    let plain = Calibration::load(&file).unwrap();
+    // the 16-bit curve's line is off, the 8-bit one's nearly not
+    let (file, text, plain, means) = wrong_16_bit_port(dir.path());
     assert_eq!(plain.line_bar, None);
-    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
-    let means = calibrate::trial::means(&calibrate::trial::simulate(&plain, &values, &[1992]).unwrap());
     let base = calibrate::trial::objective(&plain, &means);
     // each curve's lines by hand, measured and simulated
     let line = |scenario: usize, values: &[f64]| {
