@@ -1008,6 +1008,16 @@ fn a_tables_scatter_counts_its_errors_in_units_of_it() {
     }
 }
 
+fn values_of(cal: &Calibration) -> Vec<toml::Value> {
+    cal.parameters.iter().map(|p| p.current.clone()).collect()
+}
+
+fn plain_report_has_no_lines(cal: &Calibration) -> bool {
+    let fit = calibrate::evaluate(cal).unwrap();
+    fit.after.iter().all(|a| a.line.is_none())
+        && !ethersim::report::calibration::summary("small", "label", &fit).contains("Each curve's line")
+}
+
 /// The small calibration of [`setup`] with a wrong 16-bit port in its hardware file, so
 /// that every point has an error: the file, its text, the loaded calibration and its
 /// simulated points (seed 1992) at the hardware file's values.
@@ -1016,8 +1026,8 @@ fn wrong_16_bit_port(dir: &Path) -> (PathBuf, String, Calibration, Vec<f64>) {
     std::fs::write(dir.join("artisoft-1992.toml"), hardware(1500.0, TRUE_IO8)).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     let plain = Calibration::load(&file).unwrap();
-    let values: Vec<toml::Value> = plain.parameters.iter().map(|p| p.current.clone()).collect();
-    let means = calibrate::trial::means(&calibrate::trial::simulate(&plain, &values, &[1992]).unwrap());
+    let means =
+        calibrate::trial::means(&calibrate::trial::simulate(&plain, &values_of(&plain), &[1992]).unwrap());
     (file, text, plain, means)
 }
 
@@ -1153,6 +1163,24 @@ fn a_line_bar_adds_its_weights_per_percent_each_curve_s_line_is_beyond_it() {
             "{label}"
         );
     }
+    // the report shows each curve's line error, over the report seeds, as the bar sees it
+    let fit = calibrate::evaluate(&Calibration::load(&file).unwrap()).unwrap();
+    let report_means = calibrate::trial::means(
+        &calibrate::trial::simulate(&plain, &values_of(&plain), &plain.report_seeds).unwrap(),
+    );
+    for (s, sf) in fit.after.iter().enumerate() {
+        let e = sf.line.expect("a line bar reports every curve's line");
+        let (want, got) = (line(s, &measured), line(s, &report_means));
+        assert!((e.per_byte_pct - (got.per_byte_ns / want.per_byte_ns - 1.0) * 100.0).abs() < 1e-9);
+        assert!((e.per_block_pct - (got.per_block_ms / want.per_block_ms - 1.0) * 100.0).abs() < 1e-9);
+    }
+    let report = ethersim::report::calibration::summary("small", "label", &fit);
+    assert!(report.contains("Each curve's line t = a + b x B"), "{report}");
+    assert!(fit.before.iter().all(|b| b.line.is_some()));
+    assert!(
+        plain_report_has_no_lines(&plain),
+        "without the bar the report has no lines"
+    );
 
     // refused at its key, with the range or the reason
     for (lines, key, why) in [

@@ -176,26 +176,15 @@ impl LineBar {
     /// The penalty over every scenario of the simulated lines (from `sims`, parallel to
     /// `measured`) against the measured ones, in the fitted figure `figure`.
     pub fn penalty(&self, figure: usize, measured: &[Measured], sims: &[f64]) -> f64 {
-        let values: Vec<f64> = measured.iter().map(|m| m.value).collect();
         let scenarios = measured.iter().map(|m| m.scenario + 1).max().unwrap_or(0);
         (0..scenarios)
-            .map(|i| {
-                let Some(want) = CostLine::fit(curve(measured, &values, i, figure)) else {
-                    return 0.0; // a fold without this scenario's curve
-                };
-                let got = CostLine::fit(curve(measured, sims, i, figure));
-                let (ea, eb) = match got {
-                    Some(got) => (
-                        pct(got.per_block_ms, want.per_block_ms),
-                        pct(got.per_byte_ns, want.per_byte_ns),
-                    ),
-                    None => (UNFITTED_PERCENT, UNFITTED_PERCENT),
-                };
+            .filter_map(|i| line_error(figure, measured, sims, i))
+            .map(|e| {
                 let block = self
                     .per_block
-                    .filter(|_| judges_per_block(&want))
-                    .map_or(0.0, |b| b.penalty(ea));
-                block + self.per_byte.map_or(0.0, |b| b.penalty(eb))
+                    .filter(|_| e.per_block_judged)
+                    .map_or(0.0, |b| b.penalty(e.per_block_pct));
+                block + self.per_byte.map_or(0.0, |b| b.penalty(e.per_byte_pct))
             })
             .sum()
     }
@@ -217,6 +206,38 @@ impl LineBar {
         }
         format!("plus {}", parts.join(" and "))
     }
+}
+
+/// How far one scenario's simulated line is from its measured one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineError {
+    /// The simulated per-block cost's error, percent of the measured one.
+    pub per_block_pct: f64,
+    /// The simulated per-byte cost's error, percent of the measured one.
+    pub per_byte_pct: f64,
+    /// Whether the per-block bar applies: the measured a is told from zero
+    /// ([`judges_per_block`]).
+    pub per_block_judged: bool,
+}
+
+/// Scenario `scenario`'s line error in figure `figure`, the simulated values `sims`
+/// parallel to `measured`; `None` when the scenario has no measured line there (a fold
+/// without it). A simulated curve whose line cannot be fitted counts 1000% off.
+pub fn line_error(figure: usize, measured: &[Measured], sims: &[f64], scenario: usize) -> Option<LineError> {
+    let values: Vec<f64> = measured.iter().map(|m| m.value).collect();
+    let want = CostLine::fit(curve(measured, &values, scenario, figure))?;
+    let (per_block_pct, per_byte_pct) = match CostLine::fit(curve(measured, sims, scenario, figure)) {
+        Some(got) => (
+            pct(got.per_block_ms, want.per_block_ms),
+            pct(got.per_byte_ns, want.per_byte_ns),
+        ),
+        None => (UNFITTED_PERCENT, UNFITTED_PERCENT),
+    };
+    Some(LineError {
+        per_block_pct,
+        per_byte_pct,
+        per_block_judged: judges_per_block(&want),
+    })
 }
 
 /// Whether a measured line's per-block cost is far enough from zero for a relative bar.

@@ -31,6 +31,7 @@ use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
 use super::file::{Calibration, Domain, Parameter, SearchStart};
+use super::line_bar::{line_error, LineError, LINE_FIGURE};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
 use super::CalibrationError;
 
@@ -64,6 +65,9 @@ pub struct ScenarioFit {
     /// The point farthest off: its key and signed error, percent.
     pub worst_key: f64,
     pub worst_pct: f64,
+    /// With a `[line_bar]`: the simulated line of its throughput curve against the
+    /// measured one.
+    pub line: Option<LineError>,
 }
 
 /// One measured point, before and after.
@@ -271,6 +275,9 @@ impl CostFunction for Problem<'_, '_> {
 }
 
 fn scenario_fits(cal: &Calibration, sims: &[f64]) -> Vec<ScenarioFit> {
+    let line_figure = cal
+        .line_bar
+        .and_then(|_| cal.figures.iter().position(|f| f == LINE_FIGURE));
     cal.scenarios
         .iter()
         .enumerate()
@@ -294,6 +301,7 @@ fn scenario_fits(cal: &Calibration, sims: &[f64]) -> Vec<ScenarioFit> {
                 mape: errs.iter().map(|e| e.1.abs()).sum::<f64>() / errs.len().max(1) as f64,
                 worst_key: worst.0,
                 worst_pct: worst.1,
+                line: line_figure.and_then(|f| line_error(f, &cal.measured, sims, si)),
             }
         })
         .collect()

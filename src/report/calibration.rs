@@ -9,7 +9,7 @@ use super::plot::{write_chart, Chart, Mark, Series};
 use super::table::align;
 use super::units::{error_pct, mape_pct};
 use super::ReportError;
-use crate::calibrate::{Fit, Fold, SearchStart};
+use crate::calibrate::{Fit, Fold, ScenarioFit, SearchStart};
 
 /// The printed summary of a fit.
 pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
@@ -105,6 +105,7 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
         fit.per_seed.len()
     ));
     s.push_str(&align(&rows));
+    s.push_str(&lines(fit));
     let objs: Vec<String> = fit.per_seed.iter().map(|(k, f)| format!("{k}: {f:.1}")).collect();
     s.push_str(&format!(
         "\nSeed noise: the {} objective seed by seed is {}; noise of the fit's objective {:.2}.\n",
@@ -113,6 +114,50 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
         fit.noise
     ));
     s
+}
+
+/// With a `[line_bar]`: each curve's per-block and per-byte costs (a, b of t = a + b·B),
+/// simulated against measured, before and after; a per-block error the bar does not
+/// judge (the measured a within two standard errors of zero) is in parentheses.
+fn lines(fit: &Fit) -> String {
+    if fit.after.iter().all(|a| a.line.is_none()) {
+        return String::new();
+    }
+    let mut head = vec!["scenario"];
+    if fit.searched {
+        head.extend(["a before", "b before"]);
+    }
+    head.extend(if fit.searched {
+        ["a after", "b after"]
+    } else {
+        ["a", "b"]
+    });
+    let mut rows = vec![head.into_iter().map(String::from).collect::<Vec<_>>()];
+    for (b, a) in fit.before.iter().zip(&fit.after) {
+        let mut row = vec![a.scenario.clone()];
+        if fit.searched {
+            row.extend(line_cells(b));
+        }
+        row.extend(line_cells(a));
+        rows.push(row);
+    }
+    format!(
+        "\nEach curve's line t = a + b x B against the measured one (a: per block, b: per byte; in parentheses an a the bar does not judge):\n{}",
+        align(&rows)
+    )
+}
+
+/// A scenario's line errors as two cells, a and b ("-" without a line); an a the bar
+/// does not judge is in parentheses.
+fn line_cells(f: &ScenarioFit) -> [String; 2] {
+    match f.line {
+        Some(e) => {
+            let a = error_pct(e.per_block_pct);
+            let a = if e.per_block_judged { a } else { format!("({a})") };
+            [a, format!("{:+.2}%", e.per_byte_pct)]
+        }
+        None => ["-".into(), "-".into()],
+    }
 }
 
 /// Each search's start and the objective it reached: "from start 92.5, from middle 102.8".
@@ -131,7 +176,12 @@ pub fn folds(folds: &[Fold]) -> String {
     if several {
         head.push("searches");
     }
-    head.extend(["held-out MAPE", "worst point", "not pinned down without it"]);
+    head.extend(["held-out MAPE", "worst point"]);
+    let lines = folds.iter().any(|f| f.prediction.line.is_some());
+    if lines {
+        head.extend(["held-out a", "held-out b"]);
+    }
+    head.push("not pinned down without it");
     let mut rows = vec![head.into_iter().map(String::from).collect::<Vec<_>>()];
     for f in folds {
         let mut row = vec![f.held_out.clone(), format!("{:.1}", f.objective)];
@@ -145,12 +195,15 @@ pub fn folds(folds: &[Fold]) -> String {
                 error_pct(f.prediction.worst_pct),
                 fmt_num(f.prediction.worst_key)
             ),
-            if f.flagged.is_empty() {
-                "-".into()
-            } else {
-                f.flagged.join(", ")
-            },
         ]);
+        if lines {
+            row.extend(line_cells(&f.prediction));
+        }
+        row.extend([if f.flagged.is_empty() {
+            "-".into()
+        } else {
+            f.flagged.join(", ")
+        }]);
         rows.push(row);
     }
     format!(
