@@ -19,7 +19,7 @@
 //!
 //! `point_bar_percent = P` (0 < P <= 100) puts a bar on every single point: a point whose
 //! error (in percent of its measurement, before any scatter scaling) is beyond P adds
-//! `point_bar_weight` (default [`DEFAULT_POINT_BAR_WEIGHT`], 0 < w <= [`MAX_POINT_BAR_WEIGHT`])
+//! `point_bar_weight` (default [`DEFAULT_BAR_WEIGHT`], 0 < w <= [`MAX_BAR_WEIGHT`])
 //! to the objective per percent beyond, so the search trades the sum for the worst point
 //! when a fidelity bar is on the worst point as well as on the mean.
 //!
@@ -41,7 +41,7 @@ use crate::scenario::error::{FieldError, Location, Problem};
 use crate::scenario::source::parse_path;
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
-use super::line_bar::{LineBar, RawLineBar, LINE_FIGURE};
+use super::line_bar::{Bar, LineBar, RawLineBar, LINE_FIGURE};
 use super::CalibrationError;
 
 /// Most seeds, parameters, choices per parameter and evaluations a file may ask for.
@@ -52,10 +52,10 @@ pub const MAX_EVALUATIONS: u32 = 20_000;
 /// Largest `scatter_percent` of a measured table: a measurement that scatters by more
 /// than its own value says nothing.
 pub const MAX_SCATTER_PERCENT: f64 = 100.0;
-/// Weight per percent beyond `point_bar_percent` when the file gives none, and the largest
-/// allowed: one percent beyond the bar then costs what ten points each one percent off do.
-pub const DEFAULT_POINT_BAR_WEIGHT: f64 = 10.0;
-pub const MAX_POINT_BAR_WEIGHT: f64 = 1000.0;
+/// Weight per percent beyond any bar (`point_bar_percent`, `[line_bar]`) when the file
+/// gives none, and the largest allowed: one percent beyond a bar then costs what ten
+/// points each one percent off do.
+pub use super::line_bar::{DEFAULT_BAR_WEIGHT, MAX_BAR_WEIGHT};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -139,19 +139,9 @@ impl Objective {
 }
 
 /// A bar on every single point's error: each point whose error is more than `percent`
-/// percent of its measurement adds `weight` to the objective per percent beyond it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PointBar {
-    pub percent: f64,
-    pub weight: f64,
-}
-
-impl PointBar {
-    /// The penalty of one point with error `pct` percent (0 within the bar).
-    pub fn penalty(self, pct: f64) -> f64 {
-        (pct.abs() - self.percent).max(0.0) * self.weight
-    }
-}
+/// percent of its measurement adds `weight` to the objective per percent beyond it (the
+/// same arithmetic as each bar of a [`LineBar`]).
+pub type PointBar = Bar;
 
 /// The values a parameter may take.
 #[derive(Clone, Debug, PartialEq)]
@@ -704,29 +694,9 @@ impl Calibration {
 }
 
 /// `point_bar_percent` and `point_bar_weight`: none without the bar, and a weight only
-/// with a bar.
+/// with a bar; the ranges and default of every bar ([`super::line_bar::bar`]).
 fn point_bar(percent: Option<f64>, weight: Option<f64>) -> Result<Option<PointBar>, FieldError> {
-    let Some(percent) = percent else {
-        return match weight {
-            None => Ok(None),
-            Some(_) => Err(FieldError::invalid(
-                "point_bar_weight",
-                "needs point_bar_percent, the bar it weighs",
-            )),
-        };
-    };
-    if !(percent.is_finite() && percent > 0.0 && percent <= 100.0) {
-        return Err(FieldError::range("point_bar_percent", percent, "(0, 100]"));
-    }
-    let weight = weight.unwrap_or(DEFAULT_POINT_BAR_WEIGHT);
-    if !(weight.is_finite() && weight > 0.0 && weight <= MAX_POINT_BAR_WEIGHT) {
-        return Err(FieldError::range(
-            "point_bar_weight",
-            weight,
-            format!("(0, {MAX_POINT_BAR_WEIGHT}]"),
-        ));
-    }
-    Ok(Some(PointBar { percent, weight }))
+    super::line_bar::bar("point_bar_percent", percent, "point_bar_weight", weight)
 }
 
 /// `search_from`: one to two distinct names of [`SearchStart`]; `["start"]` when absent.

@@ -25,9 +25,10 @@ use super::file::Measured;
 
 /// The figure whose curve has a line: throughput in KB/s against block size in bytes.
 pub const LINE_FIGURE: &str = "throughput_kbps";
-/// Weight per percent beyond a bar when the file gives none, and the largest allowed.
-pub const DEFAULT_LINE_BAR_WEIGHT: f64 = 10.0;
-pub const MAX_LINE_BAR_WEIGHT: f64 = 1000.0;
+/// Weight per percent beyond a bar (this file's and `point_bar_percent`'s) when the file
+/// gives none, and the largest allowed.
+pub const DEFAULT_BAR_WEIGHT: f64 = 10.0;
+pub const MAX_BAR_WEIGHT: f64 = 1000.0;
 /// A measured per-block cost nearer zero than this many of its standard errors gets no
 /// per-block bar.
 pub const MIN_SIGNIFICANT_SE: f64 = 2.0;
@@ -93,7 +94,15 @@ impl RawLineBar {
     }
 }
 
-fn bar(pkey: &str, percent: Option<f64>, wkey: &str, weight: Option<f64>) -> Result<Option<Bar>, FieldError> {
+/// One bar from its percent key and weight key: none without the percent, and a weight
+/// only with it; percent in (0, 100], weight in (0, [`MAX_BAR_WEIGHT`]], default
+/// [`DEFAULT_BAR_WEIGHT`].
+pub(super) fn bar(
+    pkey: &str,
+    percent: Option<f64>,
+    wkey: &str,
+    weight: Option<f64>,
+) -> Result<Option<Bar>, FieldError> {
     let Some(percent) = percent else {
         return match weight {
             None => Ok(None),
@@ -106,13 +115,9 @@ fn bar(pkey: &str, percent: Option<f64>, wkey: &str, weight: Option<f64>) -> Res
     if !(percent.is_finite() && percent > 0.0 && percent <= 100.0) {
         return Err(FieldError::range(pkey, percent, "(0, 100]"));
     }
-    let weight = weight.unwrap_or(DEFAULT_LINE_BAR_WEIGHT);
-    if !(weight.is_finite() && weight > 0.0 && weight <= MAX_LINE_BAR_WEIGHT) {
-        return Err(FieldError::range(
-            wkey,
-            weight,
-            format!("(0, {MAX_LINE_BAR_WEIGHT}]"),
-        ));
+    let weight = weight.unwrap_or(DEFAULT_BAR_WEIGHT);
+    if !(weight.is_finite() && weight > 0.0 && weight <= MAX_BAR_WEIGHT) {
+        return Err(FieldError::range(wkey, weight, format!("(0, {MAX_BAR_WEIGHT}]")));
     }
     Ok(Some(Bar { percent, weight }))
 }
@@ -339,7 +344,7 @@ mod tests {
             per_byte_weight: bw,
         };
         let ok = raw(Some(25.0), None, Some(3.0), Some(20.0)).validate().unwrap();
-        assert_eq!(ok.per_block.unwrap().weight, DEFAULT_LINE_BAR_WEIGHT);
+        assert_eq!(ok.per_block.unwrap().weight, DEFAULT_BAR_WEIGHT);
         assert_eq!(ok.per_byte.unwrap().weight, 20.0);
         for (r, key) in [
             (raw(None, None, None, None), "line_bar"),
