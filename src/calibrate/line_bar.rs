@@ -122,8 +122,8 @@ pub(super) fn bar(
     Ok(Some(Bar { percent, weight }))
 }
 
-/// The (block size, KB/s) points of scenario `scenario` in figure `figure`, measured or
-/// simulated (`values` parallel to `measured`).
+/// The (block size, KB/s) points of scenario `scenario` in figure `figure`, simulated
+/// (`values` parallel to `measured`).
 fn curve(measured: &[Measured], values: &[f64], scenario: usize, figure: usize) -> Vec<(u32, f64)> {
     measured
         .iter()
@@ -131,6 +131,16 @@ fn curve(measured: &[Measured], values: &[f64], scenario: usize, figure: usize) 
         .filter(|(m, _)| m.scenario == scenario && m.figure == figure)
         .map(|(m, v)| (m.key as u32, *v))
         .collect()
+}
+
+/// The line through scenario `scenario`'s measured curve in figure `figure`.
+fn measured_line(measured: &[Measured], scenario: usize, figure: usize) -> Option<CostLine> {
+    CostLine::fit(
+        measured
+            .iter()
+            .filter(|m| m.scenario == scenario && m.figure == figure)
+            .map(|m| (m.key as u32, m.value)),
+    )
 }
 
 impl LineBar {
@@ -164,8 +174,7 @@ impl LineBar {
                     format!("scenario {name}: key {k} is not a block size in bytes (a whole number from 1)"),
                 ));
             }
-            let values: Vec<f64> = measured.iter().map(|m| m.value).collect();
-            let fitted = CostLine::fit(curve(measured, &values, i, figure));
+            let fitted = measured_line(measured, i, figure);
             if keys.len() < 3 || fitted.is_none() {
                 return Err(FieldError::invalid(
                     "line_bar",
@@ -229,8 +238,7 @@ pub struct LineError {
 /// parallel to `measured`; `None` when the scenario has no measured line there (a fold
 /// without it). A simulated curve whose line cannot be fitted counts 1000% off.
 pub fn line_error(figure: usize, measured: &[Measured], sims: &[f64], scenario: usize) -> Option<LineError> {
-    let values: Vec<f64> = measured.iter().map(|m| m.value).collect();
-    let want = CostLine::fit(curve(measured, &values, scenario, figure))?;
+    let want = measured_line(measured, scenario, figure)?;
     let (per_block_pct, per_byte_pct) = match CostLine::fit(curve(measured, sims, scenario, figure)) {
         Some(got) => (
             pct(got.per_block_ms, want.per_block_ms),
