@@ -17,8 +17,10 @@ const TRUE_IO16: f64 = 1200.0;
 const TRUE_IO8: f64 = 1700.0;
 const BLOCKS: [u32; 3] = [3072, 15360, 64512];
 
-/// The bulletin hardware with a short workload (3 block sizes, 0.5 s + 1.5 s) and the two
-/// data-port constants set to `io16`, `io8`.
+/// The bulletin hardware with a short workload (3 block sizes, 0.5 s + 3 s) and the two
+/// data-port constants set to `io16`, `io8`. (With 1.5 s measured, the 3 KB point varied
+/// by 2-3% between the report seeds once acknowledgements went out at interrupt level,
+/// and that noise hid the 16-bit port from the fold that sees it.)
 fn hardware(io16: f64, io8: f64) -> String {
     let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
     doc["adapter"]["io_access_ns_16bit"] = toml_edit::value(io16);
@@ -29,7 +31,7 @@ fn hardware(io16: f64, io8: f64) -> String {
     }
     doc["workload"]["block_sizes"] = toml_edit::value(blocks);
     doc["workload"]["warmup_s"] = toml_edit::value(0.5);
-    doc["workload"]["measure_s"] = toml_edit::value(1.5);
+    doc["workload"]["measure_s"] = toml_edit::value(3.0);
     doc.to_string()
 }
 
@@ -743,6 +745,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-full-messages",
         "bulletin-network-buffer-share",
         "bulletin-oldest-message",
+        "bulletin-one-message",
         "bulletin-run-burst",
         "bulletin-scope",
         "bulletin-from-the-middle",

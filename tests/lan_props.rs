@@ -8,7 +8,7 @@
 //! workstations (2..=64 stations), a segment of 1..=500 m with random positions (half the
 //! cases) or evenly spaced stations, an 8- or 16-bit bus, transmit buffers 2..=80 on each
 //! side, packet sizes 574..=1500 (or up to 4300 with `allow_oversize`), the AI-LANBIOS
-//! buffers, initial send size, run burst, size and ack timeout of both sides, the
+//! buffers, initial send size, run burst, size, ack timeout and send order of both sides, the
 //! redirector's buffers and size, the server's network tasks and buffer, its per-request
 //! latency and that latency's scope (each task's own, or a critical section), one or two block
 //! sizes in 1..=65535, a fault-injection fraction of 0..=10 % (half the cases none) and a
@@ -48,10 +48,9 @@ fn ailanbio(side: &'static str) -> impl Strategy<Value = Vec<String>> {
         1u32..=255,
         574u32..=4300,
         0u32..=2,
-        any::<bool>(),
+        prop_oneof![Just("oldest_message"), Just("round_robin"), Just("one_message")],
     )
-        .prop_map(move |(buffers, initial, burst, size, ack, rr)| {
-            let order = if rr { "round_robin" } else { "oldest_message" };
+        .prop_map(move |(buffers, initial, burst, size, ack, order)| {
             vec![
                 format!("nos.{side}.ailanbio.send_order={order}"),
                 format!("nos.{side}.ailanbio.buffers={buffers}"),

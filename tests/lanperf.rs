@@ -296,8 +296,8 @@ fn test_run_output_has_the_declared_columns_one_row_per_test() {
 /// The seed's "maximum LAN throughput": with the stations spread over more servers the sum
 /// rises above the single-server maximum while the wire has room, and flattens once the
 /// wire is busy (`lanperf-2servers.toml`: 16-bit defaults, 10 stations, 4 KB reads; with
-/// the bulletin's constants 371, 666, 784 and 801 KB/s from 1-4 servers, the wire 36% busy
-/// with one and 77% with four, where collisions and deferrals take the rest).
+/// the bulletin's constants 374, 665, 783 and 797 KB/s from 1-4 servers, the wire 37% busy
+/// with one and 76% with four, where collisions and deferrals take the rest).
 #[test]
 fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     let sum = |servers: &str| {

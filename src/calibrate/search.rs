@@ -144,6 +144,26 @@ struct Evaluator<'a> {
     halted: AtomicBool,
 }
 
+/// The search's resolution, as a fraction of a constant's range: the Nelder-Mead search
+/// stops when its simplex is this small, and a coordinate this close to either end of
+/// the range is that end.
+const RESOLUTION: f64 = 1e-6;
+
+/// The value at search coordinate `u` of a constant ranging over `min..=max`: inside the
+/// range, and exactly at an end within [`RESOLUTION`] of it (so that a search that runs
+/// to a bound of 0 proposes 0, not a remnant such as 2.7e-7 ms that no scenario clock
+/// can hold).
+fn scaled(min: f64, max: f64, u: f64) -> f64 {
+    let t = u.clamp(0.0, 1.0);
+    if t < RESOLUTION {
+        min
+    } else if t > 1.0 - RESOLUTION {
+        max
+    } else {
+        min + t * (max - min)
+    }
+}
+
 /// The constants' values at search coordinates `u` (the continuous constants, in order,
 /// scaled to their bounds) and choice indices `d` (the discrete ones, in order).
 fn values_at(cal: &Calibration, u: &[f64], d: &[usize]) -> Vec<toml::Value> {
@@ -154,7 +174,7 @@ fn values_at(cal: &Calibration, u: &[f64], d: &[usize]) -> Vec<toml::Value> {
             let x = match &p.domain {
                 Domain::Continuous { min, max, .. } => {
                     j += 1;
-                    min + u[j - 1].clamp(0.0, 1.0) * (max - min)
+                    scaled(*min, *max, u[j - 1])
                 }
                 Domain::Discrete { .. } => {
                     k += 1;
@@ -233,7 +253,7 @@ impl<'a> Evaluator<'a> {
             v[i] = if v[i] + 0.2 <= 1.0 { v[i] + 0.2 } else { v[i] - 0.2 };
             simplex.push(v);
         }
-        let Ok(solver) = NelderMead::new(simplex).with_sd_tolerance(1e-6) else {
+        let Ok(solver) = NelderMead::new(simplex).with_sd_tolerance(RESOLUTION) else {
             return false;
         };
         let problem = Problem {
@@ -597,4 +617,20 @@ pub fn cross_validate(
         });
     }
     Ok(folds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_coordinates_within_the_resolution_of_an_end_are_that_end() {
+        assert_eq!(scaled(0.0, 5.0, 5.3e-8), 0.0);
+        assert_eq!(scaled(0.0, 5.0, -0.1), 0.0);
+        assert_eq!(scaled(400.0, 1000.0, 1.0 - 1e-7), 1000.0);
+        assert_eq!(scaled(400.0, 1000.0, 0.5), 700.0);
+        // one step of the resolution or more from an end is kept
+        let v = scaled(0.0, 5.0, 2e-6);
+        assert!(v > 0.0 && (v - 1e-5).abs() < 1e-12, "{v}");
+    }
 }

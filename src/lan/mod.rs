@@ -395,8 +395,15 @@ impl<A: Application> Lan<A> {
                 } else {
                     Carries::Request
                 };
+                // an acknowledgement is sent from the receive path: the driver copies it
+                // to the card at interrupt level too; packets built by a task, at task level
+                let prio = if what == Carries::Control {
+                    Priority::Interrupt
+                } else {
+                    Priority::Task
+                };
                 let step = self.nodes[n].adapter.submit_carrying(frame, what);
-                self.apply_tx(n, step, Priority::Task, engine);
+                self.apply_tx(n, step, prio, engine);
             }
             Job::TxCopy { frame, prio } => {
                 let step = self.nodes[n].adapter.copied_to_card(frame);

@@ -178,7 +178,8 @@ impl<A> Node<A> {
     /// [`SendOrder`]: with `OldestMessage` in the order the messages were handed to
     /// AI-LANBIOS (the oldest message whose window is open sends its next packet, so one
     /// send request is served until its window closes); with `RoundRobin` one packet per
-    /// session with an open window in turn.
+    /// session with an open window in turn; with `OneMessage` as `OldestMessage`, but a
+    /// message once started keeps the driver to itself until it is acknowledged in full.
     pub fn next_ready_peer(&mut self) -> Option<usize> {
         let n = self.sessions.len();
         for k in 0..n {
@@ -194,6 +195,15 @@ impl<A> Node<A> {
                 .find(|&i| self.sessions[i].sendable_order().is_some())?;
             self.data_rr = (i + 1) % n;
             return Some(self.peer_of(i));
+        }
+        if self.session_cfg.send_order == SendOrder::OneMessage {
+            if let Some((_, i)) = (0..n)
+                .filter_map(|i| Some((self.sessions[i].in_flight_order()?, i)))
+                .min()
+            {
+                self.sessions[i].sendable_order()?;
+                return Some(self.peer_of(i));
+            }
         }
         let i = (0..n)
             .filter_map(|i| Some((self.sessions[i].sendable_order()?, i)))
@@ -268,7 +278,7 @@ mod tests {
     use super::*;
     use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
     use crate::nos::config::ServerConfig;
-    use crate::nos::packet::PacketKind;
+    use crate::nos::packet::{Packet, PacketKind};
     use crate::time::SimDuration;
 
     struct NoApp;
@@ -345,13 +355,20 @@ mod tests {
 
     /// The peers of the first `k` data packets the node hands to the driver.
     fn first_packets(mut node: Node<NoApp>, k: usize) -> Vec<usize> {
-        (0..k)
-            .map(|_| {
-                let peer = node.next_ready_peer().expect("data to send");
-                node.session_mut(peer).next_packet().expect("a packet");
-                peer
-            })
-            .collect()
+        first_packets_of(&mut node, k)
+    }
+
+    /// The peers of the next data packets the node hands to the driver, at most `k`.
+    fn first_packets_of(node: &mut Node<NoApp>, k: usize) -> Vec<usize> {
+        let mut peers = Vec::new();
+        while peers.len() < k {
+            let Some(peer) = node.next_ready_peer() else {
+                break;
+            };
+            node.session_mut(peer).next_packet().expect("a packet");
+            peers.push(peer);
+        }
+        peers
     }
 
     #[test]
@@ -360,6 +377,25 @@ mod tests {
             first_packets(server(SendOrder::OldestMessage), 6),
             [1, 1, 1, 2, 2, 2]
         );
+    }
+
+    #[test]
+    fn test_one_message_waits_for_the_whole_reply_s_acknowledgement() {
+        let mut node = server(SendOrder::OneMessage);
+        assert_eq!(first_packets_of(&mut node, 3), [1, 1, 1]);
+        // peer 1's reply is out but not acknowledged: no other reply may start
+        assert_eq!(node.next_ready_peer(), None);
+        let ack = Packet {
+            kind: PacketKind::Ack,
+            msg: 0,
+            seq: 0,
+            last: false,
+            value: 3,
+            acks: false,
+        };
+        node.session_mut(1).receive(ack);
+        assert_eq!(first_packets_of(&mut node, 4), [2, 2, 2]);
+        assert_eq!(node.next_ready_peer(), None);
     }
 
     #[test]

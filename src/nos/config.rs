@@ -41,6 +41,10 @@ pub enum SendOrder {
     /// One packet per session in turn: concurrent replies progress together and end
     /// together (a NetBIOS that rotates over its sessions on every free buffer).
     RoundRobin,
+    /// One message in flight for the whole node: the oldest message is sent until the
+    /// peer has acknowledged all of it, and only then does the next one (to any session)
+    /// start (a NetBIOS that completes one SEND NCB before it takes up the next).
+    OneMessage,
 }
 
 impl SessionConfig {

@@ -365,6 +365,15 @@ impl Session {
         }
     }
 
+    /// The order stamp of the front message if it has started (some packet of it sent)
+    /// and is not yet acknowledged in full.
+    pub fn in_flight_order(&self) -> Option<u64> {
+        match self.sender {
+            Sender::Sending { next_seq, .. } if next_seq > 0 => self.queue.front().map(|q| q.order),
+            _ => None,
+        }
+    }
+
     /// Messages queued or in progress.
     pub fn queued(&self) -> usize {
         self.queue.len()

@@ -145,7 +145,7 @@ pub struct RawAilanbio {
     pub run_burst: i64,
     pub ack_timeout: i64,
     pub retry_period: i64,
-    /// `"oldest_message"` (default) or `"round_robin"` (see [`SendOrder`]).
+    /// `"oldest_message"` (default), `"round_robin"` or `"one_message"` (see [`SendOrder`]).
     pub send_order: Option<RawSendOrder>,
 }
 
@@ -155,6 +155,7 @@ pub struct RawAilanbio {
 pub enum RawSendOrder {
     OldestMessage,
     RoundRobin,
+    OneMessage,
 }
 
 /// `[nos.workstation.redir]`: REDIR switches.
@@ -279,6 +280,7 @@ impl RawAilanbio {
             send_order: match self.send_order {
                 None | Some(RawSendOrder::OldestMessage) => SendOrder::OldestMessage,
                 Some(RawSendOrder::RoundRobin) => SendOrder::RoundRobin,
+                Some(RawSendOrder::OneMessage) => SendOrder::OneMessage,
             },
             ack_timeout: ticks(int_in(
                 &p("ack_timeout"),
