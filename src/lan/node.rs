@@ -353,13 +353,8 @@ mod tests {
         node
     }
 
-    /// The peers of the first `k` data packets the node hands to the driver.
-    fn first_packets(mut node: Node<NoApp>, k: usize) -> Vec<usize> {
-        first_packets_of(&mut node, k)
-    }
-
     /// The peers of the next data packets the node hands to the driver, at most `k`.
-    fn first_packets_of(node: &mut Node<NoApp>, k: usize) -> Vec<usize> {
+    fn first_packets(node: &mut Node<NoApp>, k: usize) -> Vec<usize> {
         let mut peers = Vec::new();
         while peers.len() < k {
             let Some(peer) = node.next_ready_peer() else {
@@ -374,7 +369,7 @@ mod tests {
     #[test]
     fn test_oldest_message_serves_one_reply_then_the_next() {
         assert_eq!(
-            first_packets(server(SendOrder::OldestMessage), 6),
+            first_packets(&mut server(SendOrder::OldestMessage), 6),
             [1, 1, 1, 2, 2, 2]
         );
     }
@@ -382,7 +377,7 @@ mod tests {
     #[test]
     fn test_one_message_waits_for_the_whole_reply_s_acknowledgement() {
         let mut node = server(SendOrder::OneMessage);
-        assert_eq!(first_packets_of(&mut node, 3), [1, 1, 1]);
+        assert_eq!(first_packets(&mut node, 3), [1, 1, 1]);
         // peer 1's reply is out but not acknowledged: no other reply may start
         assert_eq!(node.next_ready_peer(), None);
         let ack = Packet {
@@ -394,14 +389,14 @@ mod tests {
             acks: false,
         };
         node.session_mut(1).receive(ack);
-        assert_eq!(first_packets_of(&mut node, 4), [2, 2, 2]);
+        assert_eq!(first_packets(&mut node, 4), [2, 2, 2]);
         assert_eq!(node.next_ready_peer(), None);
     }
 
     #[test]
     fn test_round_robin_interleaves_the_replies_packet_by_packet() {
         assert_eq!(
-            first_packets(server(SendOrder::RoundRobin), 6),
+            first_packets(&mut server(SendOrder::RoundRobin), 6),
             [1, 2, 3, 1, 2, 3]
         );
     }
