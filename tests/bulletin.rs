@@ -86,7 +86,7 @@ fn every_point_varies_by_at_most_2_percent_between_seeds() {
 /// Issue 13's shape bar: a within 25% and b within 3% of the measured curve's. Reached for
 /// b on every curve and for a on both default curves (README, "Fidelity"); this holds
 /// those and prints the rest. Not reached: a on the two optimized curves (16-bit optimized
-/// -42%; 8-bit optimized's measured a, 0.28 +- 0.26 ms, is within its own scatter of zero).
+/// -43%; 8-bit optimized's measured a, 0.28 +- 0.26 ms, is within its own scatter of zero).
 #[test]
 fn per_byte_costs_and_the_defaults_per_block_costs_match_the_bulletin() {
     let mut report = String::new();

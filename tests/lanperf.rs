@@ -98,7 +98,7 @@ fn test_x_defaults_run_both_tests_on_five_stations_audited() {
 
 /// LANPERF READ on Figure 1's LAN (16-bit optimized, 5 stations, 32 KB blocks in cache)
 /// against PERFORM3 at the nearest block size, 31744 bytes. Both in bytes/s. PERFORM3
-/// does more per block (its C loop and timing: `app_block_kinstr` 47.8 against LANPERF's
+/// does more per block (its C loop and timing: `app_block_kinstr` 47.5 against LANPERF's
 /// 20), so the per-block times may differ by that work (and by the 1024 bytes more per
 /// LANPERF block at the measured byte rate); beyond that, at most 5%.
 #[test]
