@@ -746,6 +746,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-network-buffer-share",
         "bulletin-oldest-message",
         "bulletin-one-message",
+        "bulletin-report-seeds",
         "bulletin-run-burst",
         "bulletin-scope",
         "bulletin-from-the-middle",
