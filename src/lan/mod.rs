@@ -142,6 +142,17 @@ impl From<EtherEvent> for LanEvent {
     }
 }
 
+/// The level a packet is built and handed to the driver at: AI-LANBIOS answers with an
+/// acknowledgement (or a negative one) from its receive path, at interrupt level; every
+/// other packet is built by the sending task.
+fn level_of(packet: &Packet) -> Priority {
+    if packet.kind.is_ack() {
+        Priority::Interrupt
+    } else {
+        Priority::Task
+    }
+}
+
 /// Work a CPU does; what happens when it completes is in [`Lan::job_done`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Job {
@@ -351,13 +362,7 @@ impl<A: Application> Lan<A> {
                 self.tap
                     .host(now, n, observe::HostWorkKind::Build, &f, cost.copy, cost.protocol);
             }
-            // AI-LANBIOS answers with an acknowledgement from its receive path (interrupt
-            // level); data packets are built by the sending task.
-            let prio = if packet.kind.is_ack() {
-                Priority::Interrupt
-            } else {
-                Priority::Task
-            };
+            let prio = level_of(&packet);
             let peer = peer as u32;
             self.start_job(
                 n,
@@ -395,13 +400,8 @@ impl<A: Application> Lan<A> {
                 } else {
                     Carries::Request
                 };
-                // an acknowledgement is sent from the receive path: the driver copies it
-                // to the card at interrupt level too; packets built by a task, at task level
-                let prio = if what == Carries::Control {
-                    Priority::Interrupt
-                } else {
-                    Priority::Task
-                };
+                // the driver copies the packet to the card at the level it was built at
+                let prio = level_of(&packet);
                 let step = self.nodes[n].adapter.submit_carrying(frame, what);
                 self.apply_tx(n, step, prio, engine);
             }
