@@ -81,7 +81,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![Just(0.0f64), 0.0f64..=0.1],
         0i64..=i64::MAX,
         prop_oneof![3 => Just(0.2f64), 1 => Just(1.0f64)],
-        (prop_oneof![Just(0.0f64), 0.0f64..=3.0], any::<bool>()),
+        (prop_oneof![Just(0.0f64), 0.0f64..=3.0], any::<bool>(), 0usize..3),
     );
     (lan, nos).prop_flat_map(|(lan, nos)| {
         let (config, ws, length, random_pos, width, (tx, ws_tx), ((pkt, big), (ws_pkt, ws_big))) = lan;
@@ -94,9 +94,10 @@ fn case() -> impl Strategy<Value = Case> {
             corrupt,
             seed,
             measure,
-            (latency, serial),
+            (latency, serial, copy),
         ) = nos;
         let scope = if serial { "server" } else { "task" };
+        let send_copy = ["queued", "at_once", "when_idle"][copy];
         let positions = if random_pos {
             prop::collection::vec(0.0f64..=length, ws + 1)
                 .prop_map(Some)
@@ -115,6 +116,7 @@ fn case() -> impl Strategy<Value = Case> {
                 format!("adapter.bus_width={width}"),
                 format!("adapter.transmit_buffers={tx}"),
                 format!("adapter.packet_size={pkt}"),
+                format!("adapter.send_copy={send_copy}"),
                 format!("adapter.workstation.transmit_buffers={ws_tx}"),
                 format!("adapter.workstation.packet_size={ws_pkt}"),
                 format!("nos.workstation.redir.buffers={redir_buffers}"),

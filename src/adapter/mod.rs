@@ -60,6 +60,28 @@ pub enum TransmitLength {
     Message,
 }
 
+/// When a programmed-I/O driver copies a frame it was handed into the card's transmit
+/// RAM, if the card has room (issue 13; not documented for the AEX driver, so each is a
+/// hypothesis the calibration judges). A frame handed over while the card is full is
+/// copied by the transmit-complete interrupt that frees a slot, whatever this says.
+///
+/// The AEX driver keeps TRANSMIT_BUFFERS packet buffers of its own in host memory (2-80,
+/// LANtastic 4.1 switch notes): a send call can copy the caller's packet there and return,
+/// and the copy into the card can come later.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SendCopy {
+    /// Task-level work queued behind whatever NOS work already waits for the CPU (first
+    /// come, first served).
+    #[default]
+    Queued,
+    /// Straight after the packet is built, ahead of the NOS work already waiting (the send
+    /// call copies into the card before it returns).
+    AtOnce,
+    /// When the host has no other task-level work waiting ([`crate::host::Priority::Background`]:
+    /// the driver moves its buffered packets into the card from an idle-time hook).
+    WhenIdle,
+}
+
 /// What a frame handed to the driver carries, for [`TransmitLength`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Carries {
@@ -83,6 +105,8 @@ pub enum CopyEngine {
         setup_ns: f64,
         /// The byte count the driver gives the transmit command.
         transmit_length: TransmitLength,
+        /// When the driver copies a frame it was handed into the card.
+        send_copy: SendCopy,
     },
     /// 3C509-style: the CPU moves whole frames through transmit and receive FIFOs with
     /// 16-bit I/O string accesses; only as many frames as fit the FIFOs are on the card.
@@ -292,6 +316,15 @@ impl AdapterProfile {
             bytes.max(self.max_frame_bytes())
         } else {
             bytes
+        }
+    }
+
+    /// When the driver copies a frame it was handed into the card ([`SendCopy`]; the
+    /// other copy engines' drivers queue the copy like any task work).
+    pub fn send_copy(&self) -> SendCopy {
+        match self.copy {
+            CopyEngine::ProgrammedIo { send_copy, .. } => send_copy,
+            _ => SendCopy::Queued,
         }
     }
 
@@ -631,6 +664,7 @@ mod tests {
                 access_ns,
                 setup_ns: 10_000.0,
                 transmit_length: TransmitLength::default(),
+                send_copy: SendCopy::default(),
             },
             card_ram_bytes: 16 * 1024,
             page_bytes: 256,
@@ -710,6 +744,7 @@ mod tests {
                 access_ns: 1_000.0,
                 setup_ns: 10_000.0,
                 transmit_length,
+                send_copy: SendCopy::Queued,
             };
         };
         // "frame": every frame at its own length

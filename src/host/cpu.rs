@@ -1,10 +1,14 @@
 //! One CPU as a queueing resource.
 //!
-//! Two priority classes. Interrupt-level work (servicing the adapter) preempts task-level
-//! work: the task is suspended and resumes, with the time it still needs, when no
-//! interrupt work is left. Interrupt work is never preempted (DOS-era drivers ran their
-//! ISRs with interrupts masked), and task-level work never preempts other task-level work
-//! (the NOS and DOS were not re-entrant). Within a class, first come first served.
+//! Three priority classes. Interrupt-level work (servicing the adapter) preempts the other
+//! two: the job is suspended and resumes, with the time it still needs, when no interrupt
+//! work is left. Interrupt work is never preempted (DOS-era drivers ran their ISRs with
+//! interrupts masked), and task-level work never preempts other task-level work (the NOS
+//! and DOS were not re-entrant). Background work (a driver's deferred work) starts only
+//! when no interrupt or task-level job waits, and once started is not preempted by task
+//! work. Within a class, first come first served, except that a job submitted with
+//! [`Cpu::submit_first`] goes to the head of its class (it continues the work that just
+//! ended).
 //!
 //! Invariants: at most one job runs; busy time never exceeds elapsed time. The caller
 //! schedules a completion event, tagged with the generation returned, at the time returned
@@ -21,8 +25,11 @@ use crate::time::{SimDuration, SimTime};
 pub enum Priority {
     /// Interrupt service: adapter receive and transmit-complete handling.
     Interrupt = 0,
-    /// Everything else: NetBIOS sends, redirector, server tasks, application.
+    /// NetBIOS sends, redirector, server tasks, application.
     Task = 1,
+    /// Work the host does when it has nothing else waiting (a driver that moves its
+    /// buffered frames into the card from its idle-time hook).
+    Background = 2,
 }
 
 /// What a job spends its time on, for the explanation of where time goes.
@@ -76,10 +83,10 @@ pub struct Completion {
 
 /// A single CPU running jobs of type `J`.
 pub struct Cpu<J> {
-    queues: [VecDeque<Waiting<J>>; 2],
+    queues: [VecDeque<Waiting<J>>; 3],
     running: Option<Running<J>>,
-    /// Preempted task-level jobs and the time each still needs.
-    suspended: Vec<(J, SimDuration)>,
+    /// Preempted task-level or background jobs, their level and the time each still needs.
+    suspended: Vec<(J, Priority, SimDuration)>,
     gen: u32,
     stats: CpuStats,
 }
@@ -93,7 +100,7 @@ impl<J> Default for Cpu<J> {
 impl<J> Cpu<J> {
     pub fn new() -> Self {
         Cpu {
-            queues: [VecDeque::new(), VecDeque::new()],
+            queues: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
             running: None,
             suspended: Vec::new(),
             gen: 0,
@@ -107,7 +114,7 @@ impl<J> Cpu<J> {
 
     /// Jobs waiting or suspended (not counting the one running).
     pub fn waiting(&self) -> usize {
-        self.queues[0].len() + self.queues[1].len() + self.suspended.len()
+        self.queues.iter().map(VecDeque::len).sum::<usize>() + self.suspended.len()
     }
 
     /// Is `gen` the generation of the running job's completion?
@@ -124,7 +131,7 @@ impl<J> Cpu<J> {
         self.running.as_ref().map(|r| (&r.job, r.prio))
     }
 
-    /// A task-level job was preempted by interrupt work and waits to resume.
+    /// A task-level or background job was preempted by interrupt work and waits to resume.
     pub fn task_preempted(&self) -> bool {
         !self.suspended.is_empty()
     }
@@ -137,11 +144,28 @@ impl<J> Cpu<J> {
             cost,
             since: now,
         });
+        self.offered(now, prio)
+    }
+
+    /// Offers a job that continues the work that just ended: it goes to the head of its
+    /// class's queue, ahead of the jobs already waiting there. Otherwise as [`Cpu::submit`].
+    pub fn submit_first(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J) -> Option<Completion> {
+        self.queues[prio as usize].push_front(Waiting {
+            job,
+            cost,
+            since: now,
+        });
+        self.offered(now, prio)
+    }
+
+    /// A job of class `prio` was queued: start it if the CPU is idle, or suspend the
+    /// running job if interrupt work preempts it.
+    fn offered(&mut self, now: SimTime, prio: Priority) -> Option<Completion> {
         match &self.running {
             None => self.start_next(now),
-            Some(r) if prio == Priority::Interrupt && r.prio == Priority::Task => {
+            Some(r) if prio == Priority::Interrupt && r.prio != Priority::Interrupt => {
                 let r = self.running.take().expect("checked");
-                self.suspended.push((r.job, r.end - now));
+                self.suspended.push((r.job, r.prio, r.end - now));
                 self.start_next(now)
             }
             Some(_) => None,
@@ -153,12 +177,15 @@ impl<J> Cpu<J> {
         let (job, prio, dur) = if let Some(w) = self.queues[0].pop_front() {
             self.account(&w, now);
             (w.job, Priority::Interrupt, w.cost.total())
-        } else if let Some((job, left)) = self.suspended.pop() {
-            (job, Priority::Task, left)
+        } else if let Some((job, prio, left)) = self.suspended.pop() {
+            (job, prio, left)
         } else {
-            let w = self.queues[1].pop_front()?;
+            let (w, prio) = match self.queues[1].pop_front() {
+                Some(w) => (w, Priority::Task),
+                None => (self.queues[2].pop_front()?, Priority::Background),
+            };
             self.account(&w, now);
-            (w.job, Priority::Task, w.cost.total())
+            (w.job, prio, w.cost.total())
         };
         let end = now + dur;
         self.running = Some(Running { job, prio, end });
@@ -192,7 +219,7 @@ impl<J> Cpu<J> {
         self.running
             .iter()
             .map(|r| &r.job)
-            .chain(self.suspended.iter().map(|(j, _)| j))
+            .chain(self.suspended.iter().map(|(j, _, _)| j))
             .chain(self.queues.iter().flat_map(|q| q.iter().map(|w| &w.job)))
     }
 
@@ -202,7 +229,7 @@ impl<J> Cpu<J> {
             Some(r) if r.end > now => (r.end - now).as_nanos(),
             _ => 0,
         };
-        let suspended: u64 = self.suspended.iter().map(|(_, left)| left.as_nanos()).sum();
+        let suspended: u64 = self.suspended.iter().map(|(_, _, left)| left.as_nanos()).sum();
         self.stats.busy_ns - running - suspended
     }
 }
@@ -268,6 +295,64 @@ mod tests {
         let s = c.stats();
         assert_eq!(s.busy_ns, 210);
         assert_eq!((s.copy_ns, s.protocol_ns), (150, 60));
+    }
+
+    #[test]
+    fn test_background_waits_for_task_work_but_is_not_preempted_by_it() {
+        let mut c: Cpu<&str> = Cpu::new();
+        assert_eq!(at(c.submit(t(0), Priority::Task, d(100), "task1")), Some(100));
+        assert_eq!(c.submit(t(10), Priority::Background, d(40), "copy"), None);
+        assert_eq!(c.submit(t(20), Priority::Task, d(50), "task2"), None);
+        // task2 came after the copy but goes first
+        let (j, next) = c.finish(t(100));
+        assert_eq!((j, at(next)), ("task1", Some(150)));
+        let (j, next) = c.finish(t(150));
+        assert_eq!((j, at(next)), ("task2", Some(190)));
+        assert_eq!(c.running().map(|(_, p)| p), Some(Priority::Background));
+        // task work arriving now waits for the running copy
+        assert_eq!(c.submit(t(160), Priority::Task, d(10), "task3"), None);
+        let (j, next) = c.finish(t(190));
+        assert_eq!((j, at(next)), ("copy", Some(200)));
+        assert_eq!(c.stats().wait_ns, 80 + 140 + 30);
+    }
+
+    #[test]
+    fn test_interrupt_preempts_background_which_resumes_at_its_level() {
+        let mut c: Cpu<&str> = Cpu::new();
+        let first = c.submit(t(0), Priority::Background, d(100), "copy").unwrap();
+        let isr = Cost {
+            protocol: SimDuration::from_nanos(30),
+            ..Cost::default()
+        };
+        assert_eq!(at(c.submit(t(40), Priority::Interrupt, isr, "isr")), Some(70));
+        assert!(!c.is_current(first.gen));
+        assert!(c.task_preempted());
+        assert_eq!(c.submit(t(50), Priority::Task, d(10), "task"), None);
+        // the copy resumes (60 ns left) before the task that came meanwhile
+        let (j, next) = c.finish(t(70));
+        assert_eq!((j, at(next)), ("isr", Some(130)));
+        assert_eq!(c.running().map(|(_, p)| p), Some(Priority::Background));
+        let (j, next) = c.finish(t(130));
+        assert_eq!((j, at(next)), ("copy", Some(140)));
+        assert_eq!(c.busy_until(t(140)), 140);
+    }
+
+    #[test]
+    fn test_submit_first_goes_ahead_of_its_class() {
+        let mut c: Cpu<&str> = Cpu::new();
+        c.submit(t(0), Priority::Task, d(100), "build1");
+        c.submit(t(0), Priority::Task, d(100), "build2");
+        let (j, next) = c.finish(t(100));
+        assert_eq!((j, at(next)), ("build1", Some(200)));
+        // the copy that build1's send call makes runs before build3 but after build2,
+        // which was already running
+        c.submit(t(100), Priority::Task, d(100), "build3");
+        assert_eq!(c.submit_first(t(100), Priority::Task, d(10), "copy1"), None);
+        let (j, next) = c.finish(t(200));
+        assert_eq!((j, at(next)), ("build2", Some(210)));
+        let (j, next) = c.finish(t(210));
+        assert_eq!((j, at(next)), ("copy1", Some(310)));
+        assert_eq!(c.finish(t(310)).0, "build3");
     }
 
     #[test]

@@ -276,7 +276,7 @@ impl<A> Node<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
+    use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
     use crate::nos::config::ServerConfig;
     use crate::nos::packet::{Packet, PacketKind};
     use crate::time::SimDuration;
@@ -314,6 +314,7 @@ mod tests {
                 access_ns: 500.0,
                 setup_ns: 0.0,
                 transmit_length: TransmitLength::Frame,
+                send_copy: SendCopy::Queued,
             },
             card_ram_bytes: 16 * 1024,
             page_bytes: 256,

@@ -7,10 +7,10 @@
 //! A composition's job type implements [`FrameJob`] to name the three frame-path jobs;
 //! what a protocol does with a received frame stays with the composition.
 
-use crate::adapter::{Adapter, TxStep};
+use crate::adapter::{Adapter, SendCopy, TxStep};
 use crate::engine::Engine;
 use crate::ether::{EtherEvent, Frame, Indication, Wire};
-use crate::host::{Cost, Cpu, HostProfile, Priority};
+use crate::host::{Completion, Cost, Cpu, HostProfile, Priority};
 
 use super::LanEvent;
 
@@ -49,7 +49,13 @@ pub(super) fn start_job<J>(
     job: J,
     engine: &mut Engine<LanEvent>,
 ) {
-    if let Some(c) = cpu.submit(engine.now(), prio, cost, job) {
+    let done = cpu.submit(engine.now(), prio, cost, job);
+    schedule_done(n, done, engine);
+}
+
+/// Schedules the completion of the job node `n`'s CPU started, if it started one.
+fn schedule_done(n: usize, done: Option<Completion>, engine: &mut Engine<LanEvent>) {
+    if let Some(c) = done {
         engine.schedule(
             c.at,
             LanEvent::CpuDone {
@@ -75,7 +81,9 @@ pub(super) fn cpu_done<J>(cpu: &mut Cpu<J>, node: u32, gen: u32, engine: &mut En
 
 /// Does what a transmit-side step of node `n`'s driver asks, in order: the frame for the
 /// MAC goes to the segment, then the next copy into the card starts as a CPU job at
-/// `prio` (the priority of the code that took the step).
+/// `prio` (the priority of the code that took the step). A copy the task level starts
+/// goes where the driver's [`SendCopy`] puts it: queued like any task work, first in the
+/// task queue, or at the background level.
 pub(super) fn apply_tx<J: FrameJob, W: Wire>(
     segment: &mut W,
     cpu: &mut Cpu<J>,
@@ -93,7 +101,18 @@ pub(super) fn apply_tx<J: FrameJob, W: Wire>(
             copy: adapter.profile.tx_copy_time(frame.bytes),
             ..Cost::default()
         };
-        start_job(cpu, n, prio, cost, J::tx_copy(frame, prio), engine);
+        let send_copy = adapter.profile.send_copy();
+        let prio = match (prio, send_copy) {
+            (Priority::Task, SendCopy::WhenIdle) => Priority::Background,
+            _ => prio,
+        };
+        let job = J::tx_copy(frame, prio);
+        let done = if prio == Priority::Task && send_copy == SendCopy::AtOnce {
+            cpu.submit_first(engine.now(), prio, cost, job)
+        } else {
+            cpu.submit(engine.now(), prio, cost, job)
+        };
+        schedule_done(n, done, engine);
     }
 }
 

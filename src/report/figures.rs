@@ -339,6 +339,10 @@ const PARAMS: &[(&str, &str)] = &[
         "Frames sent a large buffer long (frame: none; data; message)",
     ),
     (
+        "adapter.send_copy",
+        "When the driver copies a frame into the card (queued; at_once; when_idle)",
+    ),
+    (
         "adapter.workstation.transmit_buffers",
         "Workstation AEX TRANSMIT_BUFFERS (frames)",
     ),

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::units;
-use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
+use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
 use crate::nos::config::{
@@ -49,6 +49,8 @@ pub struct RawAdapter {
     pub setup_ns: f64,
     /// Optional: `"frame"` (default), `"data"` or `"message"` (see [`TransmitLength`]).
     pub transmit_length: Option<RawTransmitLength>,
+    /// Optional: `"queued"` (default), `"at_once"` or `"when_idle"` (see [`SendCopy`]).
+    pub send_copy: Option<RawSendCopy>,
     pub card_ram_bytes: i64,
     pub page_bytes: Option<i64>,
     pub transmit_buffers: i64,
@@ -175,6 +177,15 @@ pub enum RawTransmitLength {
     Frame,
     Data,
     Message,
+}
+
+/// `send_copy` of `[adapter]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSendCopy {
+    Queued,
+    AtOnce,
+    WhenIdle,
 }
 
 /// `large_reads` of `[nos.workstation.redir]`.
@@ -346,17 +357,24 @@ pub fn validate(
         Some(RawTransmitLength::Data) => TransmitLength::Data,
         Some(RawTransmitLength::Message) => TransmitLength::Message,
     };
+    let send_copy = match adapter.send_copy {
+        None | Some(RawSendCopy::Queued) => SendCopy::Queued,
+        Some(RawSendCopy::AtOnce) => SendCopy::AtOnce,
+        Some(RawSendCopy::WhenIdle) => SendCopy::WhenIdle,
+    };
     let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or("programmed_io") {
         "programmed_io" => (
             CopyEngine::ProgrammedIo {
                 access_ns,
                 setup_ns,
                 transmit_length,
+                send_copy,
             },
             CopyEngine::ProgrammedIo {
                 access_ns: ws_access_ns,
                 setup_ns: ws_setup_ns,
                 transmit_length,
+                send_copy,
             },
         ),
         other => {

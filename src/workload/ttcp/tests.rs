@@ -1,7 +1,7 @@
 //! Whole transfers on hand-made hosts: the ceiling, loss recovery, conservation.
 
 use super::*;
-use crate::adapter::{AdapterProfile, CopyEngine, TransmitLength};
+use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
 use crate::ether::SegmentConfig;
 use crate::host::HostProfile;
 use crate::lan::tcp::TcpCosts;
@@ -49,6 +49,7 @@ fn instant_host() -> TcpHost {
                 access_ns: 0.0,
                 setup_ns: 0.0,
                 transmit_length: TransmitLength::Frame,
+                send_copy: SendCopy::Queued,
             },
             card_ram_bytes: 65_536,
             page_bytes: 256,
@@ -87,6 +88,7 @@ fn slow_host() -> TcpHost {
         access_ns: 500.0,
         setup_ns: 5_000.0,
         transmit_length: TransmitLength::Frame,
+        send_copy: SendCopy::Queued,
     };
     h.costs = TcpCosts {
         syscall_kinstr: 1.0,
