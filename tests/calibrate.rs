@@ -739,6 +739,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
     for want in [
         "bulletin",
         "bulletin-assumptions-free",
+        "bulletin-copy-at-once",
         "bulletin-direct-reads",
         "bulletin-full-buffers",
         "bulletin-full-buffers-alone",
