@@ -139,28 +139,29 @@ impl<J> Cpu<J> {
     /// Offers a job costing `cost`. If it starts now (the CPU was idle, or it is interrupt
     /// work and a task was running, which is suspended), returns the completion to schedule.
     pub fn submit(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J) -> Option<Completion> {
-        self.queues[prio as usize].push_back(Waiting {
-            job,
-            cost,
-            since: now,
-        });
-        self.offered(now, prio)
+        self.offer(now, prio, cost, job, false)
     }
 
     /// Offers a job that continues the work that just ended: it goes to the head of its
     /// class's queue, ahead of the jobs already waiting there. Otherwise as [`Cpu::submit`].
     pub fn submit_first(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J) -> Option<Completion> {
-        self.queues[prio as usize].push_front(Waiting {
+        self.offer(now, prio, cost, job, true)
+    }
+
+    /// Queues `job` in class `prio` (at the head if `first`), then starts it if the CPU is
+    /// idle, or suspends the running job if interrupt work preempts it.
+    fn offer(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J, first: bool) -> Option<Completion> {
+        let w = Waiting {
             job,
             cost,
             since: now,
-        });
-        self.offered(now, prio)
-    }
-
-    /// A job of class `prio` was queued: start it if the CPU is idle, or suspend the
-    /// running job if interrupt work preempts it.
-    fn offered(&mut self, now: SimTime, prio: Priority) -> Option<Completion> {
+        };
+        let queue = &mut self.queues[prio as usize];
+        if first {
+            queue.push_front(w);
+        } else {
+            queue.push_back(w);
+        }
         match &self.running {
             None => self.start_next(now),
             Some(r) if prio == Priority::Interrupt && r.prio != Priority::Interrupt => {
