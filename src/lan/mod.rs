@@ -159,7 +159,8 @@ pub enum Job {
     /// AI-LANBIOS builds a packet; then the driver takes the frame.
     NbSend { peer: u32, packet: Packet, payload: u32 },
     /// Programmed-I/O copy of a frame into a card transmit slot, at the priority of the
-    /// code that started it (the NetBIOS send or the transmit-complete interrupt).
+    /// code that started it (the NetBIOS send or the transmit-complete interrupt), or at
+    /// the background level for a driver whose `send_copy` is `when_idle`.
     TxCopy { frame: Frame, prio: Priority },
     /// Transmit-complete interrupt.
     TxIsr,

@@ -16,7 +16,8 @@ use super::LanEvent;
 
 /// The frame-path jobs of a composition's job type.
 pub(super) trait FrameJob: Sized {
-    /// Copy of a frame into a card transmit slot, at the priority of the code that started it.
+    /// Copy of a frame into a card transmit slot, at the priority of the code that started it
+    /// (or the background level: [`SendCopy::WhenIdle`]).
     fn tx_copy(frame: Frame, prio: Priority) -> Self;
     /// Transmit-complete interrupt.
     fn tx_isr() -> Self;
