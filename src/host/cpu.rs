@@ -137,7 +137,8 @@ impl<J> Cpu<J> {
     }
 
     /// Offers a job costing `cost`. If it starts now (the CPU was idle, or it is interrupt
-    /// work and a task was running, which is suspended), returns the completion to schedule.
+    /// work and a task-level or background job was running, which is suspended), returns
+    /// the completion to schedule.
     pub fn submit(&mut self, now: SimTime, prio: Priority, cost: Cost, job: J) -> Option<Completion> {
         self.offer(now, prio, cost, job, false)
     }
