@@ -132,7 +132,7 @@ impl<J> Cpu<J> {
     }
 
     /// A task-level or background job was preempted by interrupt work and waits to resume.
-    pub fn task_preempted(&self) -> bool {
+    pub fn preempted(&self) -> bool {
         !self.suspended.is_empty()
     }
 
@@ -328,7 +328,7 @@ mod tests {
         };
         assert_eq!(at(c.submit(t(40), Priority::Interrupt, isr, "isr")), Some(70));
         assert!(!c.is_current(first.gen));
-        assert!(c.task_preempted());
+        assert!(c.preempted());
         assert_eq!(c.submit(t(50), Priority::Task, d(10), "task"), None);
         // the copy resumes (60 ns left) before the task that came meanwhile
         let (j, next) = c.finish(t(70));

@@ -142,7 +142,7 @@ impl<S: SocketApp> TcpLan<S> {
                 };
                 (prio, work)
             }),
-            process_preempted: node.cpu.task_preempted(),
+            process_preempted: node.cpu.preempted(),
             user_on_attached: node.user_on_attached,
         };
         node.ticks.add(account::charge(sample));
