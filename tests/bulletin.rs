@@ -374,3 +374,32 @@ fn a_later_copy_into_the_card_slows_16_bit_optimized_small_blocks_and_not_8_bit(
         assert!((s / slow[1] - 1.0).abs() < 0.01, "{slow:?}");
     }
 }
+
+/// Issue 13's hypothesis on when SERVER moves a reply out of the cache
+/// (`nos.server.reply_copy`, README, Fidelity): moved whole before the send, the same
+/// bytes cost the same CPU, so the 8-bit server, bound by its CPU, keeps its throughput;
+/// but the move is task work, and the shipped driver copies packets into the card only
+/// when no task work waits (`send_copy = "when_idle"`), so the 16-bit server's wire waits
+/// behind each 31 KB move while its CPU idles in turn.
+#[test]
+fn a_reply_moved_whole_before_its_send_starves_the_16_bit_wire_and_not_the_8_bit_cpu() {
+    let run = |config: &str, copy: &str| {
+        let o = vec![
+            set(&format!("nos.server.reply_copy={copy}")),
+            set("workload.block_sizes=[31744]"),
+        ];
+        let p = bulletin::run_config(config, &o).unwrap().points[0].clone();
+        (p.throughput_kbps, p.explanation.server_cpu.busy)
+    };
+    let (fast_p, busy_p) = run(CONFIGS[0], "per_packet");
+    let (fast_b, busy_b) = run(CONFIGS[0], "before_send");
+    let (slow_p, _) = run("8bit-optimized", "per_packet");
+    let (slow_b, _) = run("8bit-optimized", "before_send");
+    eprintln!("16-bit optimized {fast_p:.1} -> {fast_b:.1} KB/s (server CPU {busy_p:.3} -> {busy_b:.3}), 8-bit optimized {slow_p:.1} -> {slow_b:.1}");
+    assert!(fast_b < fast_p * 0.95, "{fast_p} -> {fast_b}");
+    assert!(
+        busy_b < busy_p - 0.05,
+        "the 16-bit server's CPU waits too: {busy_p} -> {busy_b}"
+    );
+    assert!((slow_b / slow_p - 1.0).abs() < 0.01, "{slow_p} -> {slow_b}");
+}

@@ -349,7 +349,7 @@ fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
 }
 
 #[test]
-fn an_unknown_latency_scope_read_mode_transmit_length_or_send_copy_is_refused_listing_the_valid_ones() {
+fn an_unknown_latency_scope_read_mode_transmit_length_send_copy_or_reply_copy_is_refused() {
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
     fails(
         "run",
@@ -374,6 +374,12 @@ fn an_unknown_latency_scope_read_mode_transmit_length_or_send_copy_is_refused_li
         &scenario,
         &["--set", "adapter.send_copy=sometimes"],
         &["`adapter.send_copy`", "`queued`, `at_once`, `when_idle`"],
+    );
+    fails(
+        "run",
+        &scenario,
+        &["--set", "nos.server.reply_copy=later"],
+        &["`nos.server.reply_copy`", "`per_packet`, `before_send`"],
     );
 }
 

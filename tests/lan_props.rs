@@ -81,7 +81,12 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![Just(0.0f64), 0.0f64..=0.1],
         0i64..=i64::MAX,
         prop_oneof![3 => Just(0.2f64), 1 => Just(1.0f64)],
-        (prop_oneof![Just(0.0f64), 0.0f64..=3.0], any::<bool>(), 0usize..3),
+        (
+            prop_oneof![Just(0.0f64), 0.0f64..=3.0],
+            any::<bool>(),
+            0usize..3,
+            any::<bool>(),
+        ),
     );
     (lan, nos).prop_flat_map(|(lan, nos)| {
         let (config, ws, length, random_pos, width, (tx, ws_tx), ((pkt, big), (ws_pkt, ws_big))) = lan;
@@ -94,10 +99,11 @@ fn case() -> impl Strategy<Value = Case> {
             corrupt,
             seed,
             measure,
-            (latency, serial, copy),
+            (latency, serial, copy, whole),
         ) = nos;
         let scope = if serial { "server" } else { "task" };
         let send_copy = ["queued", "at_once", "when_idle"][copy];
+        let reply_copy = if whole { "before_send" } else { "per_packet" };
         let positions = if random_pos {
             prop::collection::vec(0.0f64..=length, ws + 1)
                 .prop_map(Some)
@@ -123,6 +129,7 @@ fn case() -> impl Strategy<Value = Case> {
                 format!("nos.workstation.redir.size={redir_size}"),
                 format!("nos.server.network_tasks={tasks}"),
                 format!("nos.server.network_buffer={net_buf}"),
+                format!("nos.server.reply_copy={reply_copy}"),
                 format!("nos.costs.server_request_latency_ms={latency}"),
                 format!("nos.costs.server_request_latency_scope={scope}"),
                 format!("seed={seed}"),

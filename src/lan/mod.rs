@@ -54,9 +54,9 @@ use crate::engine::{Engine, Model, SimRng, StreamKind};
 use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
 use crate::host::{Cost, Priority};
 use crate::nos::cache::{Extent, WritePolicy};
-use crate::nos::config::LatencyScope;
+use crate::nos::config::{LatencyScope, ReplyCopy};
 use crate::nos::packet::{Packet, PacketKind, WRITE_FLAG};
-use crate::nos::server::ReadRequest;
+use crate::nos::server::{ReadRequest, WRITE_REPLY_BYTES};
 use crate::nos::session::{OutMsg, TimerRequest};
 use crate::time::SimTime;
 use node::{Node, Role};
@@ -342,9 +342,17 @@ impl<A: Application> Lan<A> {
             let reserved = node.adapter.reserve();
             assert!(reserved, "the driver refused a buffer it said it had");
             // File data is copied into each packet as the packet is built: a response's
-            // payload from the server's network buffer, a write request's from the
-            // application's buffer (read requests and acks carry none).
-            let data = if packet.carries_data() { payload as u64 } else { 0 };
+            // payload from the server's cache, a write request's from the application's
+            // buffer (read requests and acks carry none); unless the server moved the
+            // whole reply before it sent it (`ReplyCopy::BeforeSend`).
+            let moved = packet.kind == PacketKind::Response
+                && matches!(node.role, Role::Server(_))
+                && self.cfg.profile.server.reply_copy == ReplyCopy::BeforeSend;
+            let data = if packet.carries_data() && !moved {
+                payload as u64
+            } else {
+                0
+            };
             let cost = Cost {
                 protocol: node.host.instructions(self.cfg.profile.costs.packet_kinstr),
                 copy: node.host.memcpy(data),
@@ -610,18 +618,28 @@ impl<A: Application> Lan<A> {
         self.pump(n, engine);
     }
 
-    /// A network task takes request `req`: the server's per-request work, and for a write
-    /// the copy of its data from the network buffer into the cache.
+    /// A network task takes request `req`: the server's per-request work, for a write the
+    /// copy of its data from the network buffer into the cache, and with
+    /// `ReplyCopy::BeforeSend` the move of the whole reply out of the cache.
     fn start_server_read(&mut self, n: usize, req: ReadRequest, engine: &mut Engine<LanEvent>) {
         // SERVER's run burst done: the foreground's turn on the CPU comes first
         let turn = self.nodes[n].server_mut().take_up();
+        let reply = if req.write {
+            WRITE_REPLY_BYTES
+        } else {
+            self.nodes[n].server_mut().response(req.asked).bytes
+        };
+        let before_send = match self.cfg.profile.server.reply_copy {
+            ReplyCopy::PerPacket => 0,
+            ReplyCopy::BeforeSend => reply as u64,
+        };
         let host = &self.nodes[n].host;
         let work = host.instructions(self.cfg.profile.costs.server_request_kinstr) + turn;
         let peer = req.from as u32;
         let (cost, job) = if req.write {
             let cost = Cost {
                 work,
-                copy: host.memcpy(req.asked as u64),
+                copy: host.memcpy(req.asked as u64 + before_send),
                 ..Cost::default()
             };
             (
@@ -634,6 +652,7 @@ impl<A: Application> Lan<A> {
         } else {
             let cost = Cost {
                 work,
+                copy: host.memcpy(before_send),
                 ..Cost::default()
             };
             (

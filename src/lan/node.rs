@@ -277,7 +277,7 @@ impl<A> Node<A> {
 mod tests {
     use super::*;
     use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
-    use crate::nos::config::ServerConfig;
+    use crate::nos::config::{ReplyCopy, ServerConfig};
     use crate::nos::packet::{Packet, PacketKind};
     use crate::time::SimDuration;
 
@@ -332,6 +332,7 @@ mod tests {
                 network_tasks: 3,
                 network_buffer: 4096,
                 run_burst: 1,
+                reply_copy: ReplyCopy::PerPacket,
             },
             SimDuration::ZERO,
         );

@@ -104,6 +104,22 @@ pub struct ServerConfig {
     /// Run burst: requests SERVER takes up before it yields the CPU to DOS's foreground
     /// for a turn of [`NosCosts::server_yield`] (1-255; Appendix A sets 255).
     pub run_burst: u32,
+    /// When a reply's file data is moved out of the cache (the server host's per-byte move).
+    pub reply_copy: ReplyCopy,
+}
+
+/// When SERVER moves a reply's file data out of the cache (the server host's
+/// `memcpy_ns_per_byte`, per byte of the reply). Not documented in our sources: each is a
+/// hypothesis the calibration can judge (issue 13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyCopy {
+    /// Into each packet as AI-LANBIOS builds it: the move is spread over the reply's
+    /// packets, and a packet can leave as soon as its own bytes are moved (the default).
+    PerPacket,
+    /// The network task reads the whole reply into its network buffer, as part of its
+    /// work on the request, before it hands the SEND to AI-LANBIOS; the packets then cost
+    /// no further move. The reply's first packet waits for the whole move.
+    BeforeSend,
 }
 
 /// CPU costs of the NOS code, in thousands of instructions (turned into time by each

@@ -219,12 +219,14 @@ impl FileServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nos::config::ReplyCopy;
 
     fn server(tasks: u32, network_buffer: u32) -> FileServer {
         let cfg = ServerConfig {
             network_tasks: tasks,
             network_buffer,
             run_burst: 1,
+            reply_copy: ReplyCopy::PerPacket,
         };
         FileServer::new(&cfg, SimDuration::ZERO)
     }
@@ -235,6 +237,7 @@ mod tests {
             network_tasks: 7,
             network_buffer: 4096,
             run_burst: 3,
+            reply_copy: ReplyCopy::PerPacket,
         };
         let ms = SimDuration::from_millis;
         let mut s = FileServer::new(&cfg, ms(2));

@@ -14,7 +14,7 @@ use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
 use crate::nos::config::{
-    LargeReads, LatencyScope, NosCosts, RedirConfig, SendOrder, ServerConfig, SessionConfig,
+    LargeReads, LatencyScope, NosCosts, RedirConfig, ReplyCopy, SendOrder, ServerConfig, SessionConfig,
 };
 use crate::time::SimDuration;
 
@@ -126,7 +126,17 @@ pub struct RawNosServer {
     pub network_buffer: i64,
     /// Optional: SERVER's run burst, requests between yields to the foreground (default 1).
     pub run_burst: Option<i64>,
+    /// Optional: `"per_packet"` (default) or `"before_send"` (see [`ReplyCopy`]).
+    pub reply_copy: Option<RawReplyCopy>,
     pub ailanbio: RawAilanbio,
+}
+
+/// `reply_copy` of `[nos.server]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawReplyCopy {
+    PerPacket,
+    BeforeSend,
 }
 
 /// `[nos.workstation]`: the workstations' AI-LANBIOS and REDIR switches.
@@ -529,6 +539,10 @@ pub fn validate(
             255,
             "",
         )?,
+        reply_copy: match nos.server.reply_copy {
+            None | Some(RawReplyCopy::PerPacket) => ReplyCopy::PerPacket,
+            Some(RawReplyCopy::BeforeSend) => ReplyCopy::BeforeSend,
+        },
     };
     Ok(LanProfile {
         server_host,
