@@ -743,6 +743,7 @@ fn every_shipped_calibration_file_loads_and_the_hypothesis_files_differ_from_the
         "bulletin-direct-reads",
         "bulletin-full-buffers",
         "bulletin-full-buffers-alone",
+        "bulletin-full-buffers-wire-bound",
         "bulletin-full-messages",
         "bulletin-network-buffer-share",
         "bulletin-oldest-message",
