@@ -118,7 +118,9 @@ pub enum ReplyCopy {
     PerPacket,
     /// The network task reads the whole reply into its network buffer, as part of its
     /// work on the request, before it hands the SEND to AI-LANBIOS; the packets then cost
-    /// no further move. The reply's first packet waits for the whole move.
+    /// no further move. The reply's first packet waits for the whole move. The move is
+    /// charged when the task takes up the request, before any disk access a cache miss
+    /// needs (LANPERF): the order of the two is not modelled, only their sum.
     BeforeSend,
 }
 
