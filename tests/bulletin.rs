@@ -226,6 +226,12 @@ fn sixteen_bit_optimized_rises_from_about_673_to_above_1000() {
     assert!(last > first * 1.4, "the curve rises: {first} -> {last}");
 }
 
+/// One block size of one configuration (seed 1992) with one setting overridden.
+fn point_at(config: &str, setting: &str, block: u32) -> ethersim::workload::perform3::Perform3Point {
+    let o = vec![set(setting), set(&format!("workload.block_sizes=[{block}]"))];
+    bulletin::run_config(config, &o).unwrap().points[0].clone()
+}
+
 /// Mean throughput of the 16-bit optimized run over a few block sizes, with overrides.
 fn what_if(sets: &[&str]) -> f64 {
     let mut o: Vec<Override> = sets.iter().map(|s| set(s)).collect();
@@ -359,11 +365,7 @@ fn direct_large_reads_skip_the_workstation_copy_and_leave_small_blocks_alone() {
 #[test]
 fn a_later_copy_into_the_card_slows_16_bit_optimized_small_blocks_and_not_8_bit() {
     let run = |config: &str, copy: &str| {
-        let o = vec![
-            set(&format!("adapter.send_copy={copy}")),
-            set("workload.block_sizes=[3072]"),
-        ];
-        bulletin::run_config(config, &o).unwrap().points[0].throughput_kbps
+        point_at(config, &format!("adapter.send_copy={copy}"), 3072).throughput_kbps
     };
     let order = ["at_once", "queued", "when_idle"];
     let fast: Vec<f64> = order.iter().map(|c| run(CONFIGS[0], c)).collect();
@@ -384,11 +386,7 @@ fn a_later_copy_into_the_card_slows_16_bit_optimized_small_blocks_and_not_8_bit(
 #[test]
 fn a_reply_moved_whole_before_its_send_starves_the_16_bit_wire_and_not_the_8_bit_cpu() {
     let run = |config: &str, copy: &str| {
-        let o = vec![
-            set(&format!("nos.server.reply_copy={copy}")),
-            set("workload.block_sizes=[31744]"),
-        ];
-        let p = bulletin::run_config(config, &o).unwrap().points[0].clone();
+        let p = point_at(config, &format!("nos.server.reply_copy={copy}"), 31744);
         (p.throughput_kbps, p.explanation.server_cpu.busy)
     };
     let (fast_p, busy_p) = run(CONFIGS[0], "per_packet");
