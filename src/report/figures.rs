@@ -355,6 +355,10 @@ const PARAMS: &[(&str, &str)] = &[
         "SERVER run burst (requests between yields)",
     ),
     (
+        "nos.server.reply_copy",
+        "When SERVER moves a reply out of its cache (per_packet; before_send)",
+    ),
+    (
         "nos.costs.server_yield_ms",
         "Foreground's turn when SERVER yields (ms of CPU)",
     ),
