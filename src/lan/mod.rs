@@ -624,14 +624,11 @@ impl<A: Application> Lan<A> {
     fn start_server_read(&mut self, n: usize, req: ReadRequest, engine: &mut Engine<LanEvent>) {
         // SERVER's run burst done: the foreground's turn on the CPU comes first
         let turn = self.nodes[n].server_mut().take_up();
-        let reply = if req.write {
-            WRITE_REPLY_BYTES
-        } else {
-            self.nodes[n].server_mut().response(req.asked).bytes
-        };
+        // the reply's bytes, moved now only if the whole reply goes before its send
         let before_send = match self.cfg.profile.server.reply_copy {
             ReplyCopy::PerPacket => 0,
-            ReplyCopy::BeforeSend => reply as u64,
+            ReplyCopy::BeforeSend if req.write => WRITE_REPLY_BYTES as u64,
+            ReplyCopy::BeforeSend => self.nodes[n].server_mut().response(req.asked).bytes as u64,
         };
         let host = &self.nodes[n].host;
         let work = host.instructions(self.cfg.profile.costs.server_request_kinstr) + turn;
