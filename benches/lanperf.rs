@@ -1,7 +1,7 @@
 //! Speed of the LANPERF workload next to PERFORM3's (issue 11).
 //!
-//! LANPERF: `scenarios/lanperf-x.toml` (the `x` defaults: 60 s WRITE + 60 s READ on five
-//! workstations, with the server's disk and cache). PERFORM3: `scenarios/16bit-optimized.toml`
+//! LANPERF: `scenarios/lanperf/lanperf-x.toml` (the `x` defaults: 60 s WRITE + 60 s READ on five
+//! workstations, with the server's disk and cache). PERFORM3: `scenarios/bulletin/16bit-optimized.toml`
 //! at one block size (31744 bytes, 1 s + 4 s). Criterion reports events per second
 //! (`Throughput::Elements` = the run's dispatched events); the wall time of one run of
 //! each is printed once to stderr before the measurement.
@@ -30,12 +30,12 @@ fn load(file: &str, sets: &[&str]) -> scenario::Scenario {
 }
 
 fn bench(c: &mut Criterion) {
-    let lp = load("lanperf-x.toml", &[]);
+    let lp = load("lanperf/lanperf-x.toml", &[]);
     let Workload::Lanperf(lw) = &lp.workload else {
         panic!("lanperf")
     };
     let p3 = load(
-        "16bit-optimized.toml",
+        "bulletin/16bit-optimized.toml",
         &["workload.block_sizes=[31744]", "workload.measure_s=4.0"],
     );
     let Workload::Perform3(pw) = &p3.workload else {

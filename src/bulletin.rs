@@ -5,7 +5,7 @@
 //! directory. Each configuration is a PERFORM3 run over the 16 block sizes of Table 1; the
 //! simulated throughput of each point is set beside the measured one.
 //!
-//! Table 1 is compiled in from `data/bulletin-table1.csv` ([`table1`]); throughput is in
+//! Table 1 is compiled in from `data/bulletin/bulletin-table1.csv` ([`table1`]); throughput is in
 //! KB/s with 1 KB = 1000 bytes (the bulletin's 10 Mb/s = 1250 KB/s).
 
 use rayon::prelude::*;
@@ -24,7 +24,7 @@ pub const CONFIGS: [&str; 4] = [
 ];
 
 /// Table 1 of the bulletin, as shipped in the repository.
-pub const TABLE1_CSV: &str = include_str!("../data/bulletin-table1.csv");
+pub const TABLE1_CSV: &str = include_str!("../data/bulletin/bulletin-table1.csv");
 
 /// A Table 1 CSV that cannot be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -48,7 +48,7 @@ pub enum Table1Error {
 /// Table 1 as `(config, block_size, measured KB/s)`, configurations in [`CONFIGS`] order
 /// within each block size row order of the file.
 pub fn table1() -> Vec<(String, u32, f64)> {
-    parse_table1(TABLE1_CSV).expect("data/bulletin-table1.csv is compiled in and well formed")
+    parse_table1(TABLE1_CSV).expect("data/bulletin/bulletin-table1.csv is compiled in and well formed")
 }
 
 /// Parses Table 1's CSV (`block_size,16bit_optimized_kbps,...`).
@@ -121,26 +121,26 @@ pub fn from_table1(simulate: impl Fn(&str, u32, f64) -> f64) -> Figure1Data {
 /// File name and text of the shared hardware description.
 pub const HARDWARE: (&str, &str) = (
     "artisoft-1992.toml",
-    include_str!("../scenarios/artisoft-1992.toml"),
+    include_str!("../scenarios/bulletin/artisoft-1992.toml"),
 );
 
 /// File name and text of each configuration's scenario, in Table 1's column order.
 pub const SCENARIOS: [(&str, &str); 4] = [
     (
         "16bit-optimized.toml",
-        include_str!("../scenarios/16bit-optimized.toml"),
+        include_str!("../scenarios/bulletin/16bit-optimized.toml"),
     ),
     (
         "8bit-optimized.toml",
-        include_str!("../scenarios/8bit-optimized.toml"),
+        include_str!("../scenarios/bulletin/8bit-optimized.toml"),
     ),
     (
         "16bit-defaults.toml",
-        include_str!("../scenarios/16bit-defaults.toml"),
+        include_str!("../scenarios/bulletin/16bit-defaults.toml"),
     ),
     (
         "8bit-defaults.toml",
-        include_str!("../scenarios/8bit-defaults.toml"),
+        include_str!("../scenarios/bulletin/8bit-defaults.toml"),
     ),
 ];
 

@@ -23,9 +23,9 @@ Examples:
   ethersim run scenarios/saturate.toml
   ethersim run scenarios/saturate.toml --set workload.stations=2 --set workload.frame_bytes=64
   ethersim run scenarios/saturate.toml --seed 7 --format json --out results/
-  ethersim run scenarios/16bit-optimized.toml --set adapter.transmit_buffers=4
-  ethersim run scenarios/8bit-optimized.toml --explain
-  ethersim run scenarios/16bit-optimized.toml --wide --quiet
+  ethersim run scenarios/bulletin/16bit-optimized.toml --set adapter.transmit_buffers=4
+  ethersim run scenarios/bulletin/8bit-optimized.toml --explain
+  ethersim run scenarios/bulletin/16bit-optimized.toml --wide --quiet
 
 KEY is a dotted path into the scenario file (workload.stations, medium.length_m, ...).
 VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a string.";
@@ -48,7 +48,7 @@ Examples:
   ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16,32
   ethersim sweep scenarios/saturate.toml --param workload.stations --range 2..32:2 \\
       --param workload.frame_bytes --values 64,512,1518 --replications 5 --jobs 2
-  ethersim sweep scenarios/16bit-optimized.toml --param adapter.transmit_buffers --values 2,4,8,16,35
+  ethersim sweep scenarios/bulletin/16bit-optimized.toml --param adapter.transmit_buffers --values 2,4,8,16,35
 
 Each --param is followed by its --values (comma-separated TOML values; brackets group
 arrays) or --range START..END[:STEP] (END included). Several --param sweep the cross
@@ -100,7 +100,7 @@ the whole table; not `seed`).";
 
 const PCAP_LIST_EXAMPLES: &str = "\
 Examples:
-  ethersim run scenarios/16bit-optimized.toml --set 'workload.block_sizes=[1024]' --pcap run.pcapng
+  ethersim run scenarios/bulletin/16bit-optimized.toml --set 'workload.block_sizes=[1024]' --pcap run.pcapng
   ethersim pcap-list run.pcapng --count 12
 
 Columns: number, time (s), source MAC -> destination MAC, type/length, length (captured/original

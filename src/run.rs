@@ -727,7 +727,7 @@ mod tests {
         let set = |v: &[&str]| v.iter().map(|o| Override::parse(o).unwrap()).collect::<Vec<_>>();
         let hw = (
             "artisoft-1992.toml",
-            include_str!("../scenarios/artisoft-1992.toml"),
+            include_str!("../scenarios/bulletin/artisoft-1992.toml"),
         );
         let saturate = scenario::load_embedded(
             "saturate.toml",
@@ -738,7 +738,7 @@ mod tests {
         .unwrap();
         let perform3 = scenario::load_embedded(
             "16bit-defaults.toml",
-            include_str!("../scenarios/16bit-defaults.toml"),
+            include_str!("../scenarios/bulletin/16bit-defaults.toml"),
             Some(hw),
             &set(&[
                 "workload.warmup_s=0.05",

@@ -1,6 +1,6 @@
 //! The 1985 ttcp table (seed 001): every row of the transmitter (VGR) and receiver (TGR)
 //! tables run from the shipped scenarios (`scenarios/ttcp-1985-*.toml`, one per
-//! configuration; repeated rows share it), over 5 seeds, against `data/ttcp-1985.csv`
+//! configuration; repeated rows share it), over 5 seeds, against `data/ttcp1985/ttcp-1985.csv`
 //! (compiled in). A runner, peer of [`crate::ttcp1995`]; formatting is plain text and
 //! CSV, files are the CLI's.
 //!
@@ -16,9 +16,9 @@ use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::workload::ttcp::{self, TtcpError, TtcpSide};
 
 /// The measured tables, compiled in.
-pub const MEASURED_CSV: &str = include_str!("../data/ttcp-1985.csv");
+pub const MEASURED_CSV: &str = include_str!("../data/ttcp1985/ttcp-1985.csv");
 
-const HARDWARE: (&str, &str) = ("ttcp-1985.toml", include_str!("../scenarios/ttcp-1985.toml"));
+const HARDWARE: (&str, &str) = ("ttcp-1985.toml", include_str!("../scenarios/ttcp1985/ttcp-1985.toml"));
 
 /// Seeds each configuration runs with (the scenario's own, then four more).
 pub const SEEDS: [u64; 5] = [1985, 1, 2, 3, 4];
@@ -30,63 +30,63 @@ pub const CASES: [(&str, &str, &str, &str, &str); 9] = [
         "ex0",
         "no",
         "ttcp-1985-dual-ex0-notrailers",
-        include_str!("../scenarios/ttcp-1985-dual-ex0-notrailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-ex0-notrailers.toml"),
     ),
     (
         "dual",
         "ex0",
         "yes",
         "ttcp-1985-dual-ex0-trailers",
-        include_str!("../scenarios/ttcp-1985-dual-ex0-trailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-ex0-trailers.toml"),
     ),
     (
         "dual",
         "il0",
         "no",
         "ttcp-1985-dual-il0-notrailers",
-        include_str!("../scenarios/ttcp-1985-dual-il0-notrailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-il0-notrailers.toml"),
     ),
     (
         "dual",
         "il0",
         "yes",
         "ttcp-1985-dual-il0-trailers",
-        include_str!("../scenarios/ttcp-1985-dual-il0-trailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-il0-trailers.toml"),
     ),
     (
         "dual",
         "pcl0",
         "n/a",
         "ttcp-1985-dual-pcl0",
-        include_str!("../scenarios/ttcp-1985-dual-pcl0.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml"),
     ),
     (
         "single",
         "pcl0",
         "n/a",
         "ttcp-1985-single-pcl0",
-        include_str!("../scenarios/ttcp-1985-single-pcl0.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-single-pcl0.toml"),
     ),
     (
         "single",
         "il0",
         "yes",
         "ttcp-1985-single-il0-trailers",
-        include_str!("../scenarios/ttcp-1985-single-il0-trailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-single-il0-trailers.toml"),
     ),
     (
         "single",
         "ex0",
         "yes",
         "ttcp-1985-single-ex0-trailers",
-        include_str!("../scenarios/ttcp-1985-single-ex0-trailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml"),
     ),
     (
         "single",
         "ex0",
         "no",
         "ttcp-1985-single-ex0-notrailers",
-        include_str!("../scenarios/ttcp-1985-single-ex0-notrailers.toml"),
+        include_str!("../scenarios/ttcp1985/ttcp-1985-single-ex0-notrailers.toml"),
     ),
 ];
 
@@ -295,7 +295,7 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
         let num = |i: usize| {
             f[i].trim()
                 .parse::<f64>()
-                .expect("data/ttcp-1985.csv holds numbers")
+                .expect("data/ttcp1985/ttcp-1985.csv holds numbers")
         };
         let measured = Printed {
             usr_s: num(4),
@@ -309,7 +309,7 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
         let (_, tx, rx) = sims
             .iter()
             .find(|(k, _, _)| *k == key)
-            .expect("every row of data/ttcp-1985.csv has a scenario");
+            .expect("every row of data/ttcp1985/ttcp-1985.csv has a scenario");
         let (simulated, exact) = if f[0].starts_with("transmitter") { *tx } else { *rx };
         rows.push(Row {
             side: f[0].clone(),

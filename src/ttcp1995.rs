@@ -1,6 +1,6 @@
 //! The 1995 ttcp table (seed 004): the eight measurements (four card pairings, midkemia
 //! receiving and transmitting) run from the shipped scenarios, against the measured
-//! values of `data/ttcp-1995.csv` (compiled in). A runner, peer of [`crate::bulletin`]:
+//! values of `data/ttcp1995/ttcp-1995.csv` (compiled in). A runner, peer of [`crate::bulletin`]:
 //! it produces a [`TtcpTable`]; formatting and files are `report::ttcp1995`'s.
 //!
 //! Each case runs once per seed of [`seed::report_seeds`] of its scenario's seed (1995, 1,
@@ -19,10 +19,10 @@ use crate::stats::Spread;
 use crate::workload::ttcp::{self, TtcpConfig, TtcpError, TtcpSummary};
 
 /// The measured table, compiled in.
-pub const MEASURED_CSV: &str = include_str!("../data/ttcp-1995.csv");
+pub const MEASURED_CSV: &str = include_str!("../data/ttcp1995/ttcp-1995.csv");
 
 /// File name and text of the shared hardware description the cases include.
-pub const HARDWARE: (&str, &str) = ("ttcp-1995.toml", include_str!("../scenarios/ttcp-1995.toml"));
+pub const HARDWARE: (&str, &str) = ("ttcp-1995.toml", include_str!("../scenarios/ttcp1995/ttcp-1995.toml"));
 
 /// 3Com EtherLink III (programmed I/O through FIFOs).
 pub const C3C509: CardName = CardName {
@@ -58,7 +58,7 @@ macro_rules! case {
             kelewan: $k,
             direction: TtcpDirection::$d,
             scenario: $file,
-            text: include_str!(concat!("../scenarios/", $file, ".toml")),
+            text: include_str!(concat!("../scenarios/ttcp1995/", $file, ".toml")),
         }
     };
 }
@@ -100,7 +100,7 @@ pub enum Ttcp1995Error {
         seed: u64,
         err: TtcpError,
     },
-    #[error("data/ttcp-1995.csv has no measurement of {midkemia} / {kelewan} {direction}")]
+    #[error("data/ttcp1995/ttcp-1995.csv has no measurement of {midkemia} / {kelewan} {direction}")]
     NotMeasured {
         midkemia: &'static str,
         kelewan: &'static str,

@@ -79,7 +79,7 @@ impl Observer for AckDelays {
 
 #[test]
 fn a_workstation_acknowledges_a_reply_before_its_redirector_copies_the_block() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
     let overrides: Vec<Override> = [
         "workload.block_sizes=[31744]",
         "workload.warmup_s=0.5",

@@ -123,7 +123,7 @@ fn out_of_range_gives_line_key_and_range() {
 #[test]
 fn ttcp_with_an_absurd_nbuf_is_refused_naming_the_key() {
     let s =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1995-smc-ultra-smc-ultra-transmit.toml");
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml");
     for sub in ["run", "validate"] {
         fails(
             sub,
@@ -191,7 +191,7 @@ fn bad_override_says_it_came_from_set() {
 /// from there; a key of another engine and a missing key of the card's engine are named.
 #[test]
 fn bad_card_keys_are_reported_at_their_own_path() {
-    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1985-single-ex0-trailers.toml");
+    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml");
     for (set, want) in [
         (
             "workload.cards.ex0.queue.take_up=\"sometimes\"",
@@ -229,7 +229,7 @@ fn bad_card_keys_are_reported_at_their_own_path() {
     }
     // in a file: the line of the bad key itself, not of its card's table
     let d = tempfile::tempdir().unwrap();
-    let hw = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1985.toml"))
+    let hw = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985.toml"))
         .unwrap();
     let hw = hw.replacen("tx_slots = 1", "tx_slots = \"one\"", 1);
     let line = hw.lines().position(|l| l.contains("tx_slots = \"one\"")).unwrap() + 1;
@@ -336,7 +336,7 @@ fn round_trip_beyond_a_slot_is_refused() {
 
 #[test]
 fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
     for bad in ["2000", "-1"] {
         let set = format!("nos.costs.server_request_latency_ms={bad}");
         fails(
@@ -350,7 +350,7 @@ fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
 
 #[test]
 fn an_unknown_latency_scope_read_mode_transmit_length_send_copy_or_reply_copy_is_refused() {
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
     fails(
         "run",
         &scenario,
@@ -385,7 +385,7 @@ fn an_unknown_latency_scope_read_mode_transmit_length_send_copy_or_reply_copy_is
 
 #[test]
 fn a_run_burst_or_foreground_turn_out_of_range_is_refused_with_its_range() {
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/8bit-defaults.toml");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/8bit-defaults.toml");
     for bad in ["0", "256"] {
         fails(
             "run",

@@ -16,7 +16,7 @@ fn validate_every_bulletin_scenario() {
         "8bit-defaults",
     ] {
         ethersim()
-            .args(["validate", &format!("scenarios/{f}.toml")])
+            .args(["validate", &format!("scenarios/bulletin/{f}.toml")])
             .assert()
             .success()
             .stdout(
@@ -31,7 +31,7 @@ fn run_explain_names_the_bottleneck() {
     ethersim()
         .args([
             "run",
-            "scenarios/8bit-optimized.toml",
+            "scenarios/bulletin/8bit-optimized.toml",
             "--set",
             "workload.block_sizes=[31744]",
             "--set",
@@ -48,7 +48,7 @@ fn json_output_has_throughput_per_block() {
     let out = ethersim()
         .args([
             "run",
-            "scenarios/16bit-defaults.toml",
+            "scenarios/bulletin/16bit-defaults.toml",
             "--set",
             "workload.block_sizes=[3072,64512]",
             "--set",
@@ -76,7 +76,7 @@ fn out_of_range_packet_size_is_refused_with_its_range() {
     ethersim()
         .args([
             "run",
-            "scenarios/16bit-optimized.toml",
+            "scenarios/bulletin/16bit-optimized.toml",
             "--set",
             "adapter.packet_size=5000",
         ])

@@ -39,10 +39,10 @@ fn assert_fits(what: &str, text: &str) {
 
 const SCENARIOS: [&str; 5] = [
     "saturate.toml",
-    "16bit-optimized.toml",
-    "16bit-defaults.toml",
-    "8bit-optimized.toml",
-    "8bit-defaults.toml",
+    "bulletin/16bit-optimized.toml",
+    "bulletin/16bit-defaults.toml",
+    "bulletin/8bit-optimized.toml",
+    "bulletin/8bit-defaults.toml",
 ];
 
 #[test]
@@ -52,12 +52,12 @@ fn run_default_view_saturate() {
 
 #[test]
 fn run_default_view_perform3() {
-    insta::assert_snapshot!(stdout(&["run", "scenarios/16bit-optimized.toml", "-q"]));
+    insta::assert_snapshot!(stdout(&["run", "scenarios/bulletin/16bit-optimized.toml", "-q"]));
 }
 
 #[test]
 fn run_wide_perform3() {
-    insta::assert_snapshot!(stdout(&["run", "scenarios/16bit-optimized.toml", "-q", "--wide"]));
+    insta::assert_snapshot!(stdout(&["run", "scenarios/bulletin/16bit-optimized.toml", "-q", "--wide"]));
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn run_wide_saturate() {
 
 #[test]
 fn run_explain_perform3() {
-    insta::assert_snapshot!(stdout(&["run", "scenarios/8bit-defaults.toml", "--explain"]));
+    insta::assert_snapshot!(stdout(&["run", "scenarios/bulletin/8bit-defaults.toml", "--explain"]));
 }
 
 #[test]
@@ -81,7 +81,7 @@ fn sweep_summary_with_replications() {
     let out = d.path().join("sweep");
     let text = stdout(&[
         "sweep",
-        "scenarios/16bit-optimized.toml",
+        "scenarios/bulletin/16bit-optimized.toml",
         "-q",
         "--param",
         "adapter.transmit_buffers",
@@ -159,9 +159,9 @@ fn quiet_silences_warnings_not_errors() {
             .output()
             .unwrap()
     };
-    let loud = run(&["validate", "scenarios/16bit-optimized.toml"]);
+    let loud = run(&["validate", "scenarios/bulletin/16bit-optimized.toml"]);
     assert!(String::from_utf8_lossy(&loud.stderr).contains("warning: AEX packet_size 1700"));
-    let quiet = run(&["validate", "scenarios/16bit-optimized.toml", "--quiet"]);
+    let quiet = run(&["validate", "scenarios/bulletin/16bit-optimized.toml", "--quiet"]);
     assert!(quiet.status.success());
     assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
     let bad = run(&[

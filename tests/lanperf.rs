@@ -70,7 +70,7 @@ fn test_table_prints_the_seeds_sample_output_from_its_operation_counts() {
 
 #[test]
 fn test_x_defaults_run_both_tests_on_five_stations_audited() {
-    let r = run("lanperf-x.toml", &[]);
+    let r = run("lanperf/lanperf-x.toml", &[]);
     assert_eq!(r.stations.len(), 5);
     for s in &r.stations {
         let tests: Vec<Test> = s.tests.iter().map(|t| t.test).collect();
@@ -104,11 +104,11 @@ fn test_x_defaults_run_both_tests_on_five_stations_audited() {
 #[test]
 fn test_read_agrees_with_figure_1_at_32k_blocks() {
     let r = run(
-        "lanperf-max.toml",
+        "lanperf/lanperf-max.toml",
         &["workload.stations=5", "workload.options=\"t10 b32768 f4 r\""],
     );
     let lp_bytes_s = r.total_kbps(Test::Read).unwrap() * 1024.0;
-    let s = load("16bit-optimized.toml", &["workload.block_sizes=[31744]"]).unwrap();
+    let s = load("bulletin/16bit-optimized.toml", &["workload.block_sizes=[31744]"]).unwrap();
     let Workload::Perform3(w) = &s.workload else {
         panic!()
     };
@@ -137,8 +137,8 @@ fn test_read_agrees_with_figure_1_at_32k_blocks() {
 #[test]
 fn test_read_steps_from_cache_to_disk_when_the_files_stop_fitting() {
     // 5 stations x 4 KB x f blocks against a 1 MB cache: 5 x 200 KB fits, 5 x 256 KB not
-    let fits = run("lanperf-x.toml", &["workload.options=\"t10 b4096 f50 r\""]);
-    let spills = run("lanperf-x.toml", &["workload.options=\"t10 b4096 f64 r\""]);
+    let fits = run("lanperf/lanperf-x.toml", &["workload.options=\"t10 b4096 f50 r\""]);
+    let spills = run("lanperf/lanperf-x.toml", &["workload.options=\"t10 b4096 f64 r\""]);
     let (a, b) = (fits.totals[0].clone(), spills.totals[0].clone());
     let (ua, ub) = (a.usage.unwrap(), b.usage.unwrap());
     assert!(ua.disk_busy < 0.05, "in cache: no disk: {ua:?}");
@@ -154,13 +154,13 @@ fn test_read_steps_from_cache_to_disk_when_the_files_stop_fitting() {
 #[test]
 fn test_write_delayed_beats_write_through_and_sharing_mode_decides() {
     let opts = "workload.options=\"t10 b4096 f16 w\"";
-    let through = run("lanperf-x.toml", &[opts]);
+    let through = run("lanperf/lanperf-x.toml", &[opts]);
     let delayed = run(
-        "lanperf-x.toml",
+        "lanperf/lanperf-x.toml",
         &[opts, "workload.cache.write_policy=\"delayed\""],
     );
     let shared = run(
-        "lanperf-x.toml",
+        "lanperf/lanperf-x.toml",
         &[
             "workload.options=\"t10 b4096 f16 w dn\"",
             "workload.cache.write_policy=\"delayed\"",
@@ -187,7 +187,7 @@ fn test_write_over_a_lossy_medium_loses_and_duplicates_nothing() {
         for policy in ["\"write-through\"", "\"delayed\""] {
             let p = format!("workload.cache.write_policy={policy}");
             let r = run(
-                "lanperf-x.toml",
+                "lanperf/lanperf-x.toml",
                 &[&set, &p, "workload.options=\"t10 b4096 f16 w\""],
             );
             let u = r.totals[0].usage.as_ref().unwrap();
@@ -270,7 +270,7 @@ fn test_bad_input_is_a_clear_error() {
 #[test]
 fn test_run_output_has_the_declared_columns_one_row_per_test() {
     let s = load(
-        "lanperf-x.toml",
+        "lanperf/lanperf-x.toml",
         &["workload.options=\"t10 b512 f8\"", "workload.stations=2"],
     )
     .unwrap();
@@ -301,7 +301,7 @@ fn test_run_output_has_the_declared_columns_one_row_per_test() {
 #[test]
 fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     let sum = |servers: &str| {
-        let r = run("lanperf-2servers.toml", &[&format!("workload.servers={servers}")]);
+        let r = run("lanperf/lanperf-2servers.toml", &[&format!("workload.servers={servers}")]);
         let t = r.totals[0].clone();
         (t.throughput_kbps, t.usage.unwrap())
     };
@@ -327,7 +327,7 @@ fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     let local = |dev: &str, redir: bool| {
         let set = format!("workload.local={{device=\"{dev}\", redirector={redir}}}");
         let r = run(
-            "lanperf-x.toml",
+            "lanperf/lanperf-x.toml",
             &["workload.stations=1", "workload.options=\"t10 r\"", &set],
         );
         assert_eq!(r.servers, 0);
@@ -337,7 +337,7 @@ fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     let ram_redir = local("ram-disk", true);
     let disk = local("hard-disk", false);
     let net = run(
-        "lanperf-x.toml",
+        "lanperf/lanperf-x.toml",
         &["workload.stations=1", "workload.options=\"t10 r\""],
     )
     .total_kbps(Test::Read)
@@ -348,7 +348,7 @@ fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     );
     assert!(disk < ram, "hard disk {disk} vs ram {ram}");
     let e = load(
-        "lanperf-x.toml",
+        "lanperf/lanperf-x.toml",
         &[
             "workload.local={device=\"floppy\", redirector=false}",
             "workload.stations=1",
@@ -382,7 +382,7 @@ fn test_bad_input_through_the_cli_writes_nothing_and_does_not_panic() {
         let out = dir.path().join("out");
         let mut cmd = assert_cmd::Command::cargo_bin("ethersim").unwrap();
         cmd.arg("run")
-            .arg("scenarios/lanperf-x.toml")
+            .arg("scenarios/lanperf/lanperf-x.toml")
             .arg("--out")
             .arg(&out);
         for s in sets {

@@ -230,7 +230,7 @@ fn test_trace_bad_input_leaves_no_file() {
         .failure()
         .stderr(predicates::str::contains("is not a directory"));
     // a point-to-point link has no cable to draw
-    let pcl = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp-1985-single-pcl0.toml");
+    let pcl = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985-single-pcl0.toml");
     ethersim()
         .args(["trace"])
         .arg(pcl)

@@ -334,7 +334,7 @@ fn cli_reproduce_refuses_a_seed_an_unknown_key_and_a_key_twice() {
 fn explain_over_the_point_to_point_link_has_no_nan() {
     let out = assert_cmd::Command::cargo_bin("ethersim")
         .unwrap()
-        .args(["run", "scenarios/ttcp-1985-dual-pcl0.toml", "--explain", "-q"])
+        .args(["run", "scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml", "--explain", "-q"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -373,11 +373,11 @@ fn a_what_if_without_out_goes_to_its_own_directory() {
 
 #[test]
 fn the_calibration_table_is_the_mean_of_each_configurations_non_anomalous_runs() {
-    // data/ttcp-1985-calibration.csv (what `calibrate` fits) against the seed's own rows:
+    // data/ttcp1985/ttcp-1985-calibration.csv (what `calibrate` fits) against the seed's own rows:
     // per scenario the runs, the receiver's KB/s and each side's system seconds and
     // system % (Sys over Real, run by run) averaged over the non-anomalous runs
     let r = rows(&[]);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ttcp-1985-calibration.csv");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ttcp1985/ttcp-1985-calibration.csv");
     let mut table = csv::Reader::from_path(path).unwrap();
     let head = table.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();
@@ -527,7 +527,7 @@ fn the_pcl_charge_does_not_hinge_on_the_tick_phase() {
     for seed in 1..=20 {
         let out = assert_cmd::Command::cargo_bin("ethersim")
             .unwrap()
-            .args(["run", "scenarios/ttcp-1985-single-pcl0.toml"])
+            .args(["run", "scenarios/ttcp1985/ttcp-1985-single-pcl0.toml"])
             .args(["--seed", &seed.to_string(), "--format", "json", "-q"])
             .output()
             .unwrap();

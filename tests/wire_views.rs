@@ -153,7 +153,7 @@ fn test_pcap_of_saturate_matches_counters() {
 #[test]
 fn test_pcap_of_bulletin_run_matches_stream() {
     let s = load(
-        "scenarios/16bit-optimized.toml",
+        "scenarios/bulletin/16bit-optimized.toml",
         &[
             "workload.block_sizes=[31744]",
             "workload.warmup_s=0.1",
@@ -220,7 +220,7 @@ impl Observer for NosLengths {
 fn nos_lengths(transmit_length: &str) -> NosLengths {
     let set = format!("adapter.transmit_length={transmit_length}");
     let s = load(
-        "scenarios/16bit-optimized.toml",
+        "scenarios/bulletin/16bit-optimized.toml",
         &[
             "workload.block_sizes=[23552]",
             "workload.warmup_s=0.05",
@@ -276,7 +276,7 @@ fn test_whole_buffers_lengthen_the_frames_on_the_wire_not_the_copies() {
 #[test]
 fn test_pcap_of_ttcp_has_valid_tcp() {
     let s = load(
-        "scenarios/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
+        "scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
         &["workload.nbuf=64"],
     );
     let Workload::Ttcp(w) = &s.workload else {
@@ -396,7 +396,7 @@ impl Observer for HostLog {
 #[test]
 fn test_ttcp_host_work_per_frame_adds_up_to_copy_time() {
     let s = load(
-        "scenarios/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
+        "scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
         &["workload.nbuf=16"],
     );
     let Workload::Ttcp(w) = &s.workload else {
@@ -604,7 +604,7 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
 fn test_cli_pcap_list_of_bulletin_run() {
     let dir = tempfile::tempdir().expect("dir");
     let pcap = dir.path().join("b.pcapng");
-    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/16bit-optimized.toml");
+    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
     ethersim()
         .arg("run")
         .arg(&scen)

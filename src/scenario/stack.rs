@@ -1,5 +1,5 @@
 //! The `stack` table: a TCP/IP stack's profile as a scenario's hardware file writes it
-//! (`[workload.stack]` of `scenarios/ttcp-1995.toml` for Linux 1.2), validated into a
+//! (`[workload.stack]` of `scenarios/ttcp1995/ttcp-1995.toml` for Linux 1.2), validated into a
 //! [`crate::tcp::StackProfile`] plus the socket-buffer defaults and limits.
 //!
 //! Keys: `name`, `mss_bytes`, `ack_every_segments` (required with the default
@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn test_linux_1_2_profile_from_its_file() {
-        let raw: RawStack = super::super::de::from_value(shipped("ttcp-1995.toml"), "stack").unwrap();
+        let raw: RawStack = super::super::de::from_value(shipped("ttcp1995/ttcp-1995.toml"), "stack").unwrap();
         let s = raw.validate().unwrap();
         assert_eq!(s.profile.mss_bytes, 1436);
         assert_eq!(s.profile.ack_every_segments, 1);
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn test_bad_stack_names_the_key() {
-        let mut v = shipped("ttcp-1995.toml");
+        let mut v = shipped("ttcp1995/ttcp-1995.toml");
         v.as_table_mut()
             .unwrap()
             .insert("ack_every_segments".into(), toml::Value::Integer(2));

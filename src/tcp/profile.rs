@@ -2,7 +2,7 @@
 //! not code elsewhere.
 //!
 //! Sizes are bytes, times [`SimDuration`]. The values of each stack, with their sources,
-//! are in a scenario file (`[workload.stack]` of `scenarios/ttcp-1995.toml`); [`StackProfile::check`] states the
+//! are in a scenario file (`[workload.stack]` of `scenarios/ttcp1995/ttcp-1995.toml`); [`StackProfile::check`] states the
 //! ranges. The per-packet CPU costs of the stack belong to the host model, not here.
 
 use crate::time::SimDuration;
