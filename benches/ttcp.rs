@@ -20,9 +20,9 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+use ethersim::repro::{ttcp1985, ttcp1995};
 use ethersim::scenario::{Scenario, Workload};
 use ethersim::workload::ttcp::{self, TtcpConfig};
-use ethersim::{ttcp1985, ttcp1995};
 
 const CASES_1995: [(&str, &str); 2] = [
     ("smc_smc_transmit", "ttcp-1995-smc-ultra-smc-ultra-transmit"),

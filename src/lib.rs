@@ -45,7 +45,6 @@
 //!   parsing, and the only I/O.
 
 pub mod adapter;
-pub mod bulletin;
 pub mod calibrate;
 pub mod engine;
 pub mod ether;
@@ -53,12 +52,10 @@ pub mod host;
 pub mod lan;
 pub mod nos;
 pub mod report;
-pub mod results;
+pub mod repro;
 pub mod run;
 pub mod scenario;
 pub mod stats;
 pub mod tcp;
 pub mod time;
-pub mod ttcp1985;
-pub mod ttcp1995;
 pub mod workload;

@@ -1,20 +1,15 @@
-//! The `ethersim` binary: parse the command line, run the subcommand, print any error chain.
-
+//! The `ethersim` binary: parse the command line, run the subcommand ([`cli`]), print any
+//! error chain.
 //!
-//! Nothing here or in `commands` panics on an unwritable stdout or stderr (`2>/dev/full`):
-//! diagnostics go through [`commands::note`], which drops what cannot be written, so the
+//! Nothing here or in `cli` panics on an unwritable stdout or stderr (`2>/dev/full`):
+//! diagnostics go through [`cli::io::note`], which drops what cannot be written, so the
 //! exit status is always the intended one (0, or 1 for an error).
 
-mod calibrate_cmd;
 mod cli;
-mod commands;
-mod reproduce_cmd;
-mod trace_cmd;
-mod wire_cmd;
 
 fn main() {
-    if let Err(e) = commands::run() {
-        commands::note(&format!("error: {e:#}"));
+    if let Err(e) = cli::run() {
+        cli::io::note(&format!("error: {e:#}"));
         std::process::exit(1);
     }
 }

@@ -11,9 +11,9 @@
 //!   times, for shorter writes, which Nagle's rule coalesces; an absurd `nbuf` is refused
 //!   naming the key; the shipped scenarios are admitted.
 
-use ethersim::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::repro::ttcp1995;
 use ethersim::scenario::{budget, load_embedded, load_str, Override, Scenario, ScenarioError, Workload};
-use ethersim::ttcp1995;
 use ethersim::workload::{perform3, saturate, ttcp};
 
 const SATURATE: &str = include_str!("../scenarios/saturate.toml");

@@ -2,8 +2,8 @@
 //! bulletin's summary figures, the what-if directions of its tuning, and recovery from
 //! loss in a whole LAN.
 
-use ethersim::bulletin::{self, figure1, summary, CONFIGS};
-use ethersim::results::{Figure1Curve, Figure1Data};
+use ethersim::repro::bulletin::analysis::{Figure1Curve, Figure1Data};
+use ethersim::repro::bulletin::{self, figure1, summary, CONFIGS};
 use ethersim::scenario::Override;
 use std::sync::OnceLock;
 

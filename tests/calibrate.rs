@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use assert_cmd::Command;
-use ethersim::bulletin::{HARDWARE, SCENARIOS};
 use ethersim::calibrate::{self, Calibration, SearchStart};
+use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
 
 const TRUE_IO16: f64 = 1200.0;
 // The true 8-bit access sits inside the ISA range (0.85-1.8 us). Far above it (2 us) the
@@ -1113,7 +1113,7 @@ fn a_point_bar_adds_its_weight_per_percent_beyond_it() {
 
 #[test]
 fn a_line_bar_adds_its_weights_per_percent_each_curve_s_line_is_beyond_it() {
-    use ethersim::results::CostLine;
+    use ethersim::repro::bulletin::analysis::CostLine;
     let dir = tempfile::tempdir().unwrap();
     // the 16-bit curve's line is off, the 8-bit one's nearly not
     let (file, text, plain, means) = wrong_16_bit_port(dir.path());

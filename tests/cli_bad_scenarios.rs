@@ -122,8 +122,8 @@ fn out_of_range_gives_line_key_and_range() {
 
 #[test]
 fn ttcp_with_an_absurd_nbuf_is_refused_naming_the_key() {
-    let s =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml");
+    let s = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml");
     for sub in ["run", "validate"] {
         fails(
             sub,
@@ -191,7 +191,8 @@ fn bad_override_says_it_came_from_set() {
 /// from there; a key of another engine and a missing key of the card's engine are named.
 #[test]
 fn bad_card_keys_are_reported_at_their_own_path() {
-    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml");
+    let s =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml");
     for (set, want) in [
         (
             "workload.cards.ex0.queue.take_up=\"sometimes\"",
@@ -229,8 +230,10 @@ fn bad_card_keys_are_reported_at_their_own_path() {
     }
     // in a file: the line of the bad key itself, not of its card's table
     let d = tempfile::tempdir().unwrap();
-    let hw = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985.toml"))
-        .unwrap();
+    let hw = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985.toml"),
+    )
+    .unwrap();
     let hw = hw.replacen("tx_slots = 1", "tx_slots = \"one\"", 1);
     let line = hw.lines().position(|l| l.contains("tx_slots = \"one\"")).unwrap() + 1;
     std::fs::write(d.path().join("ttcp-1985.toml"), hw).unwrap();

@@ -2,10 +2,10 @@
 //! the CSV columns, the comparison table, and SVG/PNG files that carry their labels.
 //! Set ETHERSIM_PREVIEW_DIR to keep a copy of the images for a look.
 
-use ethersim::bulletin::{from_table1, CONFIGS};
 use ethersim::report::atomic::Staged;
-use ethersim::report::figure1;
-use ethersim::results::Figure1Data;
+use ethersim::repro::bulletin::analysis::Figure1Data;
+use ethersim::repro::bulletin::report as figure1;
+use ethersim::repro::bulletin::{from_table1, CONFIGS};
 
 fn synthetic() -> Figure1Data {
     // a smooth curve a few percent off the measurements

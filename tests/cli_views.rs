@@ -57,7 +57,12 @@ fn run_default_view_perform3() {
 
 #[test]
 fn run_wide_perform3() {
-    insta::assert_snapshot!(stdout(&["run", "scenarios/bulletin/16bit-optimized.toml", "-q", "--wide"]));
+    insta::assert_snapshot!(stdout(&[
+        "run",
+        "scenarios/bulletin/16bit-optimized.toml",
+        "-q",
+        "--wide"
+    ]));
 }
 
 #[test]
@@ -67,7 +72,11 @@ fn run_wide_saturate() {
 
 #[test]
 fn run_explain_perform3() {
-    insta::assert_snapshot!(stdout(&["run", "scenarios/bulletin/8bit-defaults.toml", "--explain"]));
+    insta::assert_snapshot!(stdout(&[
+        "run",
+        "scenarios/bulletin/8bit-defaults.toml",
+        "--explain"
+    ]));
 }
 
 #[test]

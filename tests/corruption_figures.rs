@@ -4,7 +4,7 @@
 //! (fairness, capture runs) are undefined (`null`, `-`) when nothing was delivered.
 
 use assert_cmd::Command;
-use ethersim::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
 use ethersim::scenario::{load_embedded, load_str, Override, Scenario, Workload};
 use ethersim::workload::{perform3, saturate};
 

@@ -8,8 +8,8 @@
 //! size direct (replies whole up to the 57,344-byte network buffer, as Table 1's steps
 //! ask). One seed, 4 simulated seconds per block size.
 
-use ethersim::bulletin;
-use ethersim::results::{packet_steps, PacketStep};
+use ethersim::repro::bulletin;
+use ethersim::repro::bulletin::analysis::{packet_steps, PacketStep};
 use ethersim::scenario::Override;
 
 /// The mean steps (+2 packets, +3 packets) of the 16-bit optimized curve, ms.

@@ -16,8 +16,8 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use ethersim::bulletin;
-use ethersim::bulletin::CONFIGS;
+use ethersim::repro::bulletin;
+use ethersim::repro::bulletin::CONFIGS;
 use ethersim::scenario::{self, Override, Workload};
 use ethersim::workload::perform3::run_audited;
 use ethersim::workload::saturate;

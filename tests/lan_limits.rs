@@ -8,9 +8,9 @@
 //! the configuration, and those over 11..20 s within those over 2..11 s plus a margin. The heap bytes the run holds are measured
 //! by a counting allocator at 2 s, 10 s and 20 s, and the audit holds at each.
 
-use ethersim::bulletin::CONFIGS;
-use ethersim::bulletin::{self, HARDWARE, SCENARIOS};
 use ethersim::engine::{run_until, Engine};
+use ethersim::repro::bulletin::CONFIGS;
+use ethersim::repro::bulletin::{self, HARDWARE, SCENARIOS};
 
 use ethersim::scenario::budget::{cpu_s, MAX_CPU_S, PERFORM3_COST};
 use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};

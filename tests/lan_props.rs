@@ -18,7 +18,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use ethersim::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
 use ethersim::scenario::{load_embedded, Override, Workload};
 use ethersim::workload::perform3::{block_seed, run_block_audited, Perform3Config, Perform3Point};
 

@@ -137,8 +137,14 @@ fn test_read_agrees_with_figure_1_at_32k_blocks() {
 #[test]
 fn test_read_steps_from_cache_to_disk_when_the_files_stop_fitting() {
     // 5 stations x 4 KB x f blocks against a 1 MB cache: 5 x 200 KB fits, 5 x 256 KB not
-    let fits = run("lanperf/lanperf-x.toml", &["workload.options=\"t10 b4096 f50 r\""]);
-    let spills = run("lanperf/lanperf-x.toml", &["workload.options=\"t10 b4096 f64 r\""]);
+    let fits = run(
+        "lanperf/lanperf-x.toml",
+        &["workload.options=\"t10 b4096 f50 r\""],
+    );
+    let spills = run(
+        "lanperf/lanperf-x.toml",
+        &["workload.options=\"t10 b4096 f64 r\""],
+    );
     let (a, b) = (fits.totals[0].clone(), spills.totals[0].clone());
     let (ua, ub) = (a.usage.unwrap(), b.usage.unwrap());
     assert!(ua.disk_busy < 0.05, "in cache: no disk: {ua:?}");
@@ -209,7 +215,7 @@ fn structured(sets: &[&str]) -> Result<Scenario, String> {
         .iter()
         .map(|s| Override::parse(s).expect("override parses"))
         .collect();
-    scenario::load_embedded("bad.toml", text, Some(ethersim::bulletin::HARDWARE), &o)
+    scenario::load_embedded("bad.toml", text, Some(ethersim::repro::bulletin::HARDWARE), &o)
         .map_err(|e| e.to_string())
 }
 
@@ -301,7 +307,10 @@ fn test_run_output_has_the_declared_columns_one_row_per_test() {
 #[test]
 fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     let sum = |servers: &str| {
-        let r = run("lanperf/lanperf-2servers.toml", &[&format!("workload.servers={servers}")]);
+        let r = run(
+            "lanperf/lanperf-2servers.toml",
+            &[&format!("workload.servers={servers}")],
+        );
         let t = r.totals[0].clone();
         (t.throughput_kbps, t.usage.unwrap())
     };

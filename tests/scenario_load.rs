@@ -222,7 +222,7 @@ fn shipped_saturate_scenario_is_valid_and_documented() {
 #[test]
 fn workstations_may_have_their_own_data_port_timing() {
     use ethersim::adapter::CopyEngine;
-    use ethersim::bulletin::{HARDWARE, SCENARIOS};
+    use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
     use ethersim::scenario::{load_embedded, Override, Workload};
     let (name, text) = SCENARIOS[2]; // 16-bit defaults
                                      // the bulletin hardware without its [adapter.workstation] port timing

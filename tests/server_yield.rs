@@ -5,7 +5,7 @@
 //! work per request grows by the turn; with Appendix A's 255 by a 255th of it. One
 //! seed, 6 simulated seconds at one block size.
 
-use ethersim::bulletin;
+use ethersim::repro::bulletin;
 use ethersim::scenario::Override;
 
 /// The server's work (CPU time in SERVER's code and the foreground's turns) per read

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 use ethersim::report::sweep::SweepStream;
-use ethersim::results::SweepParam;
+use ethersim::run::output::SweepParam;
 use ethersim::run::{plan_sweep, run_sweep, RUNS_IN_FLIGHT_PER_THREAD};
 use ethersim::scenario::{Override, Source};
 

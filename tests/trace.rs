@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
+use ethersim::lan::instruments::spacetime::{SpaceTime, SpaceTimeRecorder, Window};
+use ethersim::lan::instruments::Tee;
 use ethersim::lan::observe::Observer;
-use ethersim::report::wire::spacetime::{SpaceTime, SpaceTimeRecorder, Window};
-use ethersim::report::wire::Tee;
 use ethersim::run;
 use ethersim::scenario::{self, Override};
 use ethersim::time::SimTime;

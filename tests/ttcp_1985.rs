@@ -3,8 +3,8 @@
 //! `ethersim ttcp1985`, and what the what-if sweeps found. README ("ttcp over TCP/IP,
 //! 1985") says what is not reached and why.
 
+use ethersim::repro::ttcp1985::{self, Row};
 use ethersim::scenario::Override;
-use ethersim::ttcp1985::{self, Row};
 
 fn rows(overrides: &[Override]) -> Vec<Row> {
     ttcp1985::run(overrides).unwrap()
@@ -215,10 +215,10 @@ fn cli_reproduce_writes_the_1985_comparison() {
     let svg = std::fs::read_to_string(dir.path().join("ttcp-1985-sys.svg")).unwrap();
     assert!(svg.contains("TGR (receiver) measured"), "the sys chart's legend");
     let csv = std::fs::read_to_string(dir.path().join("ttcp-1985.csv")).unwrap();
-    let header = ethersim::report::ttcp1985::CSV_COLUMNS.join(",");
+    let header = ethersim::repro::ttcp1985::report::CSV_COLUMNS.join(",");
     assert!(csv.starts_with(&header), "{csv}");
     // every row of the seed's two tables, once
-    let measured_rows = ethersim::ttcp1985::MEASURED_CSV
+    let measured_rows = ethersim::repro::ttcp1985::MEASURED_CSV
         .lines()
         .skip(1)
         .filter(|l| !l.is_empty())
@@ -274,7 +274,7 @@ fn cli_reproduce_with_set_is_a_what_if_of_the_whole_table() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let csv = std::fs::read_to_string(dir.path().join("ttcp-1985.csv")).unwrap();
-    let column = ethersim::report::ttcp1985::CSV_COLUMNS
+    let column = ethersim::repro::ttcp1985::report::CSV_COLUMNS
         .iter()
         .position(|c| *c == "simulated_exact_kbytes_per_s")
         .unwrap();
@@ -334,7 +334,12 @@ fn cli_reproduce_refuses_a_seed_an_unknown_key_and_a_key_twice() {
 fn explain_over_the_point_to_point_link_has_no_nan() {
     let out = assert_cmd::Command::cargo_bin("ethersim")
         .unwrap()
-        .args(["run", "scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml", "--explain", "-q"])
+        .args([
+            "run",
+            "scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml",
+            "--explain",
+            "-q",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -377,7 +382,10 @@ fn the_calibration_table_is_the_mean_of_each_configurations_non_anomalous_runs()
     // per scenario the runs, the receiver's KB/s and each side's system seconds and
     // system % (Sys over Real, run by run) averaged over the non-anomalous runs
     let r = rows(&[]);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ttcp1985/ttcp-1985-calibration.csv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/ttcp1985/ttcp-1985-calibration.csv"
+    );
     let mut table = csv::Reader::from_path(path).unwrap();
     let head = table.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();

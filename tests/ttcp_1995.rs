@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use assert_cmd::Command;
-use ethersim::report::ttcp1995 as report;
-use ethersim::results::{TtcpDirection, TtcpTable};
-use ethersim::ttcp1995;
+use ethersim::repro::ttcp1995;
+use ethersim::repro::ttcp1995::report;
+use ethersim::repro::ttcp1995::table::{TtcpDirection, TtcpTable};
 
 /// 1436 bytes per 1494-byte data frame and 64-byte ACK, each with 8 bytes of preamble
 /// and 12 of gap, at 100 ns a bit: KiB/s (worked out by hand, apart from the model's).

@@ -4,10 +4,10 @@
 
 use ethersim::engine::Engine;
 use ethersim::ether::SegmentConfig;
+use ethersim::lan::instruments::events::{EventLog, EventsHeader};
+use ethersim::lan::instruments::pcap::PcapWriter;
+use ethersim::lan::instruments::Tee;
 use ethersim::lan::observe::{drive, Observed};
-use ethersim::report::wire::events::{EventLog, EventsHeader};
-use ethersim::report::wire::pcap::PcapWriter;
-use ethersim::report::wire::Tee;
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::saturate::{Destination, SaturateConfig, SaturateModel};
 

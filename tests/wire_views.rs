@@ -7,11 +7,11 @@
 use std::path::Path;
 
 use ethersim::ether::{SegmentConfig, WireEvent};
+use ethersim::lan::instruments::bytes::{checksum_ok, crc32, ipv4_address, pseudo_header_sum};
+use ethersim::lan::instruments::pcap::{PcapCounts, PcapWriter, EPB_FLAG_CRC_ERROR};
+use ethersim::lan::instruments::Tee;
 use ethersim::lan::observe::{Content, HostWork, HostWorkKind, Observation, Observer};
 use ethersim::nos::packet::PacketKind;
-use ethersim::report::wire::bytes::{checksum_ok, crc32, ipv4_address, pseudo_header_sum};
-use ethersim::report::wire::pcap::{PcapCounts, PcapWriter, EPB_FLAG_CRC_ERROR};
-use ethersim::report::wire::Tee;
 use ethersim::run;
 use ethersim::scenario::{self, Override, Scenario, Workload};
 use ethersim::time::{SimDuration, SimTime};

@@ -18,7 +18,7 @@
 
 use serde::Deserialize;
 
-use crate::results::CostLine;
+use crate::repro::bulletin::analysis::CostLine;
 use crate::scenario::error::FieldError;
 
 use super::file::Measured;

@@ -38,6 +38,7 @@
 mod app;
 mod audit;
 mod config;
+pub mod instruments;
 mod node;
 pub mod observe;
 mod path;

@@ -5,7 +5,7 @@
 //! after every event, adds what the frame carries ([`Content`], known only up here: a
 //! NetBIOS packet, a TCP segment) and the hosts' work on each frame ([`HostWork`]), and
 //! passes each observation to the observer. The pcap writer, the event log and the
-//! space-time diagram (`crate::report`) are observers of this same stream.
+//! space-time recorder ([`super::instruments`]) are observers of this same stream.
 //!
 //! Cost: a model is observed only when [`drive`] is given an observer; otherwise it runs
 //! exactly as [`run_until`] (the segment's recording stays off and nothing is buffered).

@@ -1,7 +1,7 @@
 //! CSV output: a header of the point columns, then one row per workload point.
 
 use super::{fmt_num, Exporter, ReportError};
-use crate::results::RunOutput;
+use crate::run::output::RunOutput;
 
 /// The `csv` format.
 pub struct CsvExporter;

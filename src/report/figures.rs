@@ -3,11 +3,11 @@
 //! Chart axes and legends, table headings and the sweep summary take their words from
 //! here, never from the raw column names.
 //!
-//! Every column of [`crate::results::SATURATE_COLUMNS`] and [`crate::results::PERFORM3_COLUMNS`]
+//! Every column of [`crate::run::output::SATURATE_COLUMNS`] and [`crate::run::output::PERFORM3_COLUMNS`]
 //! has an entry (a test checks it), so a new workload's columns must be registered here.
 
 use super::units::Unit;
-use crate::results::RunOutput;
+use crate::run::output::RunOutput;
 
 /// One figure: what a column measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,7 +277,7 @@ pub const FIGURES: &[Figure] = &[
 #[cfg(test)]
 mod lanperf_tests {
     use super::*;
-    use crate::results::{Headline, RunDetail, RunOutput};
+    use crate::run::output::{Headline, RunDetail, RunOutput};
 
     #[test]
     fn test_lanperf_throughput_is_labelled_in_1024_byte_kb() {
@@ -430,7 +430,7 @@ pub fn headline_text(out: &RunOutput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{PERFORM3_COLUMNS, SATURATE_COLUMNS};
+    use crate::run::output::{PERFORM3_COLUMNS, SATURATE_COLUMNS};
 
     #[test]
     fn test_every_column_is_registered() {

@@ -12,7 +12,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use super::{Exporter, ReportError};
-use crate::results::RunOutput;
+use crate::run::output::RunOutput;
 
 /// The `json` format.
 pub struct JsonExporter;

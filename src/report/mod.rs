@@ -16,20 +16,18 @@ pub mod atomic;
 pub mod calibration;
 pub mod csv;
 pub mod explain;
-pub mod figure1;
 pub mod figures;
 pub mod json;
 pub mod lanperf;
+pub mod pcap_listing;
 pub mod plot;
+pub mod spacetime_draw;
 pub mod stream_file;
 pub mod sweep;
 pub mod table;
-pub mod ttcp1985;
-pub mod ttcp1995;
 pub mod units;
-pub mod wire;
 
-use crate::results::RunOutput;
+use crate::run::output::RunOutput;
 
 /// Failures while rendering or writing results.
 #[derive(Debug, thiserror::Error)]

@@ -20,7 +20,7 @@ use super::plot::{Chart, Series};
 use super::table::align;
 use super::units::Unit;
 use super::ReportError;
-use crate::results::{SweepParam, SweepRun};
+use crate::run::output::{SweepParam, SweepRun};
 
 /// A swept value as text: strings bare, everything else in TOML syntax.
 pub fn value_text(v: &toml::Value) -> String {

@@ -14,7 +14,7 @@ use super::explain;
 use super::figures;
 use super::units::Unit;
 use super::{Exporter, ReportError};
-use crate::results::{RunDetail, RunOutput};
+use crate::run::output::{RunDetail, RunOutput};
 
 /// The `table` format: the default view, or with `wide` every figure.
 #[derive(Clone, Copy, Debug, Default)]
@@ -213,11 +213,11 @@ impl Exporter for TableExporter {
             s.push_str(&wide(out));
         } else {
             match &out.detail {
-                crate::results::RunDetail::Perform3(r) => s.push_str(&explain::perform3_table(r)),
-                crate::results::RunDetail::Saturate(_) => s.push_str(&compact(out)),
-                crate::results::RunDetail::Lanperf(_) => unreachable!("LANPERF returned above"),
+                crate::run::output::RunDetail::Perform3(r) => s.push_str(&explain::perform3_table(r)),
+                crate::run::output::RunDetail::Saturate(_) => s.push_str(&compact(out)),
+                crate::run::output::RunDetail::Lanperf(_) => unreachable!("LANPERF returned above"),
                 // one point: every figure on its own line is already compact
-                crate::results::RunDetail::Ttcp(_) => s.push_str(&wide(out)),
+                crate::run::output::RunDetail::Ttcp(_) => s.push_str(&wide(out)),
             }
         }
         Ok(s)

@@ -258,7 +258,8 @@ mod tests {
 
     #[test]
     fn test_linux_1_2_profile_from_its_file() {
-        let raw: RawStack = super::super::de::from_value(shipped("ttcp1995/ttcp-1995.toml"), "stack").unwrap();
+        let raw: RawStack =
+            super::super::de::from_value(shipped("ttcp1995/ttcp-1995.toml"), "stack").unwrap();
         let s = raw.validate().unwrap();
         assert_eq!(s.profile.mss_bytes, 1436);
         assert_eq!(s.profile.ack_every_segments, 1);

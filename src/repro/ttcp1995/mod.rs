@@ -10,19 +10,25 @@
 //!
 //! Units: KB/s with ttcp's 1024-byte KB; errors in percent of the measured value.
 
+pub mod report;
+pub mod table;
+
 use rayon::prelude::*;
 
+use self::table::{CardName, TtcpCase, TtcpCeiling, TtcpDirection, TtcpTable};
 use crate::engine::seed;
-use crate::results::{CardName, TtcpCase, TtcpCeiling, TtcpDirection, TtcpTable};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::stats::Spread;
 use crate::workload::ttcp::{self, TtcpConfig, TtcpError, TtcpSummary};
 
 /// The measured table, compiled in.
-pub const MEASURED_CSV: &str = include_str!("../data/ttcp1995/ttcp-1995.csv");
+pub const MEASURED_CSV: &str = include_str!("../../../data/ttcp1995/ttcp-1995.csv");
 
 /// File name and text of the shared hardware description the cases include.
-pub const HARDWARE: (&str, &str) = ("ttcp-1995.toml", include_str!("../scenarios/ttcp1995/ttcp-1995.toml"));
+pub const HARDWARE: (&str, &str) = (
+    "ttcp-1995.toml",
+    include_str!("../../../scenarios/ttcp1995/ttcp-1995.toml"),
+);
 
 /// 3Com EtherLink III (programmed I/O through FIFOs).
 pub const C3C509: CardName = CardName {
@@ -58,7 +64,7 @@ macro_rules! case {
             kelewan: $k,
             direction: TtcpDirection::$d,
             scenario: $file,
-            text: include_str!(concat!("../scenarios/ttcp1995/", $file, ".toml")),
+            text: include_str!(concat!("../../../scenarios/ttcp1995/", $file, ".toml")),
         }
     };
 }
@@ -237,5 +243,39 @@ mod tests {
             e.contains("ttcp-1995-ne2000") && e.contains("ttcp-1995-3c509-3c509-receive"),
             "{e}"
         );
+    }
+}
+
+/// The 1995 ttcp table, as a [`Reproduction`](super::Reproduction).
+pub struct Ttcp1995;
+
+impl super::Reproduction for Ttcp1995 {
+    fn name(&self) -> &'static str {
+        "ttcp1995"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["ttcp-1995"]
+    }
+    fn summary(&self) -> &'static str {
+        "The 1995 ttcp table: Linux 1.2 TCP/IP between a 486DX2-66 and a P90, four card \
+         pairings (programmed I/O, shared memory, bus-master DMA), both directions"
+    }
+    fn measured(&self) -> bool {
+        true
+    }
+    fn calibrated(&self) -> bool {
+        true
+    }
+    fn files(&self) -> &'static [&'static str] {
+        &["ttcp-1995.csv", "ttcp-1995.svg", "ttcp-1995.png"]
+    }
+    fn run(
+        &self,
+        set: &[Override],
+        out: &mut crate::report::atomic::Staged,
+    ) -> Result<String, super::ReproError> {
+        let table = run(set)?;
+        report::write_outputs(&table, out)?;
+        Ok(report::comparison_table(&table))
     }
 }

@@ -4,17 +4,17 @@
 //! `trace.png` through [`Staged`]: all or nothing, no partial file under a final name.
 
 use anyhow::{bail, Context, Result};
+use ethersim::lan::instruments::spacetime::{SpaceTimeRecorder, Window};
+use ethersim::lan::instruments::Tee;
 use ethersim::lan::observe::Observer;
 use ethersim::report::atomic::Staged;
+use ethersim::report::spacetime_draw::write_trace;
 use ethersim::report::units::Unit;
-use ethersim::report::wire::spacetime::{SpaceTimeRecorder, Window};
-use ethersim::report::wire::spacetime_draw::write_trace;
-use ethersim::report::wire::Tee;
 use ethersim::run;
 
-use crate::cli::TraceArgs;
-use crate::commands::{check_out_dir, load, wrote};
-use crate::wire_cmd::{check_window_start, LastSeen};
+use super::args::TraceArgs;
+use super::io::{check_out_dir, load, wrote};
+use super::wire::{check_window_start, LastSeen};
 
 /// `ethersim trace SCENARIO --from T --to T --out DIR`.
 pub fn run(a: &TraceArgs) -> Result<()> {

@@ -11,11 +11,11 @@
 //!
 //! Units: KB/s and KB per CPU second with ttcp's 1024-byte KB; CPU in percent of real time.
 
-use super::atomic::Staged;
-use super::csv::to_csv;
-use super::plot::{write_chart, Chart, Point, Series};
-use super::ReportError;
-use crate::ttcp1985::Row;
+use super::Row;
+use crate::report::atomic::Staged;
+use crate::report::csv::to_csv;
+use crate::report::plot::{write_chart, Chart, Point, Series};
+use crate::report::ReportError;
 
 /// The file names' stem: `ttcp-1985.csv`, `.svg`, `.png` and `ttcp-1985-sys.svg`, `.png`.
 pub const STEM: &str = "ttcp-1985";
@@ -271,7 +271,7 @@ struct Group {
 }
 
 /// The configurations of `side` ("transmitter" or "receiver") in table order, for `f`.
-fn groups(rows: &[Row], side: &str, f: impl Fn(&crate::ttcp1985::Printed) -> f64) -> Vec<Group> {
+fn groups(rows: &[Row], side: &str, f: impl Fn(&super::Printed) -> f64) -> Vec<Group> {
     let mut keys: Vec<(&str, &str, &str)> = Vec::new();
     for r in rows.iter().filter(|r| r.side.starts_with(side)) {
         let k = (r.config.as_str(), r.interface.as_str(), r.trailers.as_str());
@@ -315,7 +315,7 @@ fn measured_point(i: usize, g: &Group) -> Point {
 }
 
 fn seeds_note() -> String {
-    format!("simulated: mean of {} seeds", crate::ttcp1985::SEEDS.len())
+    format!("simulated: mean of {} seeds", super::SEEDS.len())
 }
 
 /// Throughput per configuration: measured (mean and range of its runs) and simulated.
@@ -383,8 +383,8 @@ pub fn write_outputs(rows: &[Row], out: &mut Staged) -> Result<(), ReportError> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::Printed;
     use super::*;
-    use crate::ttcp1985::Printed;
 
     fn row(side: &str, config: &str, kb: f64, sys_s: f64, sim_kb: f64, note: &str) -> Row {
         let printed = |kb: f64, sys_s: f64| Printed {

@@ -1,5 +1,5 @@
 //! A Wireshark-style listing of a pcapng capture, one line per frame, read back with the
-//! pcap-file crate: the product's own decoder of the layout it writes ([`super::bytes`]),
+//! pcap-file crate: the product's own decoder of the layout it writes ([`crate::lan::instruments::bytes`]),
 //! for machines without tshark.
 //!
 //! Each line: frame number (from 1), time (seconds from the capture's 0, nanosecond
@@ -8,7 +8,7 @@
 //! manner of Wireshark's (NetBIOS session header, IPv4 and TCP headers, saturate
 //! payload, jam), then the per-packet error flags (`[CRC error]`, `[too short]`) and the
 //! block's comment after `#`. TCP sequence and acknowledgement numbers are shown relative
-//! to the documented initial sequence numbers ([`super::bytes::TCP_ISN`]), as Wireshark's
+//! to the documented initial sequence numbers ([`crate::lan::instruments::bytes::TCP_ISN`]), as Wireshark's
 //! relative numbers are. Only blocks of the enhanced-packet kind are listed.
 
 use std::io::{Read, Write};
@@ -16,8 +16,8 @@ use std::io::{Read, Write};
 use pcap_file::pcapng::blocks::enhanced_packet::EnhancedPacketOption;
 use pcap_file::pcapng::{Block, PcapNgReader};
 
-use super::bytes::{ETHERTYPE_IPV4, ETHERTYPE_NOS, ETHERTYPE_SATURATE, TCP_ISN};
-use super::pcap::{EPB_FLAG_CRC_ERROR, EPB_FLAG_TOO_SHORT, JAM_BYTES};
+use crate::lan::instruments::bytes::{ETHERTYPE_IPV4, ETHERTYPE_NOS, ETHERTYPE_SATURATE, TCP_ISN};
+use crate::lan::instruments::pcap::{EPB_FLAG_CRC_ERROR, EPB_FLAG_TOO_SHORT, JAM_BYTES};
 
 /// Why a capture could not be listed.
 #[derive(Debug, thiserror::Error)]
@@ -230,9 +230,9 @@ fn ipv4(d: &[u8]) -> String {
 mod tests {
     use super::*;
     use crate::ether::Frame;
+    use crate::lan::instruments::bytes::frame_bytes;
     use crate::lan::observe::Content;
     use crate::nos::packet::{Packet, PacketKind};
-    use crate::report::wire::bytes::frame_bytes;
 
     #[test]
     fn test_line_nos_request() {

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::CalibrateArgs;
-use crate::commands::{check_out_dir, print, wrote};
+use super::args::CalibrateArgs;
+use super::io::{check_out_dir, print, wrote};
 use ethersim::calibrate::{self, trial, Calibration};
 use ethersim::report::atomic::Staged;
 use ethersim::report::calibration as out;

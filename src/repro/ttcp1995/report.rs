@@ -8,14 +8,14 @@
 //! error is over the eight means. The printed table reads by the rules of
 //! [`super::units`]; the CSV keeps full precision.
 
-use super::atomic::Staged;
-use super::csv::to_csv;
-use super::fmt_num;
-use super::plot::{write_chart, Chart, Series};
-use super::table::align_with;
-use super::units::{error_pct, mape_pct, spread_pct, Unit};
-use super::ReportError;
-use crate::results::{TtcpCase, TtcpDirection, TtcpTable};
+use super::table::{TtcpCase, TtcpDirection, TtcpTable};
+use crate::report::atomic::Staged;
+use crate::report::csv::to_csv;
+use crate::report::fmt_num;
+use crate::report::plot::{write_chart, Chart, Series};
+use crate::report::table::align_with;
+use crate::report::units::{error_pct, mape_pct, spread_pct, Unit};
+use crate::report::ReportError;
 
 /// The file names' stem: `ttcp-1995.csv`, `.svg`, `.png`.
 pub const STEM: &str = "ttcp-1995";
@@ -219,7 +219,7 @@ pub fn write_outputs(t: &TtcpTable, out: &mut Staged) -> Result<(), ReportError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{CardName, TtcpCeiling};
+    use crate::repro::ttcp1995::table::{CardName, TtcpCeiling};
     use crate::stats::Spread;
 
     const A: CardName = CardName {

@@ -20,7 +20,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::spacetime::{BandKind, Mark, SpaceTime};
+use crate::lan::instruments::spacetime::{BandKind, Mark, SpaceTime};
 use crate::report::atomic::Staged;
 use crate::report::plot::{colour, register_fonts, FONT};
 use crate::report::ReportError;

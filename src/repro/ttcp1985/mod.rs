@@ -12,13 +12,18 @@
 //!
 //! Units: KB = 1024 bytes; seconds; percent.
 
+pub mod report;
+
 use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::workload::ttcp::{self, TtcpError, TtcpSide};
 
 /// The measured tables, compiled in.
-pub const MEASURED_CSV: &str = include_str!("../data/ttcp1985/ttcp-1985.csv");
+pub const MEASURED_CSV: &str = include_str!("../../../data/ttcp1985/ttcp-1985.csv");
 
-const HARDWARE: (&str, &str) = ("ttcp-1985.toml", include_str!("../scenarios/ttcp1985/ttcp-1985.toml"));
+const HARDWARE: (&str, &str) = (
+    "ttcp-1985.toml",
+    include_str!("../../../scenarios/ttcp1985/ttcp-1985.toml"),
+);
 
 /// Seeds each configuration runs with (the scenario's own, then four more).
 pub const SEEDS: [u64; 5] = [1985, 1, 2, 3, 4];
@@ -30,63 +35,63 @@ pub const CASES: [(&str, &str, &str, &str, &str); 9] = [
         "ex0",
         "no",
         "ttcp-1985-dual-ex0-notrailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-ex0-notrailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-ex0-notrailers.toml"),
     ),
     (
         "dual",
         "ex0",
         "yes",
         "ttcp-1985-dual-ex0-trailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-ex0-trailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-ex0-trailers.toml"),
     ),
     (
         "dual",
         "il0",
         "no",
         "ttcp-1985-dual-il0-notrailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-il0-notrailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-il0-notrailers.toml"),
     ),
     (
         "dual",
         "il0",
         "yes",
         "ttcp-1985-dual-il0-trailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-il0-trailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-il0-trailers.toml"),
     ),
     (
         "dual",
         "pcl0",
         "n/a",
         "ttcp-1985-dual-pcl0",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml"),
     ),
     (
         "single",
         "pcl0",
         "n/a",
         "ttcp-1985-single-pcl0",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-single-pcl0.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-pcl0.toml"),
     ),
     (
         "single",
         "il0",
         "yes",
         "ttcp-1985-single-il0-trailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-single-il0-trailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-il0-trailers.toml"),
     ),
     (
         "single",
         "ex0",
         "yes",
         "ttcp-1985-single-ex0-trailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml"),
     ),
     (
         "single",
         "ex0",
         "no",
         "ttcp-1985-single-ex0-notrailers",
-        include_str!("../scenarios/ttcp1985/ttcp-1985-single-ex0-notrailers.toml"),
+        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-ex0-notrailers.toml"),
     ),
 ];
 
@@ -346,5 +351,45 @@ mod tests {
     fn test_csv_fields_keep_quoted_commas() {
         let f = fields(r#"a,b,"x, y",c"#);
         assert_eq!(f, vec!["a", "b", "x, y", "c"]);
+    }
+}
+
+/// The 1985 ttcp tables, as a [`Reproduction`](super::Reproduction).
+pub struct Ttcp1985;
+
+impl super::Reproduction for Ttcp1985 {
+    fn name(&self) -> &'static str {
+        "ttcp1985"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["ttcp-1985"]
+    }
+    fn summary(&self) -> &'static str {
+        "The 1985 ttcp tables: 4.2BSD between two VAX-11/780s over the Excelan, the Interlan \
+         and the PCL-11, throughput and system CPU on both sides"
+    }
+    fn measured(&self) -> bool {
+        true
+    }
+    fn calibrated(&self) -> bool {
+        true
+    }
+    fn files(&self) -> &'static [&'static str] {
+        &[
+            "ttcp-1985.csv",
+            "ttcp-1985.svg",
+            "ttcp-1985.png",
+            "ttcp-1985-sys.svg",
+            "ttcp-1985-sys.png",
+        ]
+    }
+    fn run(
+        &self,
+        set: &[Override],
+        out: &mut crate::report::atomic::Staged,
+    ) -> Result<String, super::ReproError> {
+        let rows = run(set)?;
+        report::write_outputs(&rows, out)?;
+        Ok(report::comparison_table(&rows))
     }
 }

@@ -8,10 +8,13 @@
 //! Table 1 is compiled in from `data/bulletin/bulletin-table1.csv` ([`table1`]); throughput is in
 //! KB/s with 1 KB = 1000 bytes (the bulletin's 10 Mb/s = 1250 KB/s).
 
+pub mod analysis;
+pub mod report;
+
 use rayon::prelude::*;
 
+use self::analysis::{Figure1Curve, Figure1Data, Figure1Point, Packetization};
 use crate::engine::seed;
-use crate::results::{Figure1Curve, Figure1Data, Figure1Point, Packetization};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
 use crate::workload::perform3::{self, Perform3Report};
 
@@ -24,7 +27,7 @@ pub const CONFIGS: [&str; 4] = [
 ];
 
 /// Table 1 of the bulletin, as shipped in the repository.
-pub const TABLE1_CSV: &str = include_str!("../data/bulletin/bulletin-table1.csv");
+pub const TABLE1_CSV: &str = include_str!("../../../data/bulletin/bulletin-table1.csv");
 
 /// A Table 1 CSV that cannot be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -121,26 +124,26 @@ pub fn from_table1(simulate: impl Fn(&str, u32, f64) -> f64) -> Figure1Data {
 /// File name and text of the shared hardware description.
 pub const HARDWARE: (&str, &str) = (
     "artisoft-1992.toml",
-    include_str!("../scenarios/bulletin/artisoft-1992.toml"),
+    include_str!("../../../scenarios/bulletin/artisoft-1992.toml"),
 );
 
 /// File name and text of each configuration's scenario, in Table 1's column order.
 pub const SCENARIOS: [(&str, &str); 4] = [
     (
         "16bit-optimized.toml",
-        include_str!("../scenarios/bulletin/16bit-optimized.toml"),
+        include_str!("../../../scenarios/bulletin/16bit-optimized.toml"),
     ),
     (
         "8bit-optimized.toml",
-        include_str!("../scenarios/bulletin/8bit-optimized.toml"),
+        include_str!("../../../scenarios/bulletin/8bit-optimized.toml"),
     ),
     (
         "16bit-defaults.toml",
-        include_str!("../scenarios/bulletin/16bit-defaults.toml"),
+        include_str!("../../../scenarios/bulletin/16bit-defaults.toml"),
     ),
     (
         "8bit-defaults.toml",
-        include_str!("../scenarios/bulletin/8bit-defaults.toml"),
+        include_str!("../../../scenarios/bulletin/8bit-defaults.toml"),
     ),
 ];
 
@@ -314,5 +317,40 @@ mod tests {
     fn test_unknown_configuration_is_an_error() {
         let e = scenario("9bit-turbo", &[]).unwrap_err().to_string();
         assert!(e.contains("9bit-turbo") && e.contains("16bit-optimized"), "{e}");
+    }
+}
+
+/// Figure 1 of the bulletin, as a [`Reproduction`](super::Reproduction).
+pub struct Bulletin;
+
+impl super::Reproduction for Bulletin {
+    fn name(&self) -> &'static str {
+        "bulletin"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["figure1", "bulletin-1992"]
+    }
+    fn summary(&self) -> &'static str {
+        "Figure 1 of Artisoft's 1992 performance bulletin: PERFORM3 throughput against block \
+         size for the AE2 in 8-bit and 16-bit mode, LANtastic defaults and optimized, against \
+         Table 1"
+    }
+    fn measured(&self) -> bool {
+        true
+    }
+    fn calibrated(&self) -> bool {
+        true
+    }
+    fn files(&self) -> &'static [&'static str] {
+        &["figure1.csv", "figure1.svg", "figure1.png"]
+    }
+    fn run(
+        &self,
+        set: &[Override],
+        out: &mut crate::report::atomic::Staged,
+    ) -> Result<String, super::ReproError> {
+        let data = figure1_with(set)?;
+        report::write_outputs(&data, out)?;
+        Ok(report::comparison_table(&data))
     }
 }

@@ -17,8 +17,10 @@
 use crate::engine::seed;
 use crate::ether::{SegmentConfig, WireConfig};
 use crate::lan::observe::{reborrow, Observer};
-use crate::results::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
-pub use crate::results::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS};
+pub mod output;
+
+use self::output::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
+pub use self::output::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
 use crate::time::SimDuration;
 use crate::workload::{lanperf, perform3, saturate, ttcp};
@@ -713,7 +715,7 @@ mod tests {
 
     #[test]
     fn test_plan_refuses_a_key_swept_twice() {
-        let text = include_str!("../scenarios/saturate.toml");
+        let text = include_str!("../../scenarios/saturate.toml");
         let source = Source::from_bytes(std::path::Path::new("saturate.toml"), text.into()).unwrap();
         let params = [swept("workload.stations"), swept("workload.stations")];
         assert!(matches!(
@@ -727,18 +729,18 @@ mod tests {
         let set = |v: &[&str]| v.iter().map(|o| Override::parse(o).unwrap()).collect::<Vec<_>>();
         let hw = (
             "artisoft-1992.toml",
-            include_str!("../scenarios/bulletin/artisoft-1992.toml"),
+            include_str!("../../scenarios/bulletin/artisoft-1992.toml"),
         );
         let saturate = scenario::load_embedded(
             "saturate.toml",
-            include_str!("../scenarios/saturate.toml"),
+            include_str!("../../scenarios/saturate.toml"),
             None,
             &set(&["workload.duration_s=0.01"]),
         )
         .unwrap();
         let perform3 = scenario::load_embedded(
             "16bit-defaults.toml",
-            include_str!("../scenarios/bulletin/16bit-defaults.toml"),
+            include_str!("../../scenarios/bulletin/16bit-defaults.toml"),
             Some(hw),
             &set(&[
                 "workload.warmup_s=0.05",
@@ -761,7 +763,7 @@ mod tests {
 
     #[test]
     fn test_oversized_sweep_is_its_own_error() {
-        let text = include_str!("../scenarios/saturate.toml");
+        let text = include_str!("../../scenarios/saturate.toml");
         let source = Source::from_bytes(std::path::Path::new("saturate.toml"), text.into()).unwrap();
         let param = |key: &str, n: i64| SweepParam {
             key: key.into(),

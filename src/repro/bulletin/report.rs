@@ -11,15 +11,15 @@
 //! measured, with the measured line's standard errors and how many of them separate the
 //! simulated a from the measured one.
 
-use super::atomic::Staged;
-use super::csv::to_csv;
-use super::fmt_num;
-use super::plot::{write_chart, Chart, Mark, Series};
-use super::table::align;
-use super::units::{error_pct, mape_pct, Unit};
-use super::ReportError;
-use crate::bulletin::{summary, Summary, CONFIGS, QUOTED_SUMMARY};
-use crate::results::{Figure1Data, Figure1Point};
+use super::analysis::{Figure1Data, Figure1Point};
+use super::{summary, Summary, CONFIGS, QUOTED_SUMMARY};
+use crate::report::atomic::Staged;
+use crate::report::csv::to_csv;
+use crate::report::fmt_num;
+use crate::report::plot::{write_chart, Chart, Mark, Series};
+use crate::report::table::align;
+use crate::report::units::{error_pct, mape_pct, Unit};
+use crate::report::ReportError;
 
 /// The wire's capacity in KB/s (10 Mb/s / 8 / 1000).
 pub const CEILING_KBPS: f64 = 1250.0;
@@ -152,7 +152,7 @@ fn summary_lines(data: &Figure1Data) -> String {
 /// packets + d x B, then the steps between block sizes grouped by the packets they add,
 /// a line per count; nothing when every step adds as many packets (the packets then say
 /// nothing the straight line does not).
-fn packet_lines(c: &crate::results::Figure1Curve) -> String {
+fn packet_lines(c: &super::analysis::Figure1Curve) -> String {
     let (Some(p), Some((measured, simulated))) = (c.packets, c.packet_steps()) else {
         return String::new();
     };
@@ -238,7 +238,7 @@ pub fn write_outputs(data: &Figure1Data, out: &mut Staged) -> Result<(), ReportE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bulletin::from_table1;
+    use crate::repro::bulletin::from_table1;
 
     #[test]
     fn test_mape_and_errors() {

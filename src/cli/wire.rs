@@ -7,13 +7,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use ethersim::lan::instruments::events::{EventLog, EventsHeader, EVENTS_VERSION};
+use ethersim::lan::instruments::pcap::PcapWriter;
+use ethersim::lan::instruments::Tee;
 use ethersim::lan::observe::{Observation, Observer};
 use ethersim::report::stream_file::StreamFile;
-use ethersim::report::wire::events::{EventLog, EventsHeader, EVENTS_VERSION};
-use ethersim::report::wire::pcap::PcapWriter;
-use ethersim::report::wire::Tee;
-use ethersim::results::RunOutput;
 use ethersim::run;
+use ethersim::run::output::RunOutput;
 use ethersim::scenario::Scenario;
 use ethersim::time::SimTime;
 
@@ -125,8 +125,8 @@ pub fn run_with_views(
 }
 
 /// `ethersim pcap-list FILE [--count N]`: the capture's frames, one line each, on stdout.
-pub fn pcap_list(a: &crate::cli::PcapListArgs) -> Result<()> {
-    use ethersim::report::wire::listing::{list, ListError};
+pub fn pcap_list(a: &super::args::PcapListArgs) -> Result<()> {
+    use ethersim::report::pcap_listing::{list, ListError};
     let f = std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let r = list(std::io::BufReader::new(f), a.count, &mut out).and_then(|n| {

@@ -1,6 +1,6 @@
 //! The command line as typed: clap's raw arguments, one struct per subcommand.
 //!
-//! Nothing here is checked beyond clap's syntax; `commands` turns these into validated
+//! Nothing here is checked beyond clap's syntax; the subcommands turn these into validated
 //! scenarios and sweep plans before anything runs or is written.
 
 use std::path::PathBuf;
@@ -321,31 +321,21 @@ pub struct OutputArgs {
     pub jobs: Option<u32>,
 }
 
-/// The published figures and tables `reproduce` knows (the help of each is what `--list`
-/// prints).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Reproduction {
-    /// Figure 1 of Artisoft's 1992 performance bulletin: PERFORM3 throughput against block
-    /// size for the AE2 in 8-bit and 16-bit mode, defaults and optimized (figure1.csv, .svg,
-    /// .png)
-    #[value(name = "figure1", alias = "bulletin-1992")]
-    Figure1,
-    /// The 1995 ttcp table: Linux 1.2 TCP/IP between a 486DX2-66 and a P90, four card
-    /// pairings, both directions (ttcp-1995.csv, .svg, .png)
-    #[value(name = "ttcp-1995", alias = "ttcp1995")]
-    Ttcp1995,
-    /// The 1985 ttcp tables: 4.2BSD between two VAX-11/780s over the Excelan, the Interlan
-    /// and the PCL-11, throughput and system CPU on both sides (ttcp-1985.csv, .svg, .png;
-    /// ttcp-1985-sys.svg, .png)
-    #[value(name = "ttcp-1985", alias = "ttcp1985")]
-    Ttcp1985,
+/// The names `reproduce` accepts, from the registry of reproductions (each name with
+/// its aliases and its one-line summary as the help `--list` and `--help` show).
+fn reproduction_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(ethersim::repro::REGISTRY.iter().map(|r| {
+        clap::builder::PossibleValue::new(r.name())
+            .aliases(r.aliases().iter().copied())
+            .help(r.summary())
+    }))
 }
 
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
     /// Which figure or table (see --list).
-    #[arg(value_enum, value_name = "NAME", required_unless_present = "list")]
-    pub name: Option<Reproduction>,
+    #[arg(value_parser = reproduction_names(), value_name = "NAME", required_unless_present = "list")]
+    pub name: Option<String>,
     /// List the reproductions, with their aliases, and exit.
     #[arg(long, conflicts_with = "name")]
     pub list: bool,

@@ -1,0 +1,68 @@
+//! The command line: parse the arguments ([`args`]), run the subcommand, one file per
+//! subcommand, on top of the shared input and output helpers ([`io`]).
+//!
+//! Every subcommand takes the same three steps: validate every input, compute, then write.
+//! The output directory is checked before anything runs, and no output file is replaced
+//! until every scenario (every sweep combination) has been validated and every run has
+//! finished: files are staged and renamed into place together, so an invalid scenario or a
+//! failure leaves the output directory as it was.
+//!
+//! Dependencies run one way: this file uses the subcommands; a subcommand uses [`args`],
+//! [`io`] and the library, never this file nor another subcommand's entry point (the
+//! wire views of [`wire`] are shared by `run` and `trace`).
+
+pub mod args;
+pub mod calibrate;
+pub mod io;
+pub mod reproduce;
+pub mod run;
+pub mod sweep;
+pub mod trace;
+pub mod validate;
+pub mod wire;
+
+use anyhow::{Context, Result};
+use clap::{CommandFactory, FromArgMatches};
+
+use self::args::{Cli, Command};
+use self::io::{jobs, note, QUIET};
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> Result<()> {
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| usage_error(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_error(e));
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
+    match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Sweep(a) => {
+            let m = matches.subcommand_matches("sweep").context("sweep arguments")?;
+            sweep::run(a, m)
+        }
+        Command::Validate(a) => validate::run(a),
+        Command::Figure1(a) => reproduce::run("bulletin", &a, &[]),
+        Command::Ttcp1995(a) => reproduce::run("ttcp1995", &a, &[]),
+        Command::Ttcp1985(a) => reproduce::run("ttcp1985", &a, &[]),
+        Command::Reproduce(a) => match a.name {
+            Some(r) if !a.list => reproduce::run(&r, &a.output, &a.set),
+            _ => io::print(&reproduce::list()),
+        },
+        Command::Trace(a) => trace::run(&a),
+        Command::PcapList(a) => wire::pcap_list(&a),
+        Command::Calibrate(a) => {
+            let j = jobs(a.jobs);
+            calibrate::run(a, j)
+        }
+    }
+}
+
+/// A command line clap refuses: its message (which quotes the bad argument) goes through
+/// [`note`]; `--help` and `--version` print to stdout as usual.
+fn usage_error(e: clap::Error) -> ! {
+    if !e.use_stderr() {
+        e.exit();
+    }
+    note(e.to_string().trim_end());
+    std::process::exit(e.exit_code());
+}

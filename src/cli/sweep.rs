@@ -1,0 +1,132 @@
+//! `ethersim sweep SCENARIO --param KEY --values ...`: the cross product of the swept
+//! keys, each combination replicated, run on `--jobs` threads; `sweep.csv` is written as
+//! the runs finish (into its staged file), then the summary and the chart.
+
+use std::io::IsTerminal;
+
+use anyhow::{bail, Result};
+use clap::ArgMatches;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::args::SweepArgs;
+use super::io::{check_out_dir, jobs, overrides, print, warning, wrote};
+use ethersim::report::atomic::Staged;
+use ethersim::report::sweep::SweepStream;
+use ethersim::report::{figures, plot, ReportError};
+use ethersim::run;
+use ethersim::run::output::SweepParam;
+use ethersim::scenario::{self, Override, Source};
+
+/// Pairs each `--param` with the `--values` or `--range` that follows it on the command line.
+fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
+    let idx = |id: &str| {
+        m.indices_of(id)
+            .map_or_else(Vec::new, |i| i.collect::<Vec<usize>>())
+    };
+    let (pi, vi, ri) = (idx("param"), idx("values"), idx("range"));
+    let mut params = Vec::new();
+    for (n, key) in a.param.iter().enumerate() {
+        let start = pi[n];
+        let end = pi.get(n + 1).copied().unwrap_or(usize::MAX);
+        let within = |ix: &[usize]| {
+            ix.iter()
+                .enumerate()
+                .filter(|(_, &i)| i > start && i < end)
+                .map(|(k, _)| k)
+                .collect::<Vec<_>>()
+        };
+        let (v, r) = (within(&vi), within(&ri));
+        let values = match (v.as_slice(), r.as_slice()) {
+            ([k], []) => run::parse_values(&a.values[*k]),
+            ([], [k]) => run::parse_range(&a.range[*k]).map_err(|e| anyhow::anyhow!("--range {e}"))?,
+            ([], []) => bail!("--param {key} needs --values V1,V2,... or --range START..END[:STEP] after it"),
+            _ => bail!("--param {key} has more than one --values/--range; give exactly one"),
+        };
+        if values
+            .iter()
+            .any(|v| matches!(v, toml::Value::String(s) if s.is_empty()))
+        {
+            bail!("--param {key}: empty value in the list");
+        }
+        if let Err(scenario::ScenarioError::BadOverride { message, .. }) =
+            Override::new(key, toml::Value::Boolean(false))
+        {
+            bail!("--param {key}: {message}");
+        }
+        params.push(SweepParam {
+            key: key.clone(),
+            values,
+        });
+    }
+    if vi.iter().chain(&ri).any(|&i| pi.first().is_none_or(|&p| i < p)) {
+        bail!("--values and --range must follow the --param they belong to");
+    }
+    Ok(params)
+}
+
+/// Runs `ethersim sweep`.
+pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
+    let params = sweep_params(&a, m)?;
+    check_out_dir(&a.out)?;
+    let base = overrides(&a.scenario.set)?;
+    let source = Source::read(&a.scenario.scenario)?;
+    let combos = run::plan_sweep(&source, &base, &params, a.scenario.seed, a.replications)?;
+    let mut warned = std::collections::BTreeSet::new();
+    for c in &combos {
+        for w in &c.scenario.warnings {
+            if warned.insert(w.clone()) {
+                warning(w);
+            }
+        }
+    }
+
+    // sweep.csv is written as the runs finish, straight into its staged file
+    let mut staged = Staged::new(&a.out);
+    let total = (combos.len() * a.replications as usize) as u64;
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let values: Vec<Vec<toml::Value>> = combos.iter().map(|c| c.values.clone()).collect();
+    let csv_path = staged.path_for("sweep.csv")?;
+    let csv_file = std::fs::File::create(&csv_path).map_err(|err| ReportError::Io {
+        path: csv_path.clone(),
+        err,
+    })?;
+    let mut stream = SweepStream::new(&params, &values, csv_file);
+    run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
+        Ok(stream.push(&r)?)
+    })?;
+    bar.finish_and_clear();
+    let (rep, _csv_file) = stream.finish()?;
+
+    let name = combos
+        .first()
+        .map_or("scenario".into(), |c| c.scenario.name.clone());
+    let title = format!(
+        "{name}: {} against {}",
+        rep.headline_label,
+        figures::param_label(&params[0].key)
+    );
+    staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
+    plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?;
+    let files = staged.commit()?;
+    print(&rep.summary_table())?;
+    // LANPERF's maximum-throughput experiments: name the maximum and where it is reached
+    if combos
+        .first()
+        .is_some_and(|c| c.scenario.workload.kind() == "lanperf")
+    {
+        for line in rep.peaks(0.02) {
+            print(&format!("{line}\n"))?;
+        }
+    }
+    wrote(&files);
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! What one run produces, in a workload-independent shape that every exporter, sweep and
+//! plot understands without knowing which workload ran: named columns, one row per
+//! workload point, a headline figure, and the workload's full typed report
+//! ([`RunDetail`]). A sweep's runs are [`SweepRun`]s.
+//!
+//! Owned by the runner ([`super`]) that builds them; `crate::report` only reads them.
+//! Nothing here computes a figure: values are copied from the workloads' reports.
+//! Units are in the column names (`_bps`, `_kbps`, `_ms`, ...).
+
+use serde::Serialize;
+
+use crate::workload::lanperf::LanperfReport;
+use crate::workload::perform3::Perform3Report;
+use crate::workload::saturate::SaturateReport;
+use crate::workload::ttcp::TtcpSummary;
+
+/// The headline figure of a run: what a sweep plots.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Headline {
+    pub name: String,
+    pub value: f64,
+}
+
+/// The full report of the workload that ran. Serialised as the report itself (no tag).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum RunDetail {
+    Saturate(Box<SaturateReport>),
+    Perform3(Perform3Report),
+    Lanperf(Box<LanperfReport>),
+    Ttcp(Box<TtcpSummary>),
+}
+
+/// The result of one run, in a workload-independent shape.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub scenario: String,
+    pub seed: u64,
+    /// The workload kind.
+    pub workload: String,
+    /// Names of the figures of each point.
+    pub columns: Vec<String>,
+    /// One row per workload point (a saturate run has one; PERFORM3 one per block size),
+    /// in the order of `columns`.
+    pub points: Vec<Vec<f64>>,
+    pub headline: Headline,
+    /// The workload's full report.
+    pub detail: RunDetail,
+}
+
+/// One swept key and its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepParam {
+    pub key: String,
+    pub values: Vec<toml::Value>,
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug)]
+pub struct SweepRun {
+    /// Index into the plan's combinations.
+    pub combination: usize,
+    pub replication: u32,
+    pub output: RunOutput,
+}
+
+/// The figures of each point (test: WRITE, then READ) of a LANPERF run, in column order;
+/// `test` is 1 for WRITE and 2 for READ, the throughput is the LAN total (KB = 1024 B).
+pub const LANPERF_COLUMNS: [&str; 12] = [
+    "test",
+    "stations",
+    "block_size",
+    "operations",
+    "mean_response_ms",
+    "throughput_kbps",
+    "wire_busy",
+    "server_cpu",
+    "disk_busy",
+    "workstation_cpu",
+    "packets_retransmitted",
+    "events",
+];
+
+/// The figures of each point of a saturate run, in column order.
+pub const SATURATE_COLUMNS: [&str; 19] = [
+    "throughput_bps",
+    "throughput_mbps",
+    "frames_per_s",
+    "frames_offered",
+    "frames_delivered",
+    "frames_dropped",
+    "frames_corrupted",
+    "frames_queued",
+    "collisions",
+    "deferrals",
+    "utilization",
+    "time_collision_s",
+    "time_corrupted_s",
+    "fairness_jain",
+    "capture_mean_run",
+    "capture_longest_run",
+    "access_delay_mean_us",
+    "access_delay_p99_us",
+    "events",
+];
+
+/// The figures of each point (block size) of a PERFORM3 run, in column order.
+pub const PERFORM3_COLUMNS: [&str; 19] = [
+    "block_size",
+    "throughput_kbps",
+    "blocks_completed",
+    "ms_per_block",
+    "wire_success",
+    "wire_collision",
+    "wire_corrupted",
+    "wire_idle",
+    "collisions_per_block",
+    "server_cpu",
+    "server_copy",
+    "server_protocol",
+    "server_work",
+    "workstation_cpu",
+    "workstation_copy",
+    "server_waiting_for_ack",
+    "packets_retransmitted",
+    "rx_ring_drops",
+    "events",
+];
