@@ -3,7 +3,7 @@
 //! A discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 //!
 //! The layers, bottom to top. A module uses only modules listed before it (the binary's
-//! `cli` and `commands` use them all); each behaviour has one home:
+//! `cli` uses them all); each behaviour has one home:
 //!
 //! - [`time`]: simulated time as integer nanoseconds (`SimTime`, `SimDuration`).
 //! - [`engine`]: the event queue ordered by (time, sequence), the clock, and randomness:
@@ -32,17 +32,22 @@
 //!   Week's LANPERF: timed READ and WRITE tests, LANPERF's formulas and layout).
 //! - [`scenario`]: the TOML scenario files, parsed in two tiers (raw serde structs, then a
 //!   validated model whose errors name file, line and key).
-//! - [`results`]: what a run produces, in shapes the exporters understand.
-//! - [`run`], [`bulletin`], [`ttcp1995`], [`ttcp1985`]: the runners: one scenario, a sweep, the
-//!   bulletin's four configurations against Table 1, and the 1995 ttcp table's eight
-//!   measurements (each measured table lives with its runner); a reproduction reports the
-//!   mean over the seeds of [`engine::seed::report_seeds`].
+//! - [`run`]: the runner of one scenario and of a sweep, and what a run produces
+//!   ([`run::output`]: named columns, rows and a headline, the shape every exporter reads).
+//! - [`report`]: formatting only: exporters (table, CSV, JSON), the explanation, sweep
+//!   tables, charts with an embedded font, the space-time drawing, the pcap listing, and
+//!   atomic file writes. It reads results; it never runs or watches a model.
+//! - [`repro`]: the published figures and tables the simulator reproduces, one folder each
+//!   (runner, analysis, report) behind the [`repro::Reproduction`] trait, registered once
+//!   in [`repro::REGISTRY`]; a reproduction reports the mean over the seeds of
+//!   [`engine::seed::report_seeds`].
 //! - [`calibrate`]: refits constants of a hardware file to measurements (a runner over
 //!   [`run`]), with sensitivities, seed noise and cross-validation.
-//! - [`report`]: formatting only: exporters (table, CSV, JSON), the explanation, sweep
-//!   tables, charts, Figure 1, the ttcp table, and atomic file writes.
-//! - `cli`, `commands`, `reproduce_cmd`, `calibrate_cmd` (in the binary): argument
-//!   parsing, and the only I/O.
+//! - `cli` (in the binary, `src/cli/`): argument parsing, one file per subcommand, and the
+//!   only I/O.
+//!
+//! The live-run instruments (pcap capture, event log, space-time recorder) are observers
+//! of the LAN's one observation stream and live beside it, in [`lan::instruments`].
 
 pub mod adapter;
 pub mod calibrate;

@@ -1024,7 +1024,7 @@ fn values_of(cal: &Calibration) -> Vec<toml::Value> {
 fn plain_report_has_no_lines(cal: &Calibration) -> bool {
     let fit = calibrate::evaluate(cal).unwrap();
     fit.after.iter().all(|a| a.line.is_none())
-        && !ethersim::report::calibration::summary("small", "label", &fit).contains("Each curve's line")
+        && !ethersim::calibrate::report::summary("small", "label", &fit).contains("Each curve's line")
 }
 
 /// The small calibration of [`setup`] with a wrong 16-bit port in its hardware file, so
@@ -1183,7 +1183,7 @@ fn a_line_bar_adds_its_weights_per_percent_each_curve_s_line_is_beyond_it() {
         assert!((e.per_byte_pct - (got.per_byte_ns / want.per_byte_ns - 1.0) * 100.0).abs() < 1e-9);
         assert!((e.per_block_pct - (got.per_block_ms / want.per_block_ms - 1.0) * 100.0).abs() < 1e-9);
     }
-    let report = ethersim::report::calibration::summary("small", "label", &fit);
+    let report = ethersim::calibrate::report::summary("small", "label", &fit);
     assert!(report.contains("Each curve's line t = a + b x B"), "{report}");
     assert!(fit.before.iter().all(|b| b.line.is_some()));
     assert!(

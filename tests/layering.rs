@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-/// Bottom to top; `run` and `bulletin` are peers (runners).
+/// Bottom to top, as the crate doc in `src/lib.rs` lists them; modules on one line are
+/// peers. The command line (`src/cli/`, in the binary) is above them all.
 const LAYERS: [&[&str]; 14] = [
     &["time"],
     &["engine"],
@@ -17,10 +18,10 @@ const LAYERS: [&[&str]; 14] = [
     &["lan"],
     &["workload"],
     &["scenario"],
-    &["results"],
-    &["run", "bulletin", "ttcp1995", "ttcp1985"],
-    &["calibrate"],
+    &["run"],
     &["report"],
+    &["repro"],
+    &["calibrate"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
@@ -63,7 +64,7 @@ fn no_module_uses_one_above_it() {
         let rel = f.strip_prefix(&src).expect("under src");
         let top = rel.iter().next().and_then(|c| c.to_str()).unwrap_or("");
         let Some(own) = layer(top.trim_end_matches(".rs")) else {
-            continue; // lib.rs, main.rs, cli.rs, commands.rs: the top
+            continue; // lib.rs, main.rs, cli/: the top
         };
         let text = std::fs::read_to_string(f).expect("source is UTF-8");
         for (i, line) in text.lines().enumerate() {

@@ -18,6 +18,7 @@
 
 pub mod file;
 pub mod line_bar;
+pub mod report;
 pub mod search;
 pub mod trial;
 

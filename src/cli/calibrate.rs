@@ -13,9 +13,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::CalibrateArgs;
 use super::io::{check_out_dir, print, wrote};
+use ethersim::calibrate::report as out;
 use ethersim::calibrate::{self, trial, Calibration};
 use ethersim::report::atomic::Staged;
-use ethersim::report::calibration as out;
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);

@@ -13,7 +13,6 @@
 //!   so an error or interruption never leaves a partial result.
 
 pub mod atomic;
-pub mod calibration;
 pub mod csv;
 pub mod explain;
 pub mod figures;

@@ -4,7 +4,7 @@
 //! sweep and plot understands without knowing which workload ran: named columns, one row
 //! per workload point, a headline figure and the workload's full typed report.
 //!
-//! The runner produces results ([`crate::results`]); it never formats them (that is
+//! The runner produces results ([`output`]); it never formats them (that is
 //! the `report` module's job).
 //!
 //! A sweep ([`plan_sweep`], [`run_sweep`]) is the cross product of parameter values, each

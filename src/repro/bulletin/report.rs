@@ -2,12 +2,12 @@
 //! four AE2 configurations, simulated lines against the measured points of Table 1.
 //!
 //! Throughput is in KB/s with 1 KB = 1000 bytes (the bulletin's 10 Mb/s = 1250 KB/s).
-//! The renderers take a [`Figure1Data`] (built by `crate::bulletin`) and know nothing of
+//! The renderers take a [`Figure1Data`] (built by [`super`], the runner) and know nothing of
 //! the model that produced it:
 //! [`write_outputs`] stages `figure1.csv`, `figure1.svg` and `figure1.png`;
 //! [`comparison_table`] is the printed table of simulated against measured with each
 //! point's error, each curve's MAPE and its time per block as a straight line in the
-//! block size (a per block, b per byte; [`crate::results::CostLine`]), simulated against
+//! block size (a per block, b per byte; [`super::analysis::CostLine`]), simulated against
 //! measured, with the measured line's standard errors and how many of them separate the
 //! simulated a from the measured one.
 

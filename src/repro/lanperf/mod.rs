@@ -3,7 +3,7 @@
 //!
 //! The seed publishes no measured LAN figures, so this reproduction has two parts of a
 //! different standing:
-//! - **The sample output** ([`SAMPLE`]): the seed prints one run (t10 b512 f64: WRITE 1153
+//! - **The sample output** ([`SAMPLE_CSV`]): the seed prints one run (t10 b512 f64: WRITE 1153
 //!   operations, 8.673 ms, 57.65 KB/s; READ 1725, 5.797 ms, 86.25 KB/s). LANPERF's own
 //!   formulas, as the simulator implements them ([`lanperf::throughput_kbps`],
 //!   [`lanperf::mean_response_ms`]), must give those printed figures from the printed
@@ -45,35 +45,65 @@ pub const SEEDS: [u64; seed::REPORT_SEED_COUNT] = seed::report_seeds(1989);
 /// 2%": the seed noise of one station count is under 0.5%).
 pub const NEAR_MAX: f64 = 0.02;
 
-/// One line of the seed's sample output: the test, its operations as printed, and the
-/// mean response time and throughput LANPERF printed for them.
+/// The seed's sample output as printed (`data/lanperf/lanperf-sample.csv`, compiled in):
+/// `test,test_s,block_size,operations,mean_response_ms,throughput_kbps`.
+pub const SAMPLE_CSV: &str = include_str!("../../../data/lanperf/lanperf-sample.csv");
+
+/// One line of the seed's sample output: the test, its time and block size, its
+/// operations as printed, and the mean response time and throughput LANPERF printed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampleLine {
     pub test: Test,
+    pub test_s: u32,
+    pub block: u32,
     pub operations: u64,
     pub printed_ms: f64,
     pub printed_kbps: f64,
 }
 
-/// The seed's sample run: test time, block size, and its two printed lines.
-pub const SAMPLE: (u32, u32, [SampleLine; 2]) = (
-    10,
-    512,
-    [
-        SampleLine {
-            test: Test::Write,
-            operations: 1153,
-            printed_ms: 8.673,
-            printed_kbps: 57.65,
-        },
-        SampleLine {
-            test: Test::Read,
-            operations: 1725,
-            printed_ms: 5.797,
-            printed_kbps: 86.25,
-        },
-    ],
-);
+/// The sample output's CSV cannot be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("data/lanperf/lanperf-sample.csv, line {line}: {message}")]
+pub struct SampleError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// Parses the sample output's CSV.
+pub fn parse_sample(text: &str) -> Result<Vec<SampleLine>, SampleError> {
+    let mut r = ::csv::Reader::from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i + 2;
+        let bad = |message: String| SampleError { line, message };
+        let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let cell = |k: usize| rec.get(k).unwrap_or("").trim();
+        let num = |k: usize| -> Result<f64, SampleError> {
+            cell(k)
+                .parse::<f64>()
+                .map_err(|_| bad(format!("column {} is not a number: {:?}", k + 1, cell(k))))
+        };
+        let test = match cell(0) {
+            "WRITE" => Test::Write,
+            "READ" => Test::Read,
+            other => return Err(bad(format!("test {other:?} is neither WRITE nor READ"))),
+        };
+        let int = |k: usize| -> Result<u64, SampleError> {
+            cell(k)
+                .parse::<u64>()
+                .map_err(|_| bad(format!("column {} is not a whole number: {:?}", k + 1, cell(k))))
+        };
+        out.push(SampleLine {
+            test,
+            test_s: u32::try_from(int(1)?).map_err(|e| bad(e.to_string()))?,
+            block: u32::try_from(int(2)?).map_err(|e| bad(e.to_string()))?,
+            operations: int(3)?,
+            printed_ms: num(4)?,
+            printed_kbps: num(5)?,
+        });
+    }
+    Ok(out)
+}
 
 /// A sample line with the simulator's formulas applied to its operation count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,13 +124,13 @@ impl SampleCheck {
 
 /// The sample's lines with LANPERF's formulas applied.
 pub fn sample() -> Vec<SampleCheck> {
-    let (test_s, block, lines) = SAMPLE;
-    lines
-        .iter()
-        .map(|&line| SampleCheck {
+    parse_sample(SAMPLE_CSV)
+        .expect("data/lanperf/lanperf-sample.csv is compiled in and well formed")
+        .into_iter()
+        .map(|line| SampleCheck {
             line,
-            computed_ms: lanperf::mean_response_ms(test_s, line.operations),
-            computed_kbps: lanperf::throughput_kbps(test_s, block, line.operations),
+            computed_ms: lanperf::mean_response_ms(line.test_s, line.operations),
+            computed_kbps: lanperf::throughput_kbps(line.test_s, line.block, line.operations),
         })
         .collect()
 }
@@ -308,6 +338,14 @@ mod tests {
         // by hand: 1153 x 512 / 10 / 1024 = 57.6500 KB/s, 10 s / 1153 = 8.6730 ms
         assert!((s[0].computed_kbps - 57.65).abs() < 1e-9);
         assert!((s[0].computed_ms - 8.672_99).abs() < 1e-5);
+    }
+
+    #[test]
+    fn test_sample_csv_errors_name_the_line() {
+        let e = parse_sample("test,test_s,block_size,operations,ms,kbps\nREAD,10,512,x,1,2\n");
+        assert_eq!(e.unwrap_err().line, 2);
+        let e = parse_sample("test,test_s,block_size,operations,ms,kbps\nFOO,10,512,1,1,2\n");
+        assert!(e.unwrap_err().message.contains("FOO"));
     }
 
     #[test]

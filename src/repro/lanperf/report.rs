@@ -96,7 +96,7 @@ pub fn comparison_table(d: &LanperfRepro) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "LANPERF 1.1's sample output (t10 b512 f64) and LANPERF's formulas:"
+        "LANPERF 1.1's sample output (seed 002, t10 b512 f64) beside LANPERF's formulas:"
     );
     let _ = writeln!(
         s,

@@ -1,7 +1,7 @@
 //! The 1985 ttcp table (seed 001): every row of the transmitter (VGR) and receiver (TGR)
 //! tables run from the shipped scenarios (`scenarios/ttcp-1985-*.toml`, one per
 //! configuration; repeated rows share it), over 5 seeds, against `data/ttcp1985/ttcp-1985.csv`
-//! (compiled in). A runner, peer of [`crate::ttcp1995`]; formatting is plain text and
+//! (compiled in). The runner of this reproduction; formatting is plain text and
 //! CSV, files are the CLI's.
 //!
 //! Each simulated side is reported with the seed's truncations (REFERENCE-ttcp.md,

@@ -1,6 +1,6 @@
 //! The 1985 ttcp comparison (seed 001) as text, CSV and two charts: each row of the seed's
 //! transmitter and receiver tables, measured against simulated (the mean over the report
-//! seeds, with the seed's truncations applied by the runner [`crate::ttcp1985`]), for
+//! seeds, with the seed's truncations applied by the runner [`super`]), for
 //! throughput, system CPU %, CPU % and KB per CPU second; then how many non-anomalous rows
 //! meet issue 14's bars (throughput within 10%, system CPU within 8 points), the
 //! interfaces ranked by throughput and by KB per CPU second, and each interface's user

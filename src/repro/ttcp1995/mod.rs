@@ -1,7 +1,7 @@
 //! The 1995 ttcp table (seed 004): the eight measurements (four card pairings, midkemia
 //! receiving and transmitting) run from the shipped scenarios, against the measured
-//! values of `data/ttcp1995/ttcp-1995.csv` (compiled in). A runner, peer of [`crate::bulletin`]:
-//! it produces a [`TtcpTable`]; formatting and files are `report::ttcp1995`'s.
+//! values of `data/ttcp1995/ttcp-1995.csv` (compiled in). The runner of this reproduction:
+//! it produces a [`TtcpTable`]; formatting and files are [`report`]'s.
 //!
 //! Each case runs once per seed of [`seed::report_seeds`] of its scenario's seed (1995, 1,
 //! 2, 3, 4), all runs in parallel on the current rayon pool; every run is independent and

@@ -1,5 +1,5 @@
 //! The 1995 ttcp table reproduced: the printed comparison, `ttcp-1995.csv` and the bar
-//! chart `ttcp-1995.svg`/`.png`, from a [`TtcpTable`] (built by `crate::ttcp1995`; nothing
+//! chart `ttcp-1995.svg`/`.png`, from a [`TtcpTable`] (built by [`super`], the runner; nothing
 //! here knows the model).
 //!
 //! Throughput is ttcp's KB/s (1 KB = 1024 bytes). Each simulated value is the mean over

@@ -2,14 +2,14 @@
 //! sensitivity, per-scenario MAPE and worst point before and after, seed noise, and the
 //! cross-validation table. Formatting only: the numbers come from `calibrate::Fit`.
 
-use super::atomic::Staged;
-use super::csv::to_csv;
-use super::fmt_num;
-use super::plot::{write_chart, Chart, Mark, Series};
-use super::table::align;
-use super::units::{error_pct, mape_pct};
-use super::ReportError;
-use crate::calibrate::{Fit, Fold, ScenarioFit, SearchStart};
+use super::{Fit, Fold, ScenarioFit, SearchStart};
+use crate::report::atomic::Staged;
+use crate::report::csv::to_csv;
+use crate::report::fmt_num;
+use crate::report::plot::{write_chart, Chart, Mark, Series};
+use crate::report::table::align;
+use crate::report::units::{error_pct, mape_pct};
+use crate::report::ReportError;
 
 /// The printed summary of a fit.
 pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
