@@ -271,17 +271,22 @@ fn test_function_names() -> Vec<String> {
     collect_files(&root.join("src"), "rs", &mut files);
     let mut names = Vec::new();
     for file in files {
-        let text = read(&file);
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find("#[test]") {
-            rest = &rest[at + 7..];
-            let Some(f) = rest.find("fn ") else { break };
-            let name: String = rest[f + 3..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if name.contains('_') {
-                names.push(name);
+        // An attribute line `#[test]`, then (past any other attributes) its `fn` line.
+        let mut pending = false;
+        for line in read(&file).lines() {
+            let line = line.trim_start();
+            if line.starts_with("#[test]") {
+                pending = true;
+            } else if pending {
+                let Some(f) = line.find("fn ") else { continue };
+                let name: String = line[f + 3..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name.contains('_') {
+                    names.push(name);
+                }
+                pending = false;
             }
         }
     }
