@@ -291,8 +291,8 @@ fn reproduce_lists_its_names_and_refuses_others() {
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("figure1 (also: bulletin-1992)")
-                .and(predicate::str::contains("ttcp-1995 (also: ttcp1995)")),
+            predicate::str::contains("bulletin (also: figure1, bulletin-1992)")
+                .and(predicate::str::contains("ttcp1995 (also: ttcp-1995)")),
         );
     // an unknown name is a usage error that lists the names, and writes nothing
     let d = tempfile::tempdir().unwrap();

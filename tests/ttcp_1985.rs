@@ -252,7 +252,9 @@ fn the_dual_vax_is_as_fast_as_the_single_one() {
     // dual VAX came out 8% slower than the single one (53.8 vs 57.5 KB/s)
     for trailers in ["trailers", "notrailers"] {
         let dual = kbytes_per_s(&format!("scenarios/ttcp1985/ttcp-1985-dual-ex0-{trailers}.toml"));
-        let single = kbytes_per_s(&format!("scenarios/ttcp1985/ttcp-1985-single-ex0-{trailers}.toml"));
+        let single = kbytes_per_s(&format!(
+            "scenarios/ttcp1985/ttcp-1985-single-ex0-{trailers}.toml"
+        ));
         assert!(
             (dual / single - 1.0).abs() < 0.02,
             "ex0 {trailers}: dual {dual:.2}, single {single:.2} KB/s"

@@ -67,7 +67,7 @@ Examples:
   ethersim figure1
   ethersim figure1 --out output --jobs 2
 
-The same as `ethersim reproduce figure1`. Writes DIR/figure1.csv
+The same as `ethersim reproduce bulletin`. Writes DIR/figure1.csv
 (config,block_size,measured_kbps,simulated_kbps), DIR/figure1.svg and DIR/figure1.png, and
 prints simulated (the mean over the seeds 1992, 1, 2, 3, 4) against measured values with the
 error of each point and the MAPE of each curve.";
@@ -77,8 +77,8 @@ Examples:
   ethersim ttcp1995
   ethersim ttcp1995 --out output --jobs 2
 
-The same as `ethersim reproduce ttcp-1995`. Runs the eight ttcp measurements of 1995
-(scenarios/ttcp-1995-*.toml) on the seeds 1995, 1, 2, 3, 4, writes DIR/ttcp-1995.csv
+The same as `ethersim reproduce ttcp1995`. Runs the eight ttcp measurements of 1995
+(scenarios/ttcp1995/ttcp-1995-*.toml) on the seeds 1995, 1, 2, 3, 4, writes DIR/ttcp-1995.csv
 (measured, the simulated mean, error, the least and greatest run, the coefficient of
 variation, the seeds and each seed's value) and DIR/ttcp-1995.svg + .png (measured and
 simulated bars per case, the TCP ceiling), and prints the table with each error and the mean
@@ -87,16 +87,18 @@ absolute error.";
 const REPRODUCE_EXAMPLES: &str = "\
 Examples:
   ethersim reproduce --list
-  ethersim reproduce figure1
-  ethersim reproduce ttcp-1995 --out output --jobs 2
-  ethersim reproduce ttcp-1985 --set workload.socket_buffer=4096   # into output/what-if
+  ethersim reproduce bulletin
+  ethersim reproduce ttcp1995 --out output --jobs 2
+  ethersim reproduce ttcp1985 --set workload.socket_buffer=4096   # into output/what-if
+  ethersim reproduce lanperf
 
 Each reproduction runs the shipped scenarios of a published figure or table on 5 seeds
 (the scenarios' own seed, then 1, 2, 3, 4), prints simulated (the mean over the seeds)
-against measured with each error, and writes its CSV and chart into DIR, all files or none.
-`ethersim figure1` and `ethersim ttcp1995` are the same as `reproduce figure1` and
-`reproduce ttcp-1995`. --set KEY=VALUE changes a key in every scenario of it (a what-if of
-the whole table; not `seed`).";
+against measured with each error (or, where nothing was measured, labels its figures a
+prediction), and writes its CSVs and charts into DIR, all files or none. `ethersim
+figure1`, `ethersim ttcp1995` and `ethersim ttcp1985` are the same as `reproduce bulletin`,
+`reproduce ttcp1995` and `reproduce ttcp1985`. --set KEY=VALUE changes a key in every
+scenario of it (a what-if of the whole table; not `seed`).";
 
 const PCAP_LIST_EXAMPLES: &str = "\
 Examples:
@@ -121,7 +123,7 @@ Examples:
   ethersim ttcp1985
   ethersim ttcp1985 --out output
 
-Runs every row of the 1985 VAX ttcp tables (scenarios/ttcp-1985-*.toml, 5 seeds each),
+Runs every row of the 1985 VAX ttcp tables (scenarios/ttcp1985/ttcp-1985-*.toml, 5 seeds each),
 writes DIR/ttcp-1985.csv (measured, simulated and error for throughput and system CPU %)
 and prints the error table.";
 
