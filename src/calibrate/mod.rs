@@ -1,7 +1,14 @@
 //! `ethersim calibrate`: fit constants of a hardware file to measurements.
 //!
-//! - [`file`]: the calibration file (scenarios, measured CSV, parameters, seeds).
+//! The modules, each depending only on those above it:
+//!
+//! - [`measured`]: the `[measured]` tables and the measured CSV, one point per row.
 //! - [`line_bar`]: the bars on each throughput curve's per-block and per-byte costs.
+//! - [`parameter`]: the constants to fit, their domains, where searches start, and how a
+//!   trial value is rounded.
+//! - `raw`: the raw serde tier of a calibration file (unknown keys refused).
+//! - [`calibration`]: the validated calibration (scenarios, measurements, parameters,
+//!   seeds, bars), loaded in two tiers with errors that name file, line and key.
 //! - [`trial`]: one evaluation: the hardware file with trial values (written with
 //!   `toml_edit`, so every comment survives), every scenario run on every seed, the
 //!   objective over the measured points.
@@ -16,12 +23,17 @@
 //! current values. Trial values are rounded to 6 significant digits (integers for integer
 //! keys) before they are evaluated, so the written file reproduces the fit exactly.
 
-pub mod file;
+pub mod calibration;
 pub mod line_bar;
+pub mod measured;
+pub mod parameter;
+mod raw;
 pub mod search;
 pub mod trial;
 
-pub use file::{Calibration, Domain, Measured, Objective, Parameter, SearchStart};
+pub use calibration::{Calibration, Objective};
+pub use measured::Measured;
+pub use parameter::{Domain, Parameter, SearchStart};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
 
 use crate::scenario::ScenarioError;

@@ -30,7 +30,8 @@ use std::sync::Mutex;
 use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
-use super::file::{Calibration, Domain, Parameter, SearchStart};
+use super::calibration::Calibration;
+use super::parameter::{Domain, Parameter, SearchStart};
 use super::line_bar::{line_error, LineError, LINE_FIGURE};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
 use super::CalibrationError;
