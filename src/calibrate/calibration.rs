@@ -30,19 +30,24 @@
 //! of every evaluation, after the scenario and the trial hardware file, as `--set` holds
 //! them: a hypothesis fitted without editing the scenarios. They are checked like `--set`
 //! (each scenario loads with them) and may not name a fitted key.
-
+//!
+//! `extends = "../fit.toml"` makes the file a hypothesis on that fit: it holds only what it
+//! changes, merged onto the fit by the rule of [`super::extends`] before the raw tier.
+//! `[verdict]` records what was decided about the file and the objective `--evaluate`
+//! gives for it ([`super::verdict`]).
 
 use std::path::{Path, PathBuf};
 
 use crate::scenario::de::from_value;
-use crate::scenario::error::{FieldError, Location, Problem};
-use crate::scenario::source::parse_path;
+use crate::scenario::error::{FieldError, Problem};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
 use super::line_bar::{Bar, LineBar, RawLineBar, LINE_FIGURE};
 use super::measured::{measured_tables, read_measured, Measured, MAX_SCATTER_PERCENT};
-use super::parameter::{clip, lookup, search_starts, Parameter, SearchStart, MAX_PARAMETERS};
+use super::parameter::{clip, search_starts, Parameter, SearchStart, MAX_PARAMETERS};
+use super::extends::Merged;
 use super::raw::RawFile;
+use super::verdict::{RawVerdict, Verdict};
 use super::CalibrationError;
 
 /// Most seeds and evaluations a file may ask for.
@@ -124,25 +129,14 @@ pub struct Calibration {
     /// not carry): applied after the scenario and the trial hardware file, like `--set`.
     /// The fitted constants hold only under them, so they are never written in place.
     pub overrides: Vec<Override>,
+    /// What was decided about the file and the objective that decided it (`[verdict]`).
+    pub verdict: Option<Verdict>,
+    /// The file it extends (`extends`), if any: a hypothesis on that fit.
+    pub extends: Option<PathBuf>,
 }
 
 /// Most `overrides` a calibration file may hold.
 pub const MAX_OVERRIDES: usize = 32;
-
-fn located(src: &Source, e: FieldError) -> CalibrationError {
-    let steps = parse_path(&e.path);
-    let at = match src.find(&steps) {
-        Some((depth, offset)) if depth > 0 => src.location(offset),
-        _ => Location::FileOnly {
-            path: src.path.clone(),
-        },
-    };
-    CalibrationError::File(ScenarioError::Field {
-        at,
-        key: e.path,
-        problem: Box::new(e.problem),
-    })
-}
 
 fn relative(base: &Path, p: &str) -> PathBuf {
     base.parent().unwrap_or(Path::new(".")).join(p)
@@ -178,10 +172,11 @@ fn seeds(v: &[i64], key: &str) -> Result<Vec<u64>, FieldError> {
 impl Calibration {
     /// Reads and validates the calibration file at `path` (and the files it names).
     pub fn load(path: &Path) -> Result<Calibration, CalibrationError> {
-        let src = Source::read(path)?;
-        let doc = src.parse()?;
-        let raw: RawFile = from_value(toml::Value::Table(doc), "").map_err(|e| located(&src, e))?;
-        let err = |e: FieldError| located(&src, e);
+        let merged = Merged::resolve(Source::read(path)?)?;
+        let raw: RawFile =
+            from_value(toml::Value::Table(merged.doc.clone()), "").map_err(|e| merged.locate(e))?;
+        let err = |e: FieldError| merged.locate(e);
+        let verdict = raw.verdict.as_ref().map(RawVerdict::validate).transpose().map_err(err)?;
 
         let objective = match raw.objective.as_deref() {
             None | Some("squared_percentage_error") => Objective::SquaredPercentageError,
@@ -249,8 +244,9 @@ impl Calibration {
                 format!("at most {MAX_OVERRIDES} settings, has {}", raw.overrides.len()),
             )));
         }
-        let file_name = path.file_name().map_or_else(
-            || path.display().to_string(),
+        let overrides_path = &merged.source_of("overrides").path;
+        let file_name = overrides_path.file_name().map_or_else(
+            || overrides_path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
         let mut overrides = Vec::new();
@@ -405,6 +401,8 @@ impl Calibration {
             parameters,
             measured,
             overrides,
+            verdict,
+            extends: merged.parent.as_ref().map(|p| p.path.clone()),
         })
     }
 

@@ -6,6 +6,9 @@
 //! - [`line_bar`]: the bars on each throughput curve's per-block and per-byte costs.
 //! - [`parameter`]: the constants to fit, their domains, where searches start, and how a
 //!   trial value is rounded.
+//! - [`verdict`]: the `[verdict]` of a file: kept or rejected, at which objective, why.
+//! - [`extends`]: a hypothesis file on its fit: the merge rule of `extends`, `remove`
+//!   and `remove_parameters`, and errors located in the file that gives the key.
 //! - `raw`: the raw serde tier of a calibration file (unknown keys refused).
 //! - [`calibration`]: the validated calibration (scenarios, measurements, parameters,
 //!   seeds, bars), loaded in two tiers with errors that name file, line and key.
@@ -24,16 +27,19 @@
 //! keys) before they are evaluated, so the written file reproduces the fit exactly.
 
 pub mod calibration;
+pub mod extends;
 pub mod line_bar;
 pub mod measured;
 pub mod parameter;
 mod raw;
+pub mod verdict;
 pub mod search;
 pub mod trial;
 
 pub use calibration::{Calibration, Objective};
 pub use measured::Measured;
 pub use parameter::{Domain, Parameter, SearchStart};
+pub use verdict::{Decision, Verdict};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
 
 use crate::scenario::ScenarioError;

@@ -1,11 +1,13 @@
 //! The raw tier of a calibration file: serde structs that mirror the TOML and reject
 //! unknown keys. Nothing here is checked beyond its TOML type; [`super::calibration`]
-//! validates it and names the file, line and key of any error.
+//! validates it and names the file, line and key of any error. `extends`, `remove` and
+//! `remove_parameters` never reach it: [`super::extends`] consumes them.
 
 use serde::Deserialize;
 
 use super::line_bar::RawLineBar;
 use super::parameter::RawParameter;
+use super::verdict::RawVerdict;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -33,4 +35,6 @@ pub(super) struct RawFile {
     pub(super) overrides: Vec<String>,
     #[serde(default)]
     pub(super) parameter: Vec<RawParameter>,
+    /// What was decided about the file (never inherited through `extends`).
+    pub(super) verdict: Option<RawVerdict>,
 }

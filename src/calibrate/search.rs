@@ -31,6 +31,7 @@ use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
 use super::calibration::Calibration;
+use super::verdict::Verdict;
 use super::parameter::{Domain, Parameter, SearchStart};
 use super::line_bar::{line_error, LineError, LINE_FIGURE};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
@@ -108,6 +109,8 @@ pub struct Fit {
     /// Each search of the fit and the lowest objective it reached (empty for
     /// [`evaluate`]); the fit is the lowest of them.
     pub searches: Vec<(SearchStart, f64)>,
+    /// The file's recorded `[verdict]`, to be shown beside the objective judged now.
+    pub recorded: Option<Verdict>,
 }
 
 /// One fold of cross-validation: fitted without `held_out`, then predicting it.
@@ -580,6 +583,7 @@ fn finish(
         points,
         values,
         searches: Vec::new(),
+        recorded: cal.verdict.clone(),
     })
 }
 
