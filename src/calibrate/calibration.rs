@@ -42,10 +42,10 @@ use crate::scenario::de::from_value;
 use crate::scenario::error::{FieldError, Problem};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
+use super::extends::Merged;
 use super::line_bar::{Bar, LineBar, RawLineBar, LINE_FIGURE};
 use super::measured::{measured_tables, read_measured, Measured, MAX_SCATTER_PERCENT};
 use super::parameter::{clip, search_starts, Parameter, SearchStart, MAX_PARAMETERS};
-use super::extends::Merged;
 use super::raw::RawFile;
 use super::verdict::{RawVerdict, Verdict};
 use super::CalibrationError;
@@ -176,7 +176,12 @@ impl Calibration {
         let raw: RawFile =
             from_value(toml::Value::Table(merged.doc.clone()), "").map_err(|e| merged.locate(e))?;
         let err = |e: FieldError| merged.locate(e);
-        let verdict = raw.verdict.as_ref().map(RawVerdict::validate).transpose().map_err(err)?;
+        let verdict = raw
+            .verdict
+            .as_ref()
+            .map(RawVerdict::validate)
+            .transpose()
+            .map_err(err)?;
 
         let objective = match raw.objective.as_deref() {
             None | Some("squared_percentage_error") => Objective::SquaredPercentageError,

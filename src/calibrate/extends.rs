@@ -145,7 +145,10 @@ impl Merged {
                     ));
                 }
             }
-            let n = doc.get("parameter").and_then(|p| p.as_array()).map_or(0, |a| a.len());
+            let n = doc
+                .get("parameter")
+                .and_then(|p| p.as_array())
+                .map_or(0, |a| a.len());
             return Ok(Merged {
                 doc,
                 own,
@@ -156,7 +159,10 @@ impl Merged {
         };
         let err = |key: &str, m: String| located_in(&own, FieldError::invalid(key, m));
         let Some(ext) = ext.as_str().map(String::from) else {
-            return Err(err("extends", "must be a path (a string), relative to this file".into()));
+            return Err(err(
+                "extends",
+                "must be a path (a string), relative to this file".into(),
+            ));
         };
         let parent_path = relative(&own.path, &ext);
         if canonical(&parent_path) == canonical(&own.path) {
@@ -214,7 +220,10 @@ impl Merged {
         for (i, key) in remove.iter().enumerate() {
             let at = format!("remove[{i}]");
             if key == "parameter" {
-                return Err(err(&at, "remove parameters by key with `remove_parameters`".into()));
+                return Err(err(
+                    &at,
+                    "remove parameters by key with `remove_parameters`".into(),
+                ));
             }
             if OWN_KEYS.contains(&key.as_str()) || EXTENDS_KEYS.contains(&key.as_str()) {
                 return Err(err(&at, format!("`{key}` is never inherited")));
@@ -283,7 +292,10 @@ impl Merged {
                     .path
                     .file_stem()
                     .map_or("hypothesis".into(), |s| s.to_string_lossy().into_owned());
-                doc.insert("name".into(), toml::Value::String(format!("{parent_name}-{stem}")));
+                doc.insert(
+                    "name".into(),
+                    toml::Value::String(format!("{parent_name}-{stem}")),
+                );
             }
         }
         for (k, v) in doc {

@@ -158,11 +158,7 @@ pub(super) fn read_measured(
         let Some(si) = scenarios.iter().position(|s| s.0 == name) else {
             return Err(format!(
                 "line {line}: {name:?} is not one of the scenarios ({})",
-                scenarios
-                    .iter()
-                    .map(|s| s.0)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                scenarios.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
             ));
         };
         let parse = |c: usize, what: &str| -> Result<f64, String> {

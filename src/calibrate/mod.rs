@@ -32,15 +32,15 @@ pub mod line_bar;
 pub mod measured;
 pub mod parameter;
 mod raw;
-pub mod verdict;
 pub mod search;
 pub mod trial;
+pub mod verdict;
 
 pub use calibration::{Calibration, Objective};
 pub use measured::Measured;
 pub use parameter::{Domain, Parameter, SearchStart};
-pub use verdict::{Decision, Verdict};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
+pub use verdict::{Decision, Verdict};
 
 use crate::scenario::ScenarioError;
 

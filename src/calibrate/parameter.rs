@@ -156,87 +156,88 @@ impl RawParameter {
                 ),
             )));
         }
-        let (domain, start, middle) =
-            match (&p.choices, p.min, p.max) {
-                (Some(choices), None, None) => {
-                    if choices.is_empty() || choices.len() > MAX_CHOICES {
-                        return Err(err(FieldError::invalid(
-                            at("choices"),
-                            format!("needs 1..={MAX_CHOICES} choices, has {}", choices.len()),
-                        )));
-                    }
-                    for (j, c) in choices.iter().enumerate() {
-                        if c.type_str() != current.type_str() {
-                            return Err(err(FieldError::invalid(
-                                format!("parameter[{i}].choices[{j}]"),
-                                format!(
-                                    "a {} where the hardware file has a {}",
-                                    c.type_str(),
-                                    current.type_str()
-                                ),
-                            )));
-                        }
-                    }
-                    let start = match &p.start {
-                        Some(s) if choices.contains(s) => s.clone(),
-                        Some(s) => {
-                            return Err(err(FieldError::invalid(
-                                at("start"),
-                                format!("{s} is not one of the choices"),
-                            )))
-                        }
-                        None => choices[(choices.len() - 1) / 2].clone(),
-                    };
-                    let middle = choices[(choices.len() - 1) / 2].clone();
-                    (
-                        Domain::Discrete {
-                            choices: choices.clone(),
-                        },
-                        start,
-                        middle,
-                    )
+        let (domain, start, middle) = match (&p.choices, p.min, p.max) {
+            (Some(choices), None, None) => {
+                if choices.is_empty() || choices.len() > MAX_CHOICES {
+                    return Err(err(FieldError::invalid(
+                        at("choices"),
+                        format!("needs 1..={MAX_CHOICES} choices, has {}", choices.len()),
+                    )));
                 }
-                (None, Some(min), Some(max)) => {
-                    let integer = matches!(current, toml::Value::Integer(_));
-                    if number(&current).is_none() {
+                for (j, c) in choices.iter().enumerate() {
+                    if c.type_str() != current.type_str() {
                         return Err(err(FieldError::invalid(
-                            at("key"),
+                            format!("parameter[{i}].choices[{j}]"),
                             format!(
-                                "the hardware file's `{}` is not a number: give `choices`",
-                                clip(&p.key)
+                                "a {} where the hardware file has a {}",
+                                c.type_str(),
+                                current.type_str()
                             ),
                         )));
                     }
-                    if !(min.is_finite() && max.is_finite() && min < max) {
-                        return Err(err(FieldError::range(
-                            at("max"),
-                            format!("[{min}, {max}]"),
-                            "finite bounds with min < max",
-                        )));
-                    }
-                    let start = match &p.start {
-                        None => (min + max) / 2.0,
-                        Some(v) => match number(v) {
-                            Some(s) if (min..=max).contains(&s) => s,
-                            _ => {
-                                return Err(err(FieldError::range(
-                                    at("start"),
-                                    v,
-                                    format!("a number in [{min}, {max}]"),
-                                )));
-                            }
-                        },
-                    };
-                    let domain = Domain::Continuous { min, max, integer };
-                    let start = written(&domain, start);
-                    let middle = written(&domain, (min + max) / 2.0);
-                    (domain, start, middle)
                 }
-                _ => return Err(err(FieldError::invalid(
+                let start = match &p.start {
+                    Some(s) if choices.contains(s) => s.clone(),
+                    Some(s) => {
+                        return Err(err(FieldError::invalid(
+                            at("start"),
+                            format!("{s} is not one of the choices"),
+                        )))
+                    }
+                    None => choices[(choices.len() - 1) / 2].clone(),
+                };
+                let middle = choices[(choices.len() - 1) / 2].clone();
+                (
+                    Domain::Discrete {
+                        choices: choices.clone(),
+                    },
+                    start,
+                    middle,
+                )
+            }
+            (None, Some(min), Some(max)) => {
+                let integer = matches!(current, toml::Value::Integer(_));
+                if number(&current).is_none() {
+                    return Err(err(FieldError::invalid(
+                        at("key"),
+                        format!(
+                            "the hardware file's `{}` is not a number: give `choices`",
+                            clip(&p.key)
+                        ),
+                    )));
+                }
+                if !(min.is_finite() && max.is_finite() && min < max) {
+                    return Err(err(FieldError::range(
+                        at("max"),
+                        format!("[{min}, {max}]"),
+                        "finite bounds with min < max",
+                    )));
+                }
+                let start = match &p.start {
+                    None => (min + max) / 2.0,
+                    Some(v) => match number(v) {
+                        Some(s) if (min..=max).contains(&s) => s,
+                        _ => {
+                            return Err(err(FieldError::range(
+                                at("start"),
+                                v,
+                                format!("a number in [{min}, {max}]"),
+                            )));
+                        }
+                    },
+                };
+                let domain = Domain::Continuous { min, max, integer };
+                let start = written(&domain, start);
+                let middle = written(&domain, (min + max) / 2.0);
+                (domain, start, middle)
+            }
+            _ => {
+                return Err(err(FieldError::invalid(
                     format!("parameter[{i}]"),
                     "give either `min` and `max` (a continuous constant) or `choices` (a discrete one)",
-                ))),
-            };
+                )))
+            }
+        };
         Ok(Parameter {
             key: p.key.clone(),
             domain,

@@ -31,10 +31,10 @@ use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
 use super::calibration::Calibration;
-use super::verdict::Verdict;
-use super::parameter::{Domain, Parameter, SearchStart};
 use super::line_bar::{line_error, LineError, LINE_FIGURE};
+use super::parameter::{Domain, Parameter, SearchStart};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
+use super::verdict::Verdict;
 use super::CalibrationError;
 
 /// How far the fit has got, for a progress bar.

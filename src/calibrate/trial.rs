@@ -6,9 +6,9 @@
 use rayon::prelude::*;
 
 use super::calibration::Calibration;
-use super::parameter::Domain;
-pub use super::parameter::written;
 use super::line_bar::LINE_FIGURE;
+pub use super::parameter::written;
+use super::parameter::Domain;
 use super::CalibrationError;
 use crate::scenario;
 

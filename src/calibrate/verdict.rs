@@ -124,9 +124,21 @@ mod tests {
 
     #[test]
     fn test_verdict_bad_fields_are_named() {
-        assert_eq!(raw("maybe", 1.0, "x").validate().unwrap_err().path, "verdict.decision");
-        assert_eq!(raw("kept", -1.0, "x").validate().unwrap_err().path, "verdict.objective");
-        assert_eq!(raw("kept", f64::NAN, "x").validate().unwrap_err().path, "verdict.objective");
-        assert_eq!(raw("kept", 1.0, "  ").validate().unwrap_err().path, "verdict.reason");
+        assert_eq!(
+            raw("maybe", 1.0, "x").validate().unwrap_err().path,
+            "verdict.decision"
+        );
+        assert_eq!(
+            raw("kept", -1.0, "x").validate().unwrap_err().path,
+            "verdict.objective"
+        );
+        assert_eq!(
+            raw("kept", f64::NAN, "x").validate().unwrap_err().path,
+            "verdict.objective"
+        );
+        assert_eq!(
+            raw("kept", 1.0, "  ").validate().unwrap_err().path,
+            "verdict.reason"
+        );
     }
 }
