@@ -125,7 +125,7 @@ impl RawParameter {
     ) -> Result<Parameter, CalibrationError> {
         let p = self;
         let at = |k: &str| format!("parameter[{i}].{k}");
-        let Some(current) = lookup(&hw_doc, &p.key).cloned() else {
+        let Some(current) = lookup(hw_doc, &p.key).cloned() else {
             return Err(err(FieldError::invalid(
                 at("key"),
                 format!(
@@ -135,7 +135,7 @@ impl RawParameter {
                 ),
             )));
         };
-        if held.iter().any(|k| *k == p.key) {
+        if held.contains(&p.key) {
             return Err(err(FieldError::invalid(
                 at("key"),
                 format!("`{}` is both fitted and held by `overrides`", clip(&p.key)),
