@@ -21,7 +21,7 @@ fn set(kv: &str) -> Override {
 /// a per-request wait of the server's task besides its CPU work, SERVER's run burst, the
 /// AEX driver's copies into the card made when the host has no other task work
 /// (`send_copy = "when_idle"`) and the constants of `ethersim calibrate
-/// calibrations/bulletin.toml`, the mean over Figure 1's 5 seeds reaches 0.68% to 2.73%
+/// calibrations/bulletin/fit.toml`, the mean over Figure 1's 5 seeds reaches 0.68% to 2.73%
 /// per curve, and every point is within 6.6%.
 const MAPE_BAR: f64 = 3.0;
 const POINT_BAR: f64 = 8.0;

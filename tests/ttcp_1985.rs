@@ -1,5 +1,5 @@
 //! The 1985 ttcp reproduction (seed 001) at the level reached with the constants
-//! `ethersim calibrate calibrations/ttcp-1985.toml` fitted: what holds over the 5 seeds of
+//! `ethersim calibrate calibrations/ttcp1985/fit.toml` fitted: what holds over the 5 seeds of
 //! `ethersim ttcp1985`, and what the what-if sweeps found. README ("ttcp over TCP/IP,
 //! 1985") says what is not reached and why.
 
@@ -458,7 +458,7 @@ fn a_configuration_loads_by_its_scenario_name_and_an_unknown_name_lists_the_nine
 
 #[test]
 fn the_calibrations_scatter_is_the_seeds_own_run_to_run_scatter() {
-    // calibrations/ttcp-1985.toml weighs each figure by `scatter_percent`: the pooled
+    // calibrations/ttcp1985/fit.toml weighs each figure by `scatter_percent`: the pooled
     // relative standard deviation of one run over the configurations the seed ran more
     // than once (its non-anomalous runs), recomputed here from the seed's rows
     let r = rows(&[]);
@@ -489,7 +489,7 @@ fn the_calibrations_scatter_is_the_seeds_own_run_to_run_scatter() {
         );
         100.0 * (ss / df as f64).sqrt()
     };
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/calibrations/ttcp-1985.toml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/calibrations/ttcp1985/fit.toml");
     let cal: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
     let stated = |figure: &str| {
         cal["measured"]

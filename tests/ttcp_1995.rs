@@ -57,7 +57,7 @@ fn table_runs_below_the_ceiling_with_the_measured_asymmetries() {
             c.scenario,
             c.error_pct()
         );
-        // issue 12's bar, with the constants calibrations/ttcp-1995.toml fits
+        // issue 12's bar, with the constants calibrations/ttcp1995/fit.toml fits
         assert!(
             c.error_pct().abs() <= 5.0,
             "{}: {:+.1}%",

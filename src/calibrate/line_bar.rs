@@ -21,7 +21,7 @@ use serde::Deserialize;
 use crate::repro::bulletin::analysis::CostLine;
 use crate::scenario::error::FieldError;
 
-use super::file::Measured;
+use super::measured::Measured;
 
 /// The figure whose curve has a line: throughput in KB/s against block size in bytes.
 pub const LINE_FIGURE: &str = "throughput_kbps";

@@ -1,13 +1,24 @@
 //! `ethersim calibrate`: fit constants of a hardware file to measurements.
 //!
-//! - [`file`]: the calibration file (scenarios, measured CSV, parameters, seeds).
+//! The modules, each depending only on those above it:
+//!
+//! - [`measured`]: the `[measured]` tables and the measured CSV, one point per row.
 //! - [`line_bar`]: the bars on each throughput curve's per-block and per-byte costs.
+//! - [`parameter`]: the constants to fit, their domains, where searches start, and how a
+//!   trial value is rounded.
+//! - [`verdict`]: the `[verdict]` of a file: kept or rejected, at which objective, why.
+//! - [`extends`]: a hypothesis file on its fit: the merge rule of `extends`, `remove`
+//!   and `remove_parameters`, and errors located in the file that gives the key.
+//! - `raw`: the raw serde tier of a calibration file (unknown keys refused).
+//! - [`calibration`]: the validated calibration (scenarios, measurements, parameters,
+//!   seeds, bars), loaded in two tiers with errors that name file, line and key.
 //! - [`trial`]: one evaluation: the hardware file with trial values (written with
 //!   `toml_edit`, so every comment survives), every scenario run on every seed, the
 //!   objective over the measured points.
 //! - [`search`]: the fit: Nelder-Mead (argmin) over the continuous constants, in
 //!   coordinates scaled to their bounds, and an explicit search over the discrete ones;
 //!   then the sensitivity of the objective to each constant and the seed noise.
+//! - [`report`]: the calibration's results as text, CSV and a chart (formatting only).
 //!
 //! The objective is deterministic: every evaluation runs the same seeds (common random
 //! numbers), and runs go in parallel on the current rayon pool but are combined in a fixed
@@ -16,14 +27,22 @@
 //! current values. Trial values are rounded to 6 significant digits (integers for integer
 //! keys) before they are evaluated, so the written file reproduces the fit exactly.
 
-pub mod file;
+pub mod calibration;
+pub mod extends;
 pub mod line_bar;
+pub mod measured;
+pub mod parameter;
+mod raw;
 pub mod report;
 pub mod search;
 pub mod trial;
+pub mod verdict;
 
-pub use file::{Calibration, Domain, Measured, Objective, Parameter, SearchStart};
+pub use calibration::{Calibration, Objective};
+pub use measured::Measured;
+pub use parameter::{Domain, Parameter, SearchStart};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
+pub use verdict::{Decision, Verdict};
 
 use crate::scenario::ScenarioError;
 

@@ -37,6 +37,7 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
             fit.objective_after
         ));
     }
+    s.push_str(&recorded(fit));
     let head: &[&str] = if fit.searched {
         &[
             "constant",
@@ -114,6 +115,31 @@ pub fn summary(name: &str, objective: &str, fit: &Fit) -> String {
         fit.noise
     ));
     s
+}
+
+/// The file's recorded verdict beside the objective it records, judged now: the
+/// hardware file's values (what `--evaluate` prints, and a search's "before").
+fn recorded(fit: &Fit) -> String {
+    let Some(v) = &fit.recorded else {
+        return String::new();
+    };
+    let now = format!("{:.1}", fit.objective_before);
+    let note = if now == v.objective_text() {
+        ""
+    } else {
+        " (differs: the model or the files changed since it was recorded)"
+    };
+    format!(
+        "Recorded verdict: {} at {}; evaluated now{}: {now}{note}.\nWhy: {}\n\n",
+        v.decision.name(),
+        v.objective_text(),
+        if fit.searched {
+            " at the hardware file's values"
+        } else {
+            ""
+        },
+        v.reason.split_whitespace().collect::<Vec<_>>().join(" ")
+    )
 }
 
 /// With a `[line_bar]`: each curve's per-block and per-byte costs (a, b of t = a + b·B),

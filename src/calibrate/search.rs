@@ -30,9 +30,11 @@ use std::sync::Mutex;
 use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
-use super::file::{Calibration, Domain, Parameter, SearchStart};
+use super::calibration::Calibration;
 use super::line_bar::{line_error, LineError, LINE_FIGURE};
+use super::parameter::{Domain, Parameter, SearchStart};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
+use super::verdict::Verdict;
 use super::CalibrationError;
 
 /// How far the fit has got, for a progress bar.
@@ -107,6 +109,8 @@ pub struct Fit {
     /// Each search of the fit and the lowest objective it reached (empty for
     /// [`evaluate`]); the fit is the lowest of them.
     pub searches: Vec<(SearchStart, f64)>,
+    /// The file's recorded `[verdict]`, to be shown beside the objective judged now.
+    pub recorded: Option<Verdict>,
 }
 
 /// One fold of cross-validation: fitted without `held_out`, then predicting it.
@@ -579,6 +583,7 @@ fn finish(
         points,
         values,
         searches: Vec::new(),
+        recorded: cal.verdict.clone(),
     })
 }
 

@@ -5,26 +5,12 @@
 
 use rayon::prelude::*;
 
-use super::file::{Calibration, Domain};
+use super::calibration::Calibration;
 use super::line_bar::LINE_FIGURE;
+pub use super::parameter::written;
+use super::parameter::Domain;
 use super::CalibrationError;
 use crate::scenario;
-
-/// Rounds a trial value as it will be written: an integer key to an integer, a real one to
-/// 6 significant digits.
-pub fn written(domain: &Domain, x: f64) -> toml::Value {
-    match domain {
-        Domain::Continuous { min, max, integer } => {
-            let x = x.clamp(*min, *max);
-            if *integer {
-                toml::Value::Integer(x.round() as i64)
-            } else {
-                toml::Value::Float(format!("{x:.5e}").parse().unwrap_or(x))
-            }
-        }
-        Domain::Discrete { choices } => choices[(x.max(0.0) as usize).min(choices.len() - 1)].clone(),
-    }
-}
 
 fn edit_value(v: &toml::Value) -> Option<toml_edit::Value> {
     Some(match v {

@@ -32,12 +32,12 @@ VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a st
 
 const CALIBRATE_EXAMPLES: &str = "\
 Examples:
-  ethersim calibrate calibrations/bulletin.toml
-  ethersim calibrate calibrations/bulletin.toml --cross-validate --jobs 2
+  ethersim calibrate calibrations/bulletin/fit.toml
+  ethersim calibrate calibrations/bulletin/fit.toml --cross-validate --jobs 2
   ethersim calibrate my-lan.toml --in-place
 
 FILE names the scenarios, the measured CSV, the constants to fit (keys of the shared
-hardware file, with bounds or choices) and the seeds; see calibrations/bulletin.toml.
+hardware file, with bounds or choices) and the seeds; see calibrations/bulletin/fit.toml.
 Writes DIR/<hardware file> (a copy with the fitted values, every comment kept, each fitted
 value marked), DIR/calibration.csv (measured, before, fitted), DIR/calibration.svg + .png,
 and with --cross-validate DIR/cross_validation.csv. Ctrl-C stops the search and writes the

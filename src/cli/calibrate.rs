@@ -82,10 +82,18 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         .path
         .file_name()
         .map_or("hardware.toml".into(), |n| n.to_string_lossy().into_owned());
+    // the file's folder and name (`bulletin/fit.toml`): a fit's file name alone says little
     let file_name = a
         .file
-        .file_name()
-        .map_or("calibration".into(), |n| n.to_string_lossy().into_owned());
+        .iter()
+        .rev()
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
     let marker = format!("calibrated by {file_name}");
     let text = trial::hardware_text(&cal, &fit.values, Some(&marker))?;
 

@@ -183,7 +183,7 @@ pub fn run_config(config: &str, overrides: &[Override]) -> Result<Perform3Report
 }
 
 /// The seeds Figure 1 averages over: the scenarios' own seed (1992) and four more
-/// ([`seed::report_seeds`]). The calibration of the bulletin (`calibrations/bulletin.toml`)
+/// ([`seed::report_seeds`]). The calibration of the bulletin (`calibrations/bulletin/fit.toml`)
 /// reports over the same seeds.
 pub const SEEDS: [u64; seed::REPORT_SEED_COUNT] = seed::report_seeds(1992);
 
