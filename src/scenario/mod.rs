@@ -27,6 +27,7 @@ pub mod lan;
 pub mod lanperf;
 pub mod medium;
 pub mod merge;
+pub mod params;
 pub mod perform3;
 pub mod saturate;
 pub mod source;
