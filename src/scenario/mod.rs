@@ -131,9 +131,10 @@ impl RawScenario {
         }
         let seed = match self.seed {
             None => 1,
-            Some(s) if s >= 0 => s as u64,
+            Some(s) if s >= params::int_range("seed").0 => s as u64,
             Some(s) => {
-                return Err(FieldError::range("seed", s, format!("0..={}", i64::MAX))
+                let (lo, hi) = params::int_range("seed");
+                return Err(FieldError::range("seed", s, format!("{lo}..={hi}"))
                     .with_note("the seed is an unsigned integer (use --seed for the full u64 range)"))
             }
         };

@@ -3,6 +3,7 @@
 //! bytes, kinstr.
 
 use super::{Param, Section};
+use crate::ether::consts::{MAX_OVERSIZE_FRAME_BYTES, MIN_FRAME_BYTES};
 use crate::workload::lanperf::params::{BLOCK_BYTES, FILE_BLOCKS, TEST_S};
 
 const STATIONS_1024: (i64, &str) = (1024, "802.3 8.1.2: at most 1024 stations in a collision domain");
@@ -39,8 +40,11 @@ const SATURATE_PARAMS: &[Param] = &[
         .means("Sending stations, each always with a frame queued."),
     Param::int(
         "workload.frame_bytes",
-        (64, "802.3 4.4.2 minFrameSize"),
-        (4318, "802.3 4.4.2 maxUntaggedFrameSize 1518; 4318 (AEX PACKET_SIZE 4300) with medium.allow_oversize"),
+        (MIN_FRAME_BYTES as i64, "802.3 4.4.2 minFrameSize"),
+        (
+            MAX_OVERSIZE_FRAME_BYTES as i64,
+            "802.3 4.4.2 maxUntaggedFrameSize 1518; 4318 (AEX PACKET_SIZE 4300) with medium.allow_oversize",
+        ),
     )
     .kind("saturate")
     .unit("bytes")
