@@ -117,7 +117,11 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
             f
         }),
         // untagged enums: a name, or a table with one key (serde cannot list these)
-        ("workload.stack.window_update", tc, vec!["percent_of_buffer".into()]),
+        (
+            "workload.stack.window_update",
+            tc,
+            vec!["percent_of_buffer".into()],
+        ),
         ("workload.stack.congestion", tc, vec!["max_segments".into()]),
     ]
 }
@@ -170,7 +174,11 @@ fn choice_keys_list_the_parser_s_names() {
         let want: Vec<&str> = params::get(kind, key).choices().to_vec();
         assert_eq!(names, want, "{key}");
     };
-    check("adapter.transmit_length", None, variants::<lan::RawTransmitLength>());
+    check(
+        "adapter.transmit_length",
+        None,
+        variants::<lan::RawTransmitLength>(),
+    );
     check("adapter.send_copy", None, variants::<lan::RawSendCopy>());
     check(
         "nos.costs.server_request_latency_scope",
@@ -178,14 +186,46 @@ fn choice_keys_list_the_parser_s_names() {
         variants::<lan::RawLatencyScope>(),
     );
     check("nos.server.reply_copy", None, variants::<lan::RawReplyCopy>());
-    check("nos.server.ailanbio.send_order", None, variants::<lan::RawSendOrder>());
-    check("nos.workstation.ailanbio.send_order", None, variants::<lan::RawSendOrder>());
-    check("nos.workstation.redir.large_reads", None, variants::<lan::RawLargeReads>());
-    check("workload.destination", Some("saturate"), variants::<saturate::RawDestination>());
-    check("workload.cards.*.engine", Some("ttcp"), variants::<ttcp::RawEngineKind>());
-    check("workload.cards.*.queue.take_up", Some("ttcp"), variants::<unibus::RawTakeUp>());
-    check("workload.stack.ack_clock", Some("ttcp"), variants::<stack::RawAckClock>());
-    check("workload.stack.send_rule", Some("ttcp"), variants::<stack::RawSendRule>());
+    check(
+        "nos.server.ailanbio.send_order",
+        None,
+        variants::<lan::RawSendOrder>(),
+    );
+    check(
+        "nos.workstation.ailanbio.send_order",
+        None,
+        variants::<lan::RawSendOrder>(),
+    );
+    check(
+        "nos.workstation.redir.large_reads",
+        None,
+        variants::<lan::RawLargeReads>(),
+    );
+    check(
+        "workload.destination",
+        Some("saturate"),
+        variants::<saturate::RawDestination>(),
+    );
+    check(
+        "workload.cards.*.engine",
+        Some("ttcp"),
+        variants::<ttcp::RawEngineKind>(),
+    );
+    check(
+        "workload.cards.*.queue.take_up",
+        Some("ttcp"),
+        variants::<unibus::RawTakeUp>(),
+    );
+    check(
+        "workload.stack.ack_clock",
+        Some("ttcp"),
+        variants::<stack::RawAckClock>(),
+    );
+    check(
+        "workload.stack.send_rule",
+        Some("ttcp"),
+        variants::<stack::RawSendRule>(),
+    );
     let sharing: Vec<String> = ethersim::workload::lanperf::Sharing::ALL
         .iter()
         .map(|m| m.1.to_string())
@@ -241,7 +281,11 @@ fn every_key_of_every_shipped_scenario_is_registered() {
                 Some(kind) => params::find_for(Some(kind), &k),
                 None => params::find(&k),
             };
-            assert!(found.is_some(), "{}: key {k} is not in the parameter registry", f.display());
+            assert!(
+                found.is_some(),
+                "{}: key {k} is not in the parameter registry",
+                f.display()
+            );
             seen += 1;
         }
     }
@@ -331,8 +375,14 @@ fn sweep_labels_are_the_ones_charts_always_had() {
             "adapter.workstation.transmit_buffers",
             "Workstation AEX TRANSMIT_BUFFERS (frames)",
         ),
-        ("adapter.workstation.packet_size", "Workstation AEX PACKET_SIZE (bytes)"),
-        ("nos.server.run_burst", "SERVER run burst (requests between yields)"),
+        (
+            "adapter.workstation.packet_size",
+            "Workstation AEX PACKET_SIZE (bytes)",
+        ),
+        (
+            "nos.server.run_burst",
+            "SERVER run burst (requests between yields)",
+        ),
         (
             "nos.server.reply_copy",
             "When SERVER moves a reply out of its cache (per_packet; before_send)",
@@ -352,12 +402,17 @@ fn sweep_labels_are_the_ones_charts_always_had() {
     ] {
         assert_eq!(ethersim::report::figures::param_label(key), label, "{key}");
     }
-    assert_eq!(ethersim::report::figures::param_label("no.such.key"), "no.such.key");
+    assert_eq!(
+        ethersim::report::figures::param_label("no.such.key"),
+        "no.such.key"
+    );
 }
 
 #[test]
 fn the_key_list_has_a_line_per_key() {
     let list = params::key_list();
     assert_eq!(list.lines().count(), params::all().count());
-    assert!(list.lines().any(|l| l.starts_with("adapter.transmit_buffers\t-\t2..=80 frames\t")));
+    assert!(list
+        .lines()
+        .any(|l| l.starts_with("adapter.transmit_buffers\t-\t2..=80 frames\t")));
 }

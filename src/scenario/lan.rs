@@ -292,7 +292,12 @@ impl RawAilanbio {
                 Some(RawSendOrder::OneMessage) => SendOrder::OneMessage,
             },
             ack_timeout: ticks(int_key(&p("ack_timeout"), self.ack_timeout, "ticks of 1/18.2 s")?),
-            retry_period: retry_base + ticks(int_key(&p("retry_period"), self.retry_period, "ticks of 1/18.2 s")?),
+            retry_period: retry_base
+                + ticks(int_key(
+                    &p("retry_period"),
+                    self.retry_period,
+                    "ticks of 1/18.2 s",
+                )?),
         })
     }
 }
@@ -383,7 +388,11 @@ pub fn validate(
     let card_ram_bytes = int_key("adapter.card_ram_bytes", adapter.card_ram_bytes, "")?;
     let page_bytes = int_key("adapter.page_bytes", adapter.page_bytes.unwrap_or(256), "")?;
     let driver = |at: &str, tx: i64, pkt: i64| -> Result<(u32, u32), FieldError> {
-        let tx = int_key(&format!("{at}.transmit_buffers"), tx, "the AEX TRANSMIT_BUFFERS range")?;
+        let tx = int_key(
+            &format!("{at}.transmit_buffers"),
+            tx,
+            "the AEX TRANSMIT_BUFFERS range",
+        )?;
         let pkt_key = format!("{at}.packet_size");
         let pkt = int_key(&pkt_key, pkt, "the AEX PACKET_SIZE range")?;
         let frame = crate::ether::frame_bytes(pkt);

@@ -125,9 +125,7 @@ fn int(path: &str, v: i64) -> Result<i64, FieldError> {
 impl RawDisk {
     fn validate(&self) -> Result<DiskProfile, FieldError> {
         let ms = |path: &str, v: Option<f64>, d: f64| -> Result<SimDuration, FieldError> {
-            Ok(SimDuration::from_nanos_f64(
-                num(path, v.unwrap_or(d))? * 1e6,
-            ))
+            Ok(SimDuration::from_nanos_f64(num(path, v.unwrap_or(d))? * 1e6))
         };
         Ok(DiskProfile {
             avg_seek: ms("workload.disk.avg_seek_ms", self.avg_seek_ms, 16.0)?,
@@ -136,7 +134,8 @@ impl RawDisk {
             media_bytes_per_s: num("workload.disk.media_mbit_s", self.media_mbit_s.unwrap_or(15.0))? * 1e6
                 / 8.0,
             controller: ms("workload.disk.controller_ms", self.controller_ms, 1.0)?,
-            capacity_bytes: (num("workload.disk.capacity_mb", self.capacity_mb.unwrap_or(130.0))? * 1e6) as u64,
+            capacity_bytes: (num("workload.disk.capacity_mb", self.capacity_mb.unwrap_or(130.0))? * 1e6)
+                as u64,
         })
     }
 }
@@ -322,7 +321,10 @@ impl RawLanperf {
             return Err(FieldError::range(
                 "workload.stations",
                 self.stations,
-                format!("{lo}..={} with {servers} servers", max_stations + 1 - servers as i64),
+                format!(
+                    "{lo}..={} with {servers} servers",
+                    max_stations + 1 - servers as i64
+                ),
             ));
         }
         let params = self.params()?;

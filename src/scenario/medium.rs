@@ -87,8 +87,10 @@ impl RawMedium {
         if let Some(v) = self.velocity_factor {
             let (lo, hi) = params::real_range("medium.velocity_factor");
             if !(lo..=hi).contains(&v) {
-                return Err(FieldError::range("medium.velocity_factor", show(v), format!("{lo}..={hi}"))
-                .with_note("real cables: 0.65 for thin coax, 0.77 for thick"));
+                return Err(
+                    FieldError::range("medium.velocity_factor", show(v), format!("{lo}..={hi}"))
+                        .with_note("real cables: 0.65 for thin coax, 0.77 for thick"),
+                );
             }
             m.velocity_factor = v;
         }
@@ -123,7 +125,11 @@ impl RawMedium {
         if let Some(c) = self.corrupt_fraction {
             let (lo, hi) = params::real_range("medium.corrupt_fraction");
             if !(lo..=hi).contains(&c) {
-                return Err(FieldError::range("medium.corrupt_fraction", show(c), format!("{lo}..={hi}")));
+                return Err(FieldError::range(
+                    "medium.corrupt_fraction",
+                    show(c),
+                    format!("{lo}..={hi}"),
+                ));
             }
             m.corrupt_fraction = c;
         }

@@ -141,7 +141,7 @@ impl RawScenario {
             Some(s) => {
                 let (lo, hi) = params::int_range("seed");
                 return Err(FieldError::range("seed", s, format!("{lo}..={hi}"))
-                    .with_note("the seed is an unsigned integer (use --seed for the full u64 range)"))
+                    .with_note("the seed is an unsigned integer (use --seed for the full u64 range)"));
             }
         };
         let medium = self.medium.validate()?;

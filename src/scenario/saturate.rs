@@ -75,7 +75,8 @@ impl RawSaturate {
             ));
         }
         let duration_s = self.duration_s.unwrap_or(10.0);
-        let duration = units::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
+        let duration =
+            units::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
         let events = budget::saturate_events(medium, senders, frame_bytes, duration.as_secs_f64());
         budget::admit(
             "workload.duration_s",

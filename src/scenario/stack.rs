@@ -176,7 +176,11 @@ impl RawStack {
                 (AckClock::OneShot, Some(n)) => {
                     let (lo, hi) = param("stack.ack_every_segments").int_range();
                     if !(lo..=hi).contains(&n) {
-                        return Err(FieldError::range("stack.ack_every_segments", n, format!("{lo}..={hi}")));
+                        return Err(FieldError::range(
+                            "stack.ack_every_segments",
+                            n,
+                            format!("{lo}..={hi}"),
+                        ));
                     }
                     n as u32
                 }
@@ -264,7 +268,8 @@ mod tests {
 
     #[test]
     fn test_linux_1_2_profile_from_its_file() {
-        let raw: RawStack = super::super::de::from_value(shipped("ttcp1995/ttcp-1995.toml"), "stack").unwrap();
+        let raw: RawStack =
+            super::super::de::from_value(shipped("ttcp1995/ttcp-1995.toml"), "stack").unwrap();
         let s = raw.validate().unwrap();
         assert_eq!(s.profile.mss_bytes, 1436);
         assert_eq!(s.profile.ack_every_segments, 1);

@@ -269,12 +269,20 @@ fn bus(path: &str, h: &RawHost, isa: RawIsa) -> Result<HostBus, FieldError> {
     };
     let isa = IsaBus {
         path: p,
-        clock_mhz: real(format!("{path}.isa.clock_mhz"), "workload.hosts.*.isa.clock_mhz", clock_mhz)?,
+        clock_mhz: real(
+            format!("{path}.isa.clock_mhz"),
+            "workload.hosts.*.isa.clock_mhz",
+            clock_mhz,
+        )?,
     };
     let pci = match h.pci {
         None => None,
         Some(p) => Some(PciBus {
-            clock_mhz: real(format!("{path}.pci.clock_mhz"), "workload.hosts.*.pci.clock_mhz", p.clock_mhz)?,
+            clock_mhz: real(
+                format!("{path}.pci.clock_mhz"),
+                "workload.hosts.*.pci.clock_mhz",
+                p.clock_mhz,
+            )?,
             bytes_per_clock: real(
                 format!("{path}.pci.bytes_per_clock"),
                 "workload.hosts.*.pci.bytes_per_clock",

@@ -133,10 +133,7 @@ pub fn adapter(
                 RawTakeUp::Fixed => TakeUp::Fixed,
                 RawTakeUp::Polled => TakeUp::Polled,
             },
-            reply_ns: q
-                .reply_ns
-                .map(|r| num(key, "queue.reply_ns", r))
-                .transpose()?,
+            reply_ns: q.reply_ns.map(|r| num(key, "queue.reply_ns", r)).transpose()?,
         }),
     };
     let a = AdapterProfile {

@@ -15,7 +15,10 @@ const MIPS_MIN: (f64, &str) = (
     0.1,
     "engineering bound: an 8088 PC at 4.77 MHz runs about 0.33 MIPS; 0.1 leaves room for slower machines",
 );
-const MIPS_MAX: (f64, &str) = (200.0, "engineering bound: a mid-1990s Pentium runs some 100-200 MIPS");
+const MIPS_MAX: (f64, &str) = (
+    200.0,
+    "engineering bound: a mid-1990s Pentium runs some 100-200 MIPS",
+);
 const MEMCPY_MIN: (f64, &str) = (0.0, "a copy takes no negative time");
 const MEMCPY_MAX: (f64, &str) = (
     10_000.0,
@@ -64,7 +67,10 @@ const IO_MIN: (f64, &str) = (
 );
 const IO_MAX: (f64, &str) = (100_000.0, "engineering bound: 100 us is far slower than any card");
 const SETUP_MIN: (f64, &str) = (0.0, "no set-up at all");
-const SETUP_MAX: (f64, &str) = (1_000_000.0, "engineering bound: 1 ms, a thousand ISA register writes");
+const SETUP_MAX: (f64, &str) = (
+    1_000_000.0,
+    "engineering bound: 1 ms, a thousand ISA register writes",
+);
 const TX_MIN: (i64, &str) = (2, "AEX driver, TRANSMIT_BUFFERS range");
 const TX_MAX: (i64, &str) = (80, "AEX driver, TRANSMIT_BUFFERS range");
 const PKT_MIN: (i64, &str) = (574, "AEX driver, PACKET_SIZE range");

@@ -391,8 +391,18 @@ mod tests {
             "workload.hosts.*.isa.clock_mhz"
         );
         assert!(find("workload.hosts.pc486").is_none());
-        assert_eq!(find_for(Some("lanperf"), "workload.stations").unwrap().int_range(), (1, 1023));
-        assert_eq!(find_for(Some("saturate"), "workload.stations").unwrap().int_range(), (1, 1024));
+        assert_eq!(
+            find_for(Some("lanperf"), "workload.stations")
+                .unwrap()
+                .int_range(),
+            (1, 1023)
+        );
+        assert_eq!(
+            find_for(Some("saturate"), "workload.stations")
+                .unwrap()
+                .int_range(),
+            (1, 1024)
+        );
         assert_eq!(label("adapter.transmit_buffers"), "AEX TRANSMIT_BUFFERS (frames)");
         assert_eq!(label("nos.costs.x"), "nos.costs.x");
     }

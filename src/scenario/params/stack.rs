@@ -29,27 +29,43 @@ const PARAMS: &[Param] = &[
         .kind("ttcp")
         .label("Stack")
         .means("The stack's name in reports."),
-    Param::int("workload.stack.mss_bytes", (64, "engineering bound"), (65_495, "RFC 791/793: 65535 less 40 bytes of IP and TCP headers"))
-        .kind("ttcp")
-        .unit("bytes")
-        .label("MSS (bytes)")
-        .means("Largest segment's data."),
-    Param::int("workload.stack.ack_every_segments", (1, "every segment"), (64, "engineering bound"))
-        .kind("ttcp")
-        .unit("segments")
-        .default("required with ack_clock = \"one_shot\"; refused with \"fast_timeout\"")
-        .label("ACK every (segments)")
-        .means("A receiver acknowledges at the latest after this many segments."),
-    Param::real("workload.stack.delayed_ack_ms", (0.0, "no delay"), (10_000.0, "engineering bound: ten seconds"))
-        .kind("ttcp")
-        .unit("ms")
-        .label("Delayed ACK (ms)")
-        .means("How long a receiver holds an acknowledgement."),
-    Param::choice("workload.stack.ack_clock", &["one_shot", "fast_timeout"], "the two ACK timers modelled: Linux 1.2's one-shot, 4.2BSD's fast timeout")
-        .kind("ttcp")
-        .default("one_shot")
-        .label("ACK clock (one_shot; fast_timeout)")
-        .means("A one-shot delayed-ACK timer per ACK, or the periodic fast timeout (4.2BSD)."),
+    Param::int(
+        "workload.stack.mss_bytes",
+        (64, "engineering bound"),
+        (65_495, "RFC 791/793: 65535 less 40 bytes of IP and TCP headers"),
+    )
+    .kind("ttcp")
+    .unit("bytes")
+    .label("MSS (bytes)")
+    .means("Largest segment's data."),
+    Param::int(
+        "workload.stack.ack_every_segments",
+        (1, "every segment"),
+        (64, "engineering bound"),
+    )
+    .kind("ttcp")
+    .unit("segments")
+    .default("required with ack_clock = \"one_shot\"; refused with \"fast_timeout\"")
+    .label("ACK every (segments)")
+    .means("A receiver acknowledges at the latest after this many segments."),
+    Param::real(
+        "workload.stack.delayed_ack_ms",
+        (0.0, "no delay"),
+        (10_000.0, "engineering bound: ten seconds"),
+    )
+    .kind("ttcp")
+    .unit("ms")
+    .label("Delayed ACK (ms)")
+    .means("How long a receiver holds an acknowledgement."),
+    Param::choice(
+        "workload.stack.ack_clock",
+        &["one_shot", "fast_timeout"],
+        "the two ACK timers modelled: Linux 1.2's one-shot, 4.2BSD's fast timeout",
+    )
+    .kind("ttcp")
+    .default("one_shot")
+    .label("ACK clock (one_shot; fast_timeout)")
+    .means("A one-shot delayed-ACK timer per ACK, or the periodic fast timeout (4.2BSD)."),
     Param::choice(
         "workload.stack.send_rule",
         &["full_last_or_idle", "full_all_or_quarter_window"],
@@ -59,25 +75,43 @@ const PARAMS: &[Param] = &[
     .default("full_last_or_idle")
     .label("Send rule")
     .means("When a partial segment may go out."),
-    Param::int("workload.stack.socket_buffer_bytes", (1, "socket_buffer_min_bytes"), BUFFER_MAX)
-        .kind("ttcp")
-        .unit("bytes")
-        .label("Default socket buffer (bytes)")
-        .means("The socket buffer when ttcp gives no -b; within socket_buffer_min_bytes..=socket_buffer_max_bytes."),
-    Param::int("workload.stack.socket_buffer_min_bytes", (1, "one byte"), BUFFER_MAX)
-        .kind("ttcp")
-        .unit("bytes")
-        .label("Smallest socket buffer (bytes)")
-        .means("The smallest buffer a -b is clamped to."),
-    Param::int("workload.stack.socket_buffer_max_bytes", (1, "socket_buffer_min_bytes"), BUFFER_MAX)
-        .kind("ttcp")
-        .unit("bytes")
-        .label("Largest socket buffer (bytes)")
-        .means("The largest buffer a -b is clamped to; it must hold one full segment with its overhead."),
-    Param::choice("workload.stack.window.rule", &["half_free_space", "free_space"], "the two window rules modelled: Linux 1.2 sock_rspace, 4.2BSD")
-        .kind("ttcp")
-        .label("Window rule (half_free_space; free_space)")
-        .means("How the receiver computes the window it offers."),
+    Param::int(
+        "workload.stack.socket_buffer_bytes",
+        (1, "socket_buffer_min_bytes"),
+        BUFFER_MAX,
+    )
+    .kind("ttcp")
+    .unit("bytes")
+    .label("Default socket buffer (bytes)")
+    .means(
+        "The socket buffer when ttcp gives no -b; within socket_buffer_min_bytes..=socket_buffer_max_bytes.",
+    ),
+    Param::int(
+        "workload.stack.socket_buffer_min_bytes",
+        (1, "one byte"),
+        BUFFER_MAX,
+    )
+    .kind("ttcp")
+    .unit("bytes")
+    .label("Smallest socket buffer (bytes)")
+    .means("The smallest buffer a -b is clamped to."),
+    Param::int(
+        "workload.stack.socket_buffer_max_bytes",
+        (1, "socket_buffer_min_bytes"),
+        BUFFER_MAX,
+    )
+    .kind("ttcp")
+    .unit("bytes")
+    .label("Largest socket buffer (bytes)")
+    .means("The largest buffer a -b is clamped to; it must hold one full segment with its overhead."),
+    Param::choice(
+        "workload.stack.window.rule",
+        &["half_free_space", "free_space"],
+        "the two window rules modelled: Linux 1.2 sock_rspace, 4.2BSD",
+    )
+    .kind("ttcp")
+    .label("Window rule (half_free_space; free_space)")
+    .means("How the receiver computes the window it offers."),
     Param::int("workload.stack.window.reserve_bytes", U32_MIN, U32_MAX)
         .kind("ttcp")
         .unit("bytes")
@@ -107,25 +141,37 @@ const PARAMS: &[Param] = &[
         .default("required with rule = \"free_space\"")
         .label("SWS divisor")
         .means("An offer below the buffer divided by this keeps the current window."),
-    Param::choice("workload.stack.window_update", &["more_than_mss"], "Linux 1.2 tcp_read; or a table with percent_of_buffer")
-        .kind("ttcp")
-        .label("Window update rule")
-        .means("When a read sends an extra window update: \"more_than_mss\", or { percent_of_buffer = P }."),
+    Param::choice(
+        "workload.stack.window_update",
+        &["more_than_mss"],
+        "Linux 1.2 tcp_read; or a table with percent_of_buffer",
+    )
+    .kind("ttcp")
+    .label("Window update rule")
+    .means("When a read sends an extra window update: \"more_than_mss\", or { percent_of_buffer = P }."),
     Param::int("workload.stack.window_update.percent_of_buffer", U32_MIN, U32_MAX)
         .kind("ttcp")
         .unit("%")
         .default("used when window_update is a table")
         .label("Window update (% of buffer)")
         .means("A read sends a window update when the window grew by this share of the buffer (4.2BSD: 35)."),
-    Param::int("workload.stack.buffer_overhead_bytes", (0, "no overhead"), (4096, "engineering bound"))
-        .kind("ttcp")
-        .unit("bytes")
-        .label("Buffer overhead (bytes)")
-        .means("Bytes a socket buffer counts per segment beyond its data."),
-    Param::choice("workload.stack.congestion", &["none"], "4.2BSD had none; or a table with max_segments")
-        .kind("ttcp")
-        .label("Congestion window")
-        .means("\"none\", or { max_segments = N }: +1 segment per window of ACKs up to N."),
+    Param::int(
+        "workload.stack.buffer_overhead_bytes",
+        (0, "no overhead"),
+        (4096, "engineering bound"),
+    )
+    .kind("ttcp")
+    .unit("bytes")
+    .label("Buffer overhead (bytes)")
+    .means("Bytes a socket buffer counts per segment beyond its data."),
+    Param::choice(
+        "workload.stack.congestion",
+        &["none"],
+        "4.2BSD had none; or a table with max_segments",
+    )
+    .kind("ttcp")
+    .label("Congestion window")
+    .means("\"none\", or { max_segments = N }: +1 segment per window of ACKs up to N."),
     Param::int("workload.stack.congestion.max_segments", U32_MIN, U32_MAX)
         .kind("ttcp")
         .unit("segments")

@@ -176,11 +176,18 @@ const PARAMS: &[Param] = &[
         .kind("ttcp")
         .label("Card")
         .means("The card's name in reports."),
-    Param::real("workload.cards.*.setup_ns", ZERO_NS, NS_1E7)
+    Param::real(
+        "workload.cards.*.setup_ns",
+        ZERO_NS,
+        (
+            1e7,
+            "engineering bound: 10 ms on a UNIBUS card; an ISA or PCI card has adapter.setup_ns's bound (1 ms)",
+        ),
+    )
         .kind("ttcp")
         .unit("ns")
         .label("Transfer set-up (ns)")
-        .means("Per-frame set-up of a transfer (at most 1e6 ns on an ISA or PCI card)."),
+        .means("Per-frame set-up of a transfer between host and card."),
     Param::int("workload.cards.*.driver_queue", (1, "one frame"), (256, "engineering bound"))
         .kind("ttcp")
         .unit("frames")

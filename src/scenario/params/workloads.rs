@@ -23,13 +23,9 @@ pub const SATURATE: Section = Section {
 pub const KINDS: &[&str] = &["saturate", "perform3", "lanperf", "ttcp"];
 
 /// `workload.kind`, shared by every kind.
-const KIND: Param = Param::choice(
-    "workload.kind",
-    KINDS,
-    "the workload kinds this build models",
-)
-.label("Workload")
-.means("Which traffic runs; the other [workload] keys depend on it.");
+const KIND: Param = Param::choice("workload.kind", KINDS, "the workload kinds this build models")
+    .label("Workload")
+    .means("Which traffic runs; the other [workload] keys depend on it.");
 
 const SATURATE_PARAMS: &[Param] = &[
     KIND,
@@ -63,7 +59,10 @@ const SATURATE_PARAMS: &[Param] = &[
     Param::real_above(
         "workload.duration_s",
         (0.0, "a run lasts some time"),
-        (3600.0, "engineering bound: an hour; the event budget may refuse less"),
+        (
+            3600.0,
+            "engineering bound: an hour; the event budget may refuse less",
+        ),
     )
     .kind("saturate")
     .unit("s")
@@ -103,23 +102,35 @@ const PERFORM3_PARAMS: &[Param] = &[
         .default("1")
         .label("Warm-up per block size (s)")
         .means("Simulated time per block size before the measurement, not counted."),
-    Param::real_above("workload.measure_s", (0.0, "a measurement lasts some time"), WINDOW_MAX)
-        .kind("perform3")
-        .unit("s")
-        .default("5")
-        .label("Measurement per block size (s)")
-        .means("Simulated time measured per block size."),
-    Param::real("workload.app_jitter", (0.0, "no variation"), (1.0, "engineering bound: +-100%"))
-        .kind("perform3")
-        .default("0.5")
-        .label("Application jitter (fraction)")
-        .means("Relative variation of the application's work per block (keeps stations from phase-locking)."),
-    Param::real("workload.start_skew_ms", (0.0, "all start together"), (60_000.0, "engineering bound: a minute"))
-        .kind("perform3")
-        .unit("ms")
-        .default("10")
-        .label("Start skew (ms)")
-        .means("The stations start within this span."),
+    Param::real_above(
+        "workload.measure_s",
+        (0.0, "a measurement lasts some time"),
+        WINDOW_MAX,
+    )
+    .kind("perform3")
+    .unit("s")
+    .default("5")
+    .label("Measurement per block size (s)")
+    .means("Simulated time measured per block size."),
+    Param::real(
+        "workload.app_jitter",
+        (0.0, "no variation"),
+        (1.0, "engineering bound: +-100%"),
+    )
+    .kind("perform3")
+    .default("0.5")
+    .label("Application jitter (fraction)")
+    .means("Relative variation of the application's work per block (keeps stations from phase-locking)."),
+    Param::real(
+        "workload.start_skew_ms",
+        (0.0, "all start together"),
+        (60_000.0, "engineering bound: a minute"),
+    )
+    .kind("perform3")
+    .unit("ms")
+    .default("10")
+    .label("Start skew (ms)")
+    .means("The stations start within this span."),
 ];
 
 pub const LANPERF: Section = Section {
@@ -146,17 +157,24 @@ const LANPERF_PARAMS: &[Param] = &[
         .default("1")
         .label("Servers")
         .means("File servers; the workstations are assigned to them in turn."),
-    Param::text("workload.options", "LANPERF's command line: t#, b#, f#, r, w and a sharing letter pair")
-        .kind("lanperf")
-        .default("none (the keys below)")
-        .label("LANPERF options")
-        .means("LANPERF's own command line (\"t30 b64 f10 r w drw\"), instead of the keys."),
-    Param::int("workload.test_s", (TEST_S.0 as i64, "LANPERF option t#"), (TEST_S.1 as i64, "LANPERF option t#"))
-        .kind("lanperf")
-        .unit("s")
-        .default("60")
-        .label("Test length (s)")
-        .means("Length of each timed test (option t)."),
+    Param::text(
+        "workload.options",
+        "LANPERF's command line: t#, b#, f#, r, w and a sharing letter pair",
+    )
+    .kind("lanperf")
+    .default("none (the keys below)")
+    .label("LANPERF options")
+    .means("LANPERF's own command line (\"t30 b64 f10 r w drw\"), instead of the keys."),
+    Param::int(
+        "workload.test_s",
+        (TEST_S.0 as i64, "LANPERF option t#"),
+        (TEST_S.1 as i64, "LANPERF option t#"),
+    )
+    .kind("lanperf")
+    .unit("s")
+    .default("60")
+    .label("Test length (s)")
+    .means("Length of each timed test (option t)."),
     Param::int(
         "workload.block",
         (BLOCK_BYTES.0 as i64, "LANPERF option b#"),
@@ -185,7 +203,13 @@ const LANPERF_PARAMS: &[Param] = &[
         .means("The timed tests, either or both (run write first)."),
     Param::choice(
         "workload.sharing",
-        &["compatibility", "deny read", "deny write", "deny read/write", "deny none"],
+        &[
+            "compatibility",
+            "deny read",
+            "deny write",
+            "deny read/write",
+            "deny none",
+        ],
         "DOS file sharing modes, LANPERF's sharing options",
     )
     .kind("lanperf")
@@ -198,12 +222,16 @@ const LANPERF_PARAMS: &[Param] = &[
         .default("20")
         .label("Work per block (kinstr)")
         .means("LANPERF's and DOS's work per block on a workstation."),
-    Param::real("workload.poll_ms", (0.0, "no wait"), (60_000.0, "engineering bound: a minute"))
-        .kind("lanperf")
-        .unit("ms")
-        .default("55")
-        .label("GO poll interval (ms)")
-        .means("How often a waiting station looks for LANPERF.GO."),
+    Param::real(
+        "workload.poll_ms",
+        (0.0, "no wait"),
+        (60_000.0, "engineering bound: a minute"),
+    )
+    .kind("lanperf")
+    .unit("ms")
+    .default("55")
+    .label("GO poll interval (ms)")
+    .means("How often a waiting station looks for LANPERF.GO."),
     Param::real("workload.disk.avg_seek_ms", (0.0, "no seek"), DISK_MS_MAX)
         .kind("lanperf")
         .unit("ms")
@@ -216,68 +244,104 @@ const LANPERF_PARAMS: &[Param] = &[
         .default("4 (Seagate ST3144A)")
         .label("Track-to-track seek (ms)")
         .means("The server disk's seek to the next track."),
-    Param::int("workload.disk.rpm", (1, "a turning disk"), (20_000, "engineering bound: above any drive of the era"))
-        .kind("lanperf")
-        .unit("rpm")
-        .default("3211 (Seagate ST3144A)")
-        .label("Disk speed (rpm)")
-        .means("The server disk's rotation speed."),
-    Param::real("workload.disk.media_mbit_s", (0.1, "engineering bound"), (1000.0, "engineering bound"))
-        .kind("lanperf")
-        .unit("Mb/s")
-        .default("15 (Seagate ST3144A)")
-        .label("Media rate (Mb/s)")
-        .means("The server disk's rate off the media."),
+    Param::int(
+        "workload.disk.rpm",
+        (1, "a turning disk"),
+        (20_000, "engineering bound: above any drive of the era"),
+    )
+    .kind("lanperf")
+    .unit("rpm")
+    .default("3211 (Seagate ST3144A)")
+    .label("Disk speed (rpm)")
+    .means("The server disk's rotation speed."),
+    Param::real(
+        "workload.disk.media_mbit_s",
+        (0.1, "engineering bound"),
+        (1000.0, "engineering bound"),
+    )
+    .kind("lanperf")
+    .unit("Mb/s")
+    .default("15 (Seagate ST3144A)")
+    .label("Media rate (Mb/s)")
+    .means("The server disk's rate off the media."),
     Param::real("workload.disk.controller_ms", (0.0, "no overhead"), DISK_MS_MAX)
         .kind("lanperf")
         .unit("ms")
         .default("1")
         .label("Controller overhead (ms)")
         .means("The disk controller's overhead per command."),
-    Param::real("workload.disk.capacity_mb", (0.0, "an empty disk"), (1.0e6, "engineering bound: a terabyte"))
-        .kind("lanperf")
-        .unit("MB")
-        .default("130 (Seagate ST3144A)")
-        .label("Disk capacity (MB)")
-        .means("The server disk's capacity; the stations' files must fit."),
-    Param::real("workload.cache.size_kb", (0.0, "no cache"), (16.0e6, "engineering bound: 16 GB"))
-        .kind("lanperf")
-        .unit("KB")
-        .default("1024")
-        .label("Cache size (KB)")
-        .means("LANCACHE's size on the server."),
-    Param::int("workload.cache.block_bytes", (512, "one DOS sector"), (65_536, "engineering bound"))
-        .kind("lanperf")
-        .unit("bytes")
-        .default("4096")
-        .label("Cache block (bytes)")
-        .means("LANCACHE's block size."),
-    Param::int("workload.cache.read_ahead_bytes", (0, "no read-ahead"), (1 << 20, "engineering bound: 1 MiB"))
-        .kind("lanperf")
-        .unit("bytes")
-        .default("4096")
-        .label("Read-ahead (bytes)")
-        .means("Bytes LANCACHE reads beyond a miss."),
-    Param::choice("workload.cache.write_policy", &["write-through", "delayed"], "LANCACHE's write modes")
-        .kind("lanperf")
-        .default("write-through")
-        .label("Cache write policy (write-through; delayed)")
-        .means("Writes go to the disk at once, or are delayed and flushed every flush_s."),
-    Param::real("workload.cache.flush_s", (0.01, "engineering bound"), (3600.0, "engineering bound: an hour"))
-        .kind("lanperf")
-        .unit("s")
-        .default("3.3")
-        .label("Cache flush interval (s)")
-        .means("How often a delayed-write cache writes its dirty blocks."),
+    Param::real(
+        "workload.disk.capacity_mb",
+        (0.0, "an empty disk"),
+        (1.0e6, "engineering bound: a terabyte"),
+    )
+    .kind("lanperf")
+    .unit("MB")
+    .default("130 (Seagate ST3144A)")
+    .label("Disk capacity (MB)")
+    .means("The server disk's capacity; the stations' files must fit."),
+    Param::real(
+        "workload.cache.size_kb",
+        (0.0, "no cache"),
+        (16.0e6, "engineering bound: 16 GB"),
+    )
+    .kind("lanperf")
+    .unit("KB")
+    .default("1024")
+    .label("Cache size (KB)")
+    .means("LANCACHE's size on the server."),
+    Param::int(
+        "workload.cache.block_bytes",
+        (512, "one DOS sector"),
+        (65_536, "engineering bound"),
+    )
+    .kind("lanperf")
+    .unit("bytes")
+    .default("4096")
+    .label("Cache block (bytes)")
+    .means("LANCACHE's block size."),
+    Param::int(
+        "workload.cache.read_ahead_bytes",
+        (0, "no read-ahead"),
+        (1 << 20, "engineering bound: 1 MiB"),
+    )
+    .kind("lanperf")
+    .unit("bytes")
+    .default("4096")
+    .label("Read-ahead (bytes)")
+    .means("Bytes LANCACHE reads beyond a miss."),
+    Param::choice(
+        "workload.cache.write_policy",
+        &["write-through", "delayed"],
+        "LANCACHE's write modes",
+    )
+    .kind("lanperf")
+    .default("write-through")
+    .label("Cache write policy (write-through; delayed)")
+    .means("Writes go to the disk at once, or are delayed and flushed every flush_s."),
+    Param::real(
+        "workload.cache.flush_s",
+        (0.01, "engineering bound"),
+        (3600.0, "engineering bound: an hour"),
+    )
+    .kind("lanperf")
+    .unit("s")
+    .default("3.3")
+    .label("Cache flush interval (s)")
+    .means("How often a delayed-write cache writes its dirty blocks."),
     Param::flag("workload.cache.delay_shared_writes")
         .kind("lanperf")
         .default("false")
         .label("Delay writes to shared files")
         .means("Whether writes to a file others may write (deny read, deny none) may be delayed too."),
-    Param::choice("workload.local.device", &["ram-disk", "hard-disk"], "the seed's local baselines")
-        .kind("lanperf")
-        .label("Local device (ram-disk; hard-disk)")
-        .means("The local baseline's drive: a RAM disk, or the [workload.disk] drive with no cache."),
+    Param::choice(
+        "workload.local.device",
+        &["ram-disk", "hard-disk"],
+        "the seed's local baselines",
+    )
+    .kind("lanperf")
+    .label("Local device (ram-disk; hard-disk)")
+    .means("The local baseline's drive: a RAM disk, or the [workload.disk] drive with no cache."),
     Param::flag("workload.local.redirector")
         .kind("lanperf")
         .label("Redirector loaded")
