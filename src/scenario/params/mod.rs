@@ -293,6 +293,7 @@ pub const SECTIONS: &[Section] = &[
     lan::HOSTS,
     lan::ADAPTER,
     nos::SECTION,
+    workloads::WORKLOAD,
     workloads::SATURATE,
     workloads::PERFORM3,
     workloads::LANPERF,

@@ -12,6 +12,13 @@ const STATIONS_1023: (i64, &str) = (
     "802.3 8.1.2: 1024 stations in a collision domain, one of them the server",
 );
 
+pub const WORKLOAD: Section = Section {
+    title: "[workload]",
+    about: "The traffic of the run. `kind` picks the workload; the other keys of the table \
+            are the kind's own, below.",
+    params: &[KIND],
+};
+
 pub const SATURATE: Section = Section {
     title: "[workload] kind = \"saturate\"",
     about: "Always-backlogged stations on the bare segment: the MAC and the cable alone. With \
@@ -28,7 +35,6 @@ const KIND: Param = Param::choice("workload.kind", KINDS, "the workload kinds th
     .means("Which traffic runs; the other [workload] keys depend on it.");
 
 const SATURATE_PARAMS: &[Param] = &[
-    KIND,
     Param::int("workload.stations", (1, "one sender"), STATIONS_1024)
         .kind("saturate")
         .unit("stations")
