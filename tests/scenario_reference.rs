@@ -304,6 +304,21 @@ fn outside(p: &Param, above: bool) -> Option<String> {
     }
 }
 
+/// The bounds of `p` that are themselves allowed, as `--set` writes them.
+fn inside(p: &Param) -> Vec<String> {
+    match p.range {
+        Range::Int { min, max } => vec![min.value.to_string(), max.value.to_string()],
+        Range::Real { min, max, min_open } => {
+            let mut v = vec![format!("{:?}", max.value)];
+            if !min_open {
+                v.push(format!("{:?}", min.value));
+            }
+            v
+        }
+        _ => vec![],
+    }
+}
+
 fn refused(file: &str, key: &str, value: &str) -> Result<String, String> {
     let o = Override::parse(&format!("{key}={value}")).unwrap();
     match scenario::load(&root().join("scenarios").join(file), &[o]) {
@@ -352,6 +367,19 @@ fn validators_refuse_just_outside_each_registered_range() {
                     checked += 1;
                 }
                 Err(why) => panic!("{why}"),
+            }
+        }
+        // the bounds themselves are not refused as out of range (another rule, such as
+        // the event budget, may still refuse them)
+        for bound in inside(p) {
+            let o = Override::parse(&format!("{}={bound}", p.key)).unwrap();
+            if let Err(e) = scenario::load(&root().join("scenarios/bulletin/16bit-defaults.toml"), &[o]) {
+                let text = e.to_string();
+                assert!(
+                    !(e.key() == Some(p.key) && text.contains("out of range")),
+                    "{}={bound} is inside the registered range but refused: {text}",
+                    p.key
+                );
             }
         }
     }
@@ -415,4 +443,91 @@ fn the_key_list_has_a_line_per_key() {
     assert!(list
         .lines()
         .any(|l| l.starts_with("adapter.transmit_buffers\t-\t2..=80 frames\t")));
+}
+
+/// The value a registered default stands for, as `--set` writes it: its first word when
+/// that is a number, a switch or one of the key's choices (defaults given as a rule, such
+/// as "adapter.transmit_buffers", are not values).
+fn default_value(p: &Param) -> Option<String> {
+    let params::Presence::Value(text) = p.default else {
+        return None;
+    };
+    let word = text.split_whitespace().next()?;
+    let ok = match p.range {
+        Range::Int { .. } => word.parse::<i64>().is_ok(),
+        Range::Real { .. } => word.parse::<f64>().is_ok(),
+        Range::Bool => word == "true" || word == "false",
+        Range::Choice { names, .. } => names.contains(&text),
+        _ => false,
+    };
+    match p.range {
+        Range::Choice { .. } if ok => Some(format!("\"{text}\"")),
+        _ if ok => Some(word.to_string()),
+        _ => None,
+    }
+}
+
+/// A shipped scenario with its hardware file merged in, as one table with no include.
+fn merged(rel: &str) -> toml::Table {
+    let path = root().join("scenarios").join(rel);
+    let mut doc: toml::Table = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    if let Some(hw) = doc.remove("hardware") {
+        let hw_path = path.parent().unwrap().join(hw.as_str().unwrap());
+        let hw: toml::Table = toml::from_str(&std::fs::read_to_string(hw_path).unwrap()).unwrap();
+        scenario::merge::merge_under(&mut doc, hw);
+    }
+    doc
+}
+
+fn remove_key(doc: &mut toml::Table, key: &str) {
+    let steps: Vec<&str> = key.split('.').collect();
+    let (last, head) = steps.split_last().unwrap();
+    let mut t = doc;
+    for s in head {
+        match t.get_mut(*s).and_then(toml::Value::as_table_mut) {
+            Some(inner) => t = inner,
+            None => return,
+        }
+    }
+    t.remove(*last);
+}
+
+#[test]
+fn registered_defaults_are_what_the_validators_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for (kind, base) in [
+        ("saturate", "saturate.toml"),
+        ("perform3", "bulletin/artisoft-1992.toml"),
+        ("lanperf", "lanperf/lanperf-x.toml"),
+        ("ttcp", "ttcp1995/ttcp-1995-3c509-3c509-transmit.toml"),
+    ] {
+        for p in params::all().filter(|p| p.kind.is_none() || p.kind == Some(kind)) {
+            let Some(value) = default_value(p) else { continue };
+            if p.key.contains('*') {
+                continue;
+            }
+            let mut doc = merged(base);
+            remove_key(&mut doc, p.key);
+            let file = dir.path().join(format!("{kind}.toml"));
+            std::fs::write(&file, toml::to_string(&doc).unwrap()).unwrap();
+            let Ok(absent) = scenario::load(&file, &[]) else {
+                continue;
+            };
+            let o = Override::parse(&format!("{}={value}", p.key)).unwrap();
+            let Ok(given) = scenario::load(&file, &[o]) else {
+                continue;
+            };
+            assert_eq!(
+                format!("{:?}", (&absent.medium, &absent.workload, absent.seed)),
+                format!("{:?}", (&given.medium, &given.workload, given.seed)),
+                "{kind}: {} absent is not {} = {value}, its registered default",
+                p.key,
+                p.key
+            );
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} registered defaults checked");
+    assert!(checked > 40, "only {checked} defaults checked");
 }
