@@ -385,6 +385,17 @@ mod tests {
     }
 
     #[test]
+    fn test_limits_kept_beside_their_validators_are_the_ones_declared() {
+        let Range::Text { source } = get(None, "name").range else {
+            panic!("name is text")
+        };
+        assert!(source.starts_with(&format!("1..={} ", crate::scenario::MAX_NAME_CHARS)));
+        let sizes = get(Some("perform3"), "workload.block_sizes").meaning;
+        let most = crate::scenario::perform3::MAX_BLOCK_SIZES;
+        assert!(sizes.contains(&format!("1 to {most} of them")), "{sizes}");
+    }
+
+    #[test]
     fn test_matching_keys_with_names_and_indices() {
         assert_eq!(find("medium.positions_m[2]").unwrap().key, "medium.positions_m");
         assert_eq!(
