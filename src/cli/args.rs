@@ -171,6 +171,29 @@ pub enum Command {
     /// scenario from a fit to the others).
     #[command(after_help = CALIBRATE_EXAMPLES)]
     Calibrate(CalibrateArgs),
+    /// List every scenario key: its workload, range, default and label (from the one
+    /// parameter registry; --markdown prints docs/scenarios.md).
+    #[command(after_help = KEYS_EXAMPLES)]
+    Keys(KeysArgs),
+}
+
+const KEYS_EXAMPLES: &str = "\
+Examples:
+  ethersim keys
+  ethersim keys | grep adapter.
+  ethersim keys --markdown > scenarios.md
+
+One line per key, tab-separated: key, workload kind (- for every kind), allowed range,
+default, label. Keys under a name of your choosing are written with `*`
+(workload.hosts.*.mips).";
+
+/// Arguments of `keys`.
+#[derive(Debug, Args)]
+pub struct KeysArgs {
+    /// Print the full reference as Markdown (every key's unit, range, bound sources,
+    /// default and meaning), the text of docs/scenarios.md.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Arguments of `pcap-list`.

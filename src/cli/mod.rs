@@ -14,6 +14,7 @@
 pub mod args;
 pub mod calibrate;
 pub mod io;
+pub mod keys;
 pub mod reproduce;
 pub mod run;
 pub mod sweep;
@@ -50,6 +51,7 @@ pub fn run() -> Result<()> {
         },
         Command::Trace(a) => trace::run(&a),
         Command::PcapList(a) => wire::pcap_list(&a),
+        Command::Keys(a) => keys::run(&a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             calibrate::run(a, j)

@@ -11,8 +11,7 @@
 
 use std::fmt::Write;
 
-use super::table::align_with;
-use super::units::Unit;
+use super::units::{align_with, Unit};
 use crate::run::output::{RunDetail, RunOutput};
 use crate::workload::perform3::{Bottleneck, Perform3Report};
 use crate::workload::saturate::SaturateReport;

@@ -1,5 +1,6 @@
 //! The registry of figures: for every column a run produces (and every headline), a name,
-//! a [`Unit`] and a description; for the scenario keys a sweep is likely to vary, a label.
+//! a [`Unit`] and a description. The labels of scenario keys (a sweep's axis) come from
+//! the parameter registry ([`crate::scenario::params`]).
 //! Chart axes and legends, table headings and the sweep summary take their words from
 //! here, never from the raw column names.
 //!
@@ -330,55 +331,10 @@ pub fn unit(key: &str) -> Unit {
     figure(key).map_or(Unit::Ratio(""), |f| f.unit)
 }
 
-/// Labels of the scenario keys a sweep is likely to vary.
-const PARAMS: &[(&str, &str)] = &[
-    ("adapter.transmit_buffers", "AEX TRANSMIT_BUFFERS (frames)"),
-    ("adapter.packet_size", "AEX PACKET_SIZE (bytes)"),
-    (
-        "adapter.transmit_length",
-        "Frames sent a large buffer long (frame: none; data; message)",
-    ),
-    (
-        "adapter.send_copy",
-        "When the driver copies a frame into the card (queued; at_once; when_idle)",
-    ),
-    (
-        "adapter.workstation.transmit_buffers",
-        "Workstation AEX TRANSMIT_BUFFERS (frames)",
-    ),
-    (
-        "adapter.workstation.packet_size",
-        "Workstation AEX PACKET_SIZE (bytes)",
-    ),
-    (
-        "nos.server.run_burst",
-        "SERVER run burst (requests between yields)",
-    ),
-    (
-        "nos.server.reply_copy",
-        "When SERVER moves a reply out of its cache (per_packet; before_send)",
-    ),
-    (
-        "nos.costs.server_yield_ms",
-        "Foreground's turn when SERVER yields (ms of CPU)",
-    ),
-    ("workload.stations", "Stations"),
-    ("workload.frame_bytes", "Frame size (bytes, header to FCS)"),
-    ("workload.duration_s", "Simulated duration (s)"),
-    ("medium.length_m", "Cable length (m)"),
-    ("medium.velocity_factor", "Velocity factor"),
-    ("medium.bit_rate_mbps", "Bit rate (Mb/s)"),
-    ("medium.corrupt_fraction", "Frames damaged on the wire (fraction)"),
-    ("seed", "Seed"),
-];
-
-/// The label of a scenario key for an axis or a legend: registered words where known,
-/// else the key itself.
+/// The label of a scenario key for an axis or a legend: the parameter registry's label
+/// ([`crate::scenario::params::label`]), else the key itself.
 pub fn param_label(key: &str) -> String {
-    PARAMS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or_else(|| key.to_string(), |(_, l)| l.to_string())
+    crate::scenario::params::label(key)
 }
 
 /// What a workload's points are, in the plural, for "mean over the 16 block sizes".
@@ -412,7 +368,7 @@ pub fn headline_text(out: &RunOutput) -> String {
     let v = out.headline.value;
     let mut s = match headline_figure(out) {
         Some(f) => format!("{} {}", f.name, f.unit.show(v)),
-        None => format!("{} {}", out.headline.name, super::table::pretty(v)),
+        None => format!("{} {}", out.headline.name, super::units::pretty(v)),
     };
     if headline_figure(out).is_some_and(|f| f.unit == Unit::KiloBytesPerSecond) {
         s.push_str(" (1 KB = 1000 B)");

@@ -266,7 +266,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
                 String::new()
             }
         }
-        None => super::table::pretty(*x),
+        None => super::units::pretty(*x),
     };
     let mut mesh = ctx.configure_mesh();
     mesh.x_desc(&chart.x_label)
@@ -274,7 +274,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
         .axis_desc_style((FONT, 20))
         .label_style((FONT, 16))
         .x_label_formatter(&x_fmt)
-        .y_label_formatter(&|y| super::table::pretty(*y));
+        .y_label_formatter(&|y| super::units::pretty(*y));
     if let Some(c) = &chart.x_categories {
         mesh.x_labels(c.len().max(2) * 8);
     }

@@ -17,7 +17,7 @@ use super::csv::to_csv;
 use super::figures;
 use super::fmt_num;
 use super::plot::{Chart, Series};
-use super::table::align;
+use super::units::align;
 use super::units::Unit;
 use super::ReportError;
 use crate::run::output::{SweepParam, SweepRun};

@@ -12,7 +12,7 @@
 
 use super::explain;
 use super::figures;
-use super::units::Unit;
+use super::units::{align_with, Unit};
 use super::{Exporter, ReportError};
 use crate::run::output::{RunDetail, RunOutput};
 
@@ -20,66 +20,6 @@ use crate::run::output::{RunDetail, RunOutput};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TableExporter {
     pub wide: bool,
-}
-
-/// A number for reading when its unit is not known (chart ticks): whole numbers as
-/// integers, others with a precision that suits their size; `-` for NaN.
-pub fn pretty(v: f64) -> String {
-    if v.is_nan() {
-        return "-".to_string();
-    }
-    if !v.is_finite() {
-        return format!("{v}");
-    }
-    if v.fract() == 0.0 && v.abs() < 9.0e15 {
-        return format!("{}", v as i64);
-    }
-    let a = v.abs();
-    if a >= 1000.0 {
-        format!("{v:.1}")
-    } else if a >= 1.0 {
-        format!("{v:.4}")
-    } else {
-        format!("{v:.6}")
-    }
-}
-
-/// Lays out `rows` (the first is the header) in columns separated by two spaces; column 0
-/// left-aligned, the others right-aligned.
-pub fn align(rows: &[Vec<String>]) -> String {
-    align_with(rows, "  ", |c| c == 0)
-}
-
-/// Lays out `rows` in columns separated by `sep`, the columns for which `left` holds
-/// left-aligned and the others right-aligned; trailing spaces are trimmed.
-pub fn align_with(rows: &[Vec<String>], sep: &str, left: impl Fn(usize) -> bool) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, s)| {
-                if left(c) {
-                    format!("{s:<w$}", w = widths[c])
-                } else {
-                    format!("{s:>w$}", w = widths[c])
-                }
-            })
-            .collect();
-        out.push_str(cells.join(sep).trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 /// Scenario, workload, seed and the headline with its label.
@@ -221,27 +161,5 @@ impl Exporter for TableExporter {
             }
         }
         Ok(s)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn test_align_trims_and_aligns() {
-        let rows = vec![
-            vec!["a".to_string(), "bb".to_string()],
-            vec!["ccc".to_string(), "d".to_string()],
-        ];
-        assert_eq!(align(&rows), "a    bb\nccc   d\n");
-        assert_eq!(align_with(&rows, " ", |_| true), "a   bb\nccc d\n");
-    }
-
-    #[test]
-    fn test_pretty() {
-        assert_eq!(pretty(f64::NAN), "-");
-        assert_eq!(pretty(3.0), "3");
-        assert_eq!(pretty(0.5), "0.500000");
     }
 }

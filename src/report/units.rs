@@ -19,6 +19,10 @@
 //!   in 0..=1 (Jain's fairness): 3 decimals.
 //!
 //! An undefined figure (NaN) reads `-` whatever its unit.
+//!
+//! Also the low-level text helpers every view shares: [`pretty`] (a number whose unit is
+//! not known, as on chart ticks) and [`align`]/[`align_with`] (rows laid out in columns).
+//! This module depends on no other of `report`; the views depend on it.
 
 /// The unit of a figure, which decides how it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,8 +229,85 @@ pub fn mean_ci(unit: Unit, mean: f64, ci95: Option<f64>, with_unit: bool) -> Str
     s
 }
 
+/// A number for reading when its unit is not known (chart ticks): whole numbers as
+/// integers, others with a precision that suits their size; `-` for NaN.
+pub fn pretty(v: f64) -> String {
+    if v.is_nan() {
+        return "-".to_string();
+    }
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        return format!("{}", v as i64);
+    }
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.4}")
+    } else {
+        format!("{v:.6}")
+    }
+}
+
+/// Lays out `rows` (the first is the header) in columns separated by two spaces; column 0
+/// left-aligned, the others right-aligned.
+pub fn align(rows: &[Vec<String>]) -> String {
+    align_with(rows, "  ", |c| c == 0)
+}
+
+/// Lays out `rows` in columns separated by `sep`, the columns for which `left` holds
+/// left-aligned and the others right-aligned; trailing spaces are trimmed.
+pub fn align_with(rows: &[Vec<String>], sep: &str, left: impl Fn(usize) -> bool) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, s)| {
+                if left(c) {
+                    format!("{s:<w$}", w = widths[c])
+                } else {
+                    format!("{s:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        out.push_str(cells.join(sep).trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn test_align_trims_and_aligns() {
+        let rows = vec![
+            vec!["a".to_string(), "bb".to_string()],
+            vec!["ccc".to_string(), "d".to_string()],
+        ];
+        assert_eq!(align(&rows), "a    bb\nccc   d\n");
+        assert_eq!(align_with(&rows, " ", |_| true), "a   bb\nccc d\n");
+    }
+
+    #[test]
+    fn test_pretty() {
+        assert_eq!(pretty(f64::NAN), "-");
+        assert_eq!(pretty(3.0), "3");
+        assert_eq!(pretty(0.5), "0.500000");
+    }
+
     use super::*;
 
     #[test]

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::error::{show, FieldError};
 use super::medium::Medium;
+use super::params;
 use super::units;
 use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
 use crate::host::HostProfile;
@@ -211,32 +212,23 @@ pub fn ticks(n: u32) -> SimDuration {
     SimDuration::from_nanos_f64(n as f64 * 65_536.0 / 1_193_182.0 * 1e9)
 }
 
-/// Slowest host accepted, MIPS: an 8088 PC at 4.77 MHz runs about 0.33 MIPS; 0.1 leaves room
-/// for slower machines.
-pub const MIN_MIPS: f64 = 0.1;
-/// Fastest host accepted, MIPS: a Pentium of the mid-1990s runs some 100-200 MIPS.
-pub const MAX_MIPS: f64 = 200.0;
-/// Slowest memory copy accepted, ns/byte: REP MOVSB on an 8088 takes about 17 clocks per
-/// byte at 4.77 MHz (3.6 us); 10 us covers slower paths (XMS moves with mode switches).
-pub const MAX_MEMCPY_NS_PER_BYTE: f64 = 10_000.0;
-/// Range of one data-port access of the adapter, ns: an ISA I/O cycle is at least 125 ns
-/// at 8 MHz with no wait state (REFERENCE.md: about 375 ns per 16-bit and 750 ns per 8-bit
-/// access at the bus alone); 100 us is far slower than any card.
-pub const IO_ACCESS_NS: (f64, f64) = (10.0, 100_000.0);
-/// Largest per-frame set-up of a transfer, ns (1 ms: a thousand ISA register writes).
-pub const MAX_SETUP_NS: f64 = 1_000_000.0;
-/// Largest CPU cost of one NOS or application step, kinstr: 10 million instructions, some
-/// seconds on the slowest host.
-pub const MAX_KINSTR: f64 = 10_000.0;
-/// Range of the AI-LANBIOS base retry timeout, ms: NetBIOS timers count PC timer ticks, so
-/// at least one tick (54.9 ms); at most a minute.
-pub const RETRY_BASE_MS: (f64, f64) = (units::PC_TICK_MS, 60_000.0);
-/// A server task's non-CPU wait per request, ms: up to one second (a DOS critical
-/// section or a NOS step driven by the 18.2 Hz timer lasts at most a few ticks).
-pub const SERVER_LATENCY_MS: (f64, f64) = (0.0, 1_000.0);
-/// The foreground's turn when SERVER yields, ms: SERVER gets the CPU back at the latest on
-/// the next tick of the 18.2 Hz timer, so at most one tick (54.9 ms).
-pub const SERVER_YIELD_MS: (f64, f64) = (0.0, units::PC_TICK_MS);
+/// `v` at registered integer key `path` (see [`params`]), with `note` on a range error.
+fn int_key(path: &str, v: i64, note: &str) -> Result<u32, FieldError> {
+    let (lo, hi) = params::int_range(path);
+    int_in(path, v, lo, hi, note)
+}
+
+/// `v` at registered number key `path`.
+fn real_key(path: &str, v: f64) -> Result<f64, FieldError> {
+    let p = params::get(None, path);
+    let (lo, hi) = p.real_range();
+    real_in(path, v, lo, hi, p.min_open())
+}
+
+/// A duration at registered key `path`.
+fn millis_key(path: &str, v: f64) -> Result<SimDuration, FieldError> {
+    units::param_duration(params::get(None, path), path, v)
+}
 
 fn int_in(path: &str, v: i64, lo: i64, hi: i64, note: &str) -> Result<u32, FieldError> {
     if (lo..=hi).contains(&v) {
@@ -265,14 +257,8 @@ impl RawHost {
     fn validate(self, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
         Ok(HostProfile {
             name: self.name.unwrap_or_else(|| default_name.to_string()),
-            mips: real_in(&format!("{at}.mips"), self.mips, MIN_MIPS, MAX_MIPS, false)?,
-            memcpy_ns_per_byte: real_in(
-                &format!("{at}.memcpy_ns_per_byte"),
-                self.memcpy_ns_per_byte,
-                0.0,
-                MAX_MEMCPY_NS_PER_BYTE,
-                false,
-            )?,
+            mips: real_key(&format!("{at}.mips"), self.mips)?,
+            memcpy_ns_per_byte: real_key(&format!("{at}.memcpy_ns_per_byte"), self.memcpy_ns_per_byte)?,
         })
     }
 }
@@ -285,37 +271,31 @@ impl RawAilanbio {
         retry_base: SimDuration,
     ) -> Result<SessionConfig, FieldError> {
         let p = |k: &str| format!("{at}.{k}");
+        // the floor is the header's size plus one, the registry's entry says so
+        let (_, hi) = params::int_range(&p("size"));
         let size = int_in(
             &p("size"),
             self.size,
             header_bytes as i64 + 1,
-            65_535,
+            hi,
             "must exceed nos.protocol.header_bytes",
         )?;
         Ok(SessionConfig {
             header_bytes,
             buffer_size: size,
-            buffers: int_in(&p("buffers"), self.buffers, 1, 255, "")?,
-            initial_send_size: int_in(&p("initial_send_size"), self.initial_send_size, 1, 65_535, "")?,
-            run_burst: int_in(&p("run_burst"), self.run_burst, 1, 255, "")?,
+            buffers: int_key(&p("buffers"), self.buffers, "")?,
+            initial_send_size: int_key(&p("initial_send_size"), self.initial_send_size, "")?,
+            run_burst: int_key(&p("run_burst"), self.run_burst, "")?,
             send_order: match self.send_order {
                 None | Some(RawSendOrder::OldestMessage) => SendOrder::OldestMessage,
                 Some(RawSendOrder::RoundRobin) => SendOrder::RoundRobin,
                 Some(RawSendOrder::OneMessage) => SendOrder::OneMessage,
             },
-            ack_timeout: ticks(int_in(
-                &p("ack_timeout"),
-                self.ack_timeout,
-                0,
-                255,
-                "ticks of 1/18.2 s",
-            )?),
+            ack_timeout: ticks(int_key(&p("ack_timeout"), self.ack_timeout, "ticks of 1/18.2 s")?),
             retry_period: retry_base
-                + ticks(int_in(
+                + ticks(int_key(
                     &p("retry_period"),
                     self.retry_period,
-                    0,
-                    255,
                     "ticks of 1/18.2 s",
                 )?),
         })
@@ -334,8 +314,15 @@ pub fn validate(
     let workstation_host = hosts.workstation.validate("hosts.workstation", "workstation")?;
 
     let width = adapter.bus_width;
-    if ![8, 16, 32].contains(&width) {
-        return Err(FieldError::range("adapter.bus_width", width, "8, 16 or 32"));
+    let widths = params::get(None, "adapter.bus_width").int_values();
+    if !widths.contains(&width) {
+        let (last, rest) = widths.split_last().expect("registered widths");
+        let rest: Vec<String> = rest.iter().map(i64::to_string).collect();
+        return Err(FieldError::range(
+            "adapter.bus_width",
+            width,
+            format!("{} or {last}", rest.join(", ")),
+        ));
     }
     let key = format!("adapter.io_access_ns_{width}bit");
     let access = match width {
@@ -344,8 +331,8 @@ pub fn validate(
         _ => adapter.io_access_ns_32bit,
     }
     .ok_or_else(|| FieldError::invalid(&key, format!("missing: needed for adapter.bus_width = {width}")))?;
-    let access_ns = real_in(&key, access, IO_ACCESS_NS.0, IO_ACCESS_NS.1, false)?;
-    let setup_ns = real_in("adapter.setup_ns", adapter.setup_ns, 0.0, MAX_SETUP_NS, false)?;
+    let access_ns = real_key(&key, access)?;
+    let setup_ns = real_key("adapter.setup_ns", adapter.setup_ns)?;
     let ws = adapter.workstation.clone().unwrap_or_default();
     // the workstations' port timing: their own if given, else the server's
     let ws_key = format!("adapter.workstation.io_access_ns_{width}bit");
@@ -355,11 +342,11 @@ pub fn validate(
         _ => ws.io_access_ns_32bit,
     };
     let ws_access_ns = match ws_access {
-        Some(a) => real_in(&ws_key, a, IO_ACCESS_NS.0, IO_ACCESS_NS.1, false)?,
+        Some(a) => real_key(&ws_key, a)?,
         None => access_ns,
     };
     let ws_setup_ns = match ws.setup_ns {
-        Some(v) => real_in("adapter.workstation.setup_ns", v, 0.0, MAX_SETUP_NS, false)?,
+        Some(v) => real_key("adapter.workstation.setup_ns", v)?,
         None => setup_ns,
     };
     let transmit_length = match adapter.transmit_length {
@@ -372,8 +359,9 @@ pub fn validate(
         Some(RawSendCopy::AtOnce) => SendCopy::AtOnce,
         Some(RawSendCopy::WhenIdle) => SendCopy::WhenIdle,
     };
-    let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or("programmed_io") {
-        "programmed_io" => (
+    let engines = params::get(None, "adapter.copy").choices();
+    let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or(engines[0]) {
+        "programmed_io" if engines.contains(&"programmed_io") => (
             CopyEngine::ProgrammedIo {
                 access_ns,
                 setup_ns,
@@ -397,38 +385,21 @@ pub fn validate(
             ))
         }
     };
-    let card_ram_bytes = int_in(
-        "adapter.card_ram_bytes",
-        adapter.card_ram_bytes,
-        1024,
-        1 << 20,
-        "",
-    )?;
-    let page_bytes = int_in(
-        "adapter.page_bytes",
-        adapter.page_bytes.unwrap_or(256),
-        64,
-        4096,
-        "",
-    )?;
+    let card_ram_bytes = int_key("adapter.card_ram_bytes", adapter.card_ram_bytes, "")?;
+    let page_bytes = int_key("adapter.page_bytes", adapter.page_bytes.unwrap_or(256), "")?;
     let driver = |at: &str, tx: i64, pkt: i64| -> Result<(u32, u32), FieldError> {
-        let tx = int_in(
+        let tx = int_key(
             &format!("{at}.transmit_buffers"),
             tx,
-            2,
-            80,
             "the AEX TRANSMIT_BUFFERS range",
         )?;
-        let pkt = int_in(
-            &format!("{at}.packet_size"),
-            pkt,
-            574,
-            4300,
-            "the AEX PACKET_SIZE range",
-        )?;
+        let pkt_key = format!("{at}.packet_size");
+        let pkt = int_key(&pkt_key, pkt, "the AEX PACKET_SIZE range")?;
         let frame = crate::ether::frame_bytes(pkt);
         if frame > medium.max_frame_bytes() {
-            return Err(FieldError::range(format!("{at}.packet_size"), pkt, "574..=1500")
+            let (lo, _) = params::int_range(&pkt_key);
+            let hi = medium.max_frame_bytes() - (frame - pkt);
+            return Err(FieldError::range(pkt_key, pkt, format!("{lo}..={hi}"))
                 .with_note("larger packets make frames over 1518 bytes: set medium.allow_oversize = true"));
         }
         Ok((tx, pkt))
@@ -470,36 +441,24 @@ pub fn validate(
     };
 
     let proto = &nos.protocol;
-    let header_bytes = int_in("nos.protocol.header_bytes", proto.header_bytes, 0, 512, "")?;
-    let request_bytes = int_in("nos.protocol.request_bytes", proto.request_bytes, 1, 1500, "")?;
-    let retry_base = units::millis(
-        "nos.protocol.retry_base_ms",
-        proto.retry_base_ms,
-        RETRY_BASE_MS,
-        false,
-    )?;
+    let header_bytes = int_key("nos.protocol.header_bytes", proto.header_bytes, "")?;
+    let request_bytes = int_key("nos.protocol.request_bytes", proto.request_bytes, "")?;
+    let retry_base = millis_key("nos.protocol.retry_base_ms", proto.retry_base_ms)?;
     let c = &nos.costs;
-    let cost = |k: &str, v: f64| real_in(&format!("nos.costs.{k}"), v, 0.0, MAX_KINSTR, false);
+    let cost = |k: &str, v: f64| real_key(&format!("nos.costs.{k}"), v);
     let costs = NosCosts {
         interrupt_kinstr: cost("interrupt_kinstr", c.interrupt_kinstr)?,
         packet_kinstr: cost("packet_kinstr", c.packet_kinstr)?,
         server_request_kinstr: cost("server_request_kinstr", c.server_request_kinstr)?,
-        server_request_latency: units::millis(
+        server_request_latency: millis_key(
             "nos.costs.server_request_latency_ms",
             c.server_request_latency_ms.unwrap_or(0.0),
-            SERVER_LATENCY_MS,
-            true,
         )?,
         server_request_latency_scope: match c.server_request_latency_scope {
             None | Some(RawLatencyScope::Task) => LatencyScope::Task,
             Some(RawLatencyScope::Server) => LatencyScope::Server,
         },
-        server_yield: units::millis(
-            "nos.costs.server_yield_ms",
-            c.server_yield_ms.unwrap_or(0.0),
-            SERVER_YIELD_MS,
-            true,
-        )?,
+        server_yield: millis_key("nos.costs.server_yield_ms", c.server_yield_ms.unwrap_or(0.0))?,
         redir_request_kinstr: cost("redir_request_kinstr", c.redir_request_kinstr)?,
         app_block_kinstr: cost("app_block_kinstr", c.app_block_kinstr)?,
         request_bytes,
@@ -516,29 +475,17 @@ pub fn validate(
             .validate("nos.workstation.ailanbio", header_bytes, retry_base)?;
     let r = &nos.workstation.redir;
     let redir = RedirConfig {
-        buffers: int_in("nos.workstation.redir.buffers", r.buffers, 1, 16, "")?,
-        size: int_in("nos.workstation.redir.size", r.size, 512, 65_535, "")?,
+        buffers: int_key("nos.workstation.redir.buffers", r.buffers, "")?,
+        size: int_key("nos.workstation.redir.size", r.size, "")?,
         large_reads: match r.large_reads {
             None | Some(RawLargeReads::Buffered) => LargeReads::Buffered,
             Some(RawLargeReads::Direct) => LargeReads::Direct,
         },
     };
     let server = ServerConfig {
-        network_tasks: int_in("nos.server.network_tasks", nos.server.network_tasks, 1, 64, "")?,
-        network_buffer: int_in(
-            "nos.server.network_buffer",
-            nos.server.network_buffer,
-            512,
-            65_535,
-            "",
-        )?,
-        run_burst: int_in(
-            "nos.server.run_burst",
-            nos.server.run_burst.unwrap_or(1),
-            1,
-            255,
-            "",
-        )?,
+        network_tasks: int_key("nos.server.network_tasks", nos.server.network_tasks, "")?,
+        network_buffer: int_key("nos.server.network_buffer", nos.server.network_buffer, "")?,
+        run_burst: int_key("nos.server.run_burst", nos.server.run_burst.unwrap_or(1), "")?,
         reply_copy: match nos.server.reply_copy {
             None | Some(RawReplyCopy::PerPacket) => ReplyCopy::PerPacket,
             Some(RawReplyCopy::BeforeSend) => ReplyCopy::BeforeSend,

@@ -27,7 +27,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::Sections;
-use super::{budget, units};
+use super::{budget, params, units};
 use crate::host::DiskProfile;
 use crate::lan::{LanConfig, StorageConfig};
 use crate::nos::cache::{CacheConfig, WritePolicy};
@@ -35,10 +35,10 @@ use crate::time::SimDuration;
 use crate::workload::lanperf::local::{LocalConfig, LocalDevice};
 use crate::workload::lanperf::{LanperfConfig, LanperfCosts, LanperfParams, OptionError, Sharing, Test};
 
-/// Most workstations (the server takes the 1024th station of the segment).
-pub const MAX_STATIONS: i64 = 1023;
-/// Most file servers.
-pub const MAX_SERVERS: i64 = 8;
+/// This kind's entry of a registered key (see [`params`]).
+fn param(key: &str) -> &'static params::Param {
+    params::get(Some("lanperf"), key)
+}
 
 /// `[workload]` of kind `lanperf`, as written (`kind` already removed).
 #[derive(Clone, Debug, Deserialize)]
@@ -98,8 +98,9 @@ pub struct RawCache {
     pub delay_shared_writes: Option<bool>,
 }
 
-/// A finite number within `lo..=hi`.
-fn num(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
+/// A finite number within the range of registered key `path`.
+fn num(path: &str, v: f64) -> Result<f64, FieldError> {
+    let (lo, hi) = param(path).real_range();
     if v.is_finite() && (lo..=hi).contains(&v) {
         Ok(v)
     } else {
@@ -111,8 +112,9 @@ fn num(path: &str, v: f64, lo: f64, hi: f64) -> Result<f64, FieldError> {
     }
 }
 
-/// An integer within `lo..=hi`.
-fn int(path: &str, v: i64, lo: i64, hi: i64) -> Result<i64, FieldError> {
+/// An integer within the range of registered key `path`.
+fn int(path: &str, v: i64) -> Result<i64, FieldError> {
+    let (lo, hi) = param(path).int_range();
     if (lo..=hi).contains(&v) {
         Ok(v)
     } else {
@@ -123,80 +125,63 @@ fn int(path: &str, v: i64, lo: i64, hi: i64) -> Result<i64, FieldError> {
 impl RawDisk {
     fn validate(&self) -> Result<DiskProfile, FieldError> {
         let ms = |path: &str, v: Option<f64>, d: f64| -> Result<SimDuration, FieldError> {
-            Ok(SimDuration::from_nanos_f64(
-                num(path, v.unwrap_or(d), 0.0, 1000.0)? * 1e6,
-            ))
+            Ok(SimDuration::from_nanos_f64(num(path, v.unwrap_or(d))? * 1e6))
         };
         Ok(DiskProfile {
             avg_seek: ms("workload.disk.avg_seek_ms", self.avg_seek_ms, 16.0)?,
             track_to_track: ms("workload.disk.track_to_track_ms", self.track_to_track_ms, 4.0)?,
-            rpm: int("workload.disk.rpm", self.rpm.unwrap_or(3211), 1, 20_000)? as u32,
-            media_bytes_per_s: num(
-                "workload.disk.media_mbit_s",
-                self.media_mbit_s.unwrap_or(15.0),
-                0.1,
-                1000.0,
-            )? * 1e6
+            rpm: int("workload.disk.rpm", self.rpm.unwrap_or(3211))? as u32,
+            media_bytes_per_s: num("workload.disk.media_mbit_s", self.media_mbit_s.unwrap_or(15.0))? * 1e6
                 / 8.0,
             controller: ms("workload.disk.controller_ms", self.controller_ms, 1.0)?,
-            capacity_bytes: (num(
-                "workload.disk.capacity_mb",
-                self.capacity_mb.unwrap_or(130.0),
-                0.0,
-                1.0e6,
-            )? * 1e6) as u64,
+            capacity_bytes: (num("workload.disk.capacity_mb", self.capacity_mb.unwrap_or(130.0))? * 1e6)
+                as u64,
         })
     }
 }
 
 impl RawCache {
     fn validate(&self) -> Result<(CacheConfig, bool), FieldError> {
+        let policies = param("workload.cache.write_policy").choices();
         let policy = match self.write_policy.as_deref().unwrap_or("write-through") {
             "write-through" => WritePolicy::WriteThrough,
             "delayed" => WritePolicy::Delayed {
                 flush_every: SimDuration::from_nanos_f64(
-                    num(
-                        "workload.cache.flush_s",
-                        self.flush_s.unwrap_or(3.3),
-                        0.01,
-                        3600.0,
-                    )? * 1e9,
+                    num("workload.cache.flush_s", self.flush_s.unwrap_or(3.3))? * 1e9,
                 ),
             },
             other => {
                 return Err(FieldError::invalid(
                     "workload.cache.write_policy",
                     format!(
-                        "{:?} is not a write policy; use \"write-through\" or \"delayed\"",
-                        super::error::clip(other, 40)
+                        "{:?} is not a write policy; use {}",
+                        super::error::clip(other, 40),
+                        quoted_or(policies)
                     ),
                 ))
             }
         };
         Ok((
             CacheConfig {
-                size_bytes: (num(
-                    "workload.cache.size_kb",
-                    self.size_kb.unwrap_or(1024.0),
-                    0.0,
-                    16.0e6,
-                )? * 1024.0) as u64,
-                block_bytes: int(
-                    "workload.cache.block_bytes",
-                    self.block_bytes.unwrap_or(4096),
-                    512,
-                    65_536,
-                )? as u32,
+                size_bytes: (num("workload.cache.size_kb", self.size_kb.unwrap_or(1024.0))? * 1024.0) as u64,
+                block_bytes: int("workload.cache.block_bytes", self.block_bytes.unwrap_or(4096))? as u32,
                 read_ahead_bytes: int(
                     "workload.cache.read_ahead_bytes",
                     self.read_ahead_bytes.unwrap_or(4096),
-                    0,
-                    1 << 20,
                 )? as u32,
                 policy,
             },
             self.delay_shared_writes.unwrap_or(false),
         ))
+    }
+}
+
+/// `names` quoted, the last after "or": `"a", "b" or "c"`.
+fn quoted_or(names: &[&str]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => q.join(""),
     }
 }
 
@@ -322,36 +307,32 @@ impl RawLanperf {
                 "lanperf needs the [hosts], [adapter] and [nos] sections (usually from hardware = \"...\")",
             )
         })?;
-        if !(1..=MAX_STATIONS).contains(&self.stations) {
+        let (lo, max_stations) = param("workload.stations").int_range();
+        if !(lo..=max_stations).contains(&self.stations) {
             return Err(FieldError::range(
                 "workload.stations",
                 self.stations,
-                format!("1..={MAX_STATIONS}"),
+                format!("{lo}..={max_stations}"),
             ));
         }
         let n = self.stations as usize;
-        let servers = int("workload.servers", self.servers.unwrap_or(1), 1, MAX_SERVERS)? as usize;
-        if (n + servers) as i64 > MAX_STATIONS + 1 {
+        let servers = int("workload.servers", self.servers.unwrap_or(1))? as usize;
+        if (n + servers) as i64 > max_stations + 1 {
             return Err(FieldError::range(
                 "workload.stations",
                 self.stations,
-                format!("1..={} with {servers} servers", MAX_STATIONS + 1 - servers as i64),
+                format!(
+                    "{lo}..={} with {servers} servers",
+                    max_stations + 1 - servers as i64
+                ),
             ));
         }
         let params = self.params()?;
-        let block_kinstr = self.block_kinstr.unwrap_or(20.0);
-        if !(block_kinstr.is_finite() && (0.0..=100_000.0).contains(&block_kinstr)) {
-            return Err(FieldError::range(
-                "workload.block_kinstr",
-                show(block_kinstr),
-                "0..=100000",
-            ));
-        }
-        let poll = units::millis(
+        let block_kinstr = num("workload.block_kinstr", self.block_kinstr.unwrap_or(20.0))?;
+        let poll = units::param_duration(
+            param("workload.poll_ms"),
             "workload.poll_ms",
             self.poll_ms.unwrap_or(55.0),
-            (0.0, 60_000.0),
-            true,
         )?;
         let disk = self.disk.clone().unwrap_or_default().validate()?;
         let (cache, delay_shared) = self.cache.clone().unwrap_or_default().validate()?;
@@ -399,23 +380,17 @@ impl RawLanperf {
                         return Err(FieldError::invalid(
                             "workload.local.device",
                             format!(
-                                "{:?} is not a local device; use \"ram-disk\" or \"hard-disk\"",
-                                super::error::clip(other, 40)
+                                "{:?} is not a local device; use {}",
+                                super::error::clip(other, 40),
+                                quoted_or(param("workload.local.device").choices())
                             ),
                         ))
                     }
                 };
-                let dos = num(
-                    "workload.local.dos_kinstr",
-                    l.dos_kinstr.unwrap_or(5.0),
-                    0.0,
-                    100_000.0,
-                )?;
+                let dos = num("workload.local.dos_kinstr", l.dos_kinstr.unwrap_or(5.0))?;
                 let redir = num(
                     "workload.local.redirector_kinstr",
                     l.redirector_kinstr.unwrap_or(lan.costs.redir_request_kinstr),
-                    0.0,
-                    100_000.0,
                 )?;
                 Some(LocalConfig {
                     host: lan.workstation_host.clone(),

@@ -11,25 +11,12 @@
 use serde::Deserialize;
 
 use super::error::{show, FieldError};
+use super::params;
 use crate::ether::consts::{
     MAX_FRAME_BYTES, MAX_OVERSIZE_FRAME_BYTES, MIN_FRAME_BYTES, SLOT_TIME_BITS, SPEED_OF_LIGHT_M_PER_S,
     VELOCITY_FACTOR_THIN,
 };
 use crate::ether::SegmentConfig;
-
-/// Longest segment accepted, metres: the 802.3 10 Mb/s collision domain (five segments
-/// and four repeaters) is 2500 m; beyond it collision detection within a slot fails.
-pub const MAX_LENGTH_M: f64 = 2500.0;
-/// Longest bit time accepted, ns: 1 Mb/s, the slowest CSMA/CD LAN of 802.3 (1BASE5,
-/// StarLAN, clause 12); the shortest is 1 ns (1000 Mb/s, clause 34).
-pub const MAX_BIT_NS: u64 = 1_000;
-/// Slowest signal accepted, as a fraction of c. Real cables run from about 0.4 (some
-/// twisted pair and solid-polyethylene coax lie at 0.6-0.66; REFERENCE.md: thin coax
-/// 0.65 c, thick coax 0.77 c) to about 0.99 (air-dielectric line). Below this range the
-/// medium would hold transmission records for seconds and carrier sense would scan them all.
-pub const MIN_VELOCITY_FACTOR: f64 = 0.4;
-/// Fastest signal accepted, as a fraction of c (see [`MIN_VELOCITY_FACTOR`]).
-pub const MAX_VELOCITY_FACTOR: f64 = 0.99;
 
 /// `[medium]` as written.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -48,9 +35,9 @@ pub struct RawMedium {
 pub struct Medium {
     /// One bit time, ns (100 at 10 Mb/s).
     pub bit_ns: u64,
-    /// Signal speed as a fraction of c, in [`MIN_VELOCITY_FACTOR`]..=[`MAX_VELOCITY_FACTOR`].
+    /// Signal speed as a fraction of c, within the range of `medium.velocity_factor`.
     pub velocity_factor: f64,
-    /// Segment length, metres, in (0, [`MAX_LENGTH_M`]].
+    /// Segment length, metres, within the range of `medium.length_m`.
     pub length_m: f64,
     /// Explicit station positions (metres from one end), each within `0..=length_m`.
     pub positions_m: Option<Vec<f64>>,
@@ -77,50 +64,57 @@ impl RawMedium {
     pub fn validate(self) -> Result<Medium, FieldError> {
         let mut m = Medium::default();
         if let Some(rate) = self.bit_rate_mbps {
+            let (lo, hi) = params::real_range("medium.bit_rate_mbps");
             let bit_ns = 1000.0 / rate;
             let whole = bit_ns.round();
             if !(rate.is_finite() && rate > 0.0)
                 || (bit_ns - whole).abs() > 1e-9 * whole
-                || !(1.0..=MAX_BIT_NS as f64).contains(&whole)
+                || !((1000.0 / hi)..=(1000.0 / lo)).contains(&whole)
             {
                 return Err(FieldError::range(
                     "medium.bit_rate_mbps",
                     show(rate),
-                    "1..=1000 such that 1000/bit_rate_mbps is a whole number of ns (e.g. 1, 10, 100)",
+                    format!(
+                        "{}..={} such that 1000/bit_rate_mbps is a whole number of ns (e.g. 1, 10, 100)",
+                        show(lo),
+                        show(hi)
+                    ),
                 )
                 .with_note("1 Mb/s (1BASE5) to 1000 Mb/s, the CSMA/CD rates of 802.3"));
             }
             m.bit_ns = whole as u64;
         }
         if let Some(v) = self.velocity_factor {
-            if !(MIN_VELOCITY_FACTOR..=MAX_VELOCITY_FACTOR).contains(&v) {
-                return Err(FieldError::range(
-                    "medium.velocity_factor",
-                    show(v),
-                    format!("{MIN_VELOCITY_FACTOR}..={MAX_VELOCITY_FACTOR}"),
-                )
-                .with_note("real cables: 0.65 for thin coax, 0.77 for thick"));
+            let (lo, hi) = params::real_range("medium.velocity_factor");
+            if !(lo..=hi).contains(&v) {
+                return Err(
+                    FieldError::range("medium.velocity_factor", show(v), format!("{lo}..={hi}"))
+                        .with_note("real cables: 0.65 for thin coax, 0.77 for thick"),
+                );
             }
             m.velocity_factor = v;
         }
         if let Some(len) = self.length_m {
-            if !(len > 0.0 && len <= MAX_LENGTH_M) {
+            let (lo, hi) = params::real_range("medium.length_m");
+            if !(len > lo && len <= hi) {
                 return Err(FieldError::range(
                     "medium.length_m",
                     show(len),
-                    format!("(0, {MAX_LENGTH_M}] metres"),
+                    format!("({}, {}] metres", show(lo), show(hi)),
                 )
                 .with_note("2500 m is the largest 10 Mb/s collision domain of 802.3"));
             }
             m.length_m = len;
         }
         if let Some(pos) = self.positions_m {
+            // the far end is the segment's own length, not the registry's largest one
+            let (lo, _) = params::real_range("medium.positions_m");
             for (i, &p) in pos.iter().enumerate() {
-                if !(0.0..=m.length_m).contains(&p) {
+                if !(lo..=m.length_m).contains(&p) {
                     return Err(FieldError::range(
                         format!("medium.positions_m[{i}]"),
                         show(p),
-                        format!("0..={} metres (the segment's length_m)", m.length_m),
+                        format!("{lo}..={} metres (the segment's length_m)", m.length_m),
                     ));
                 }
             }
@@ -129,8 +123,13 @@ impl RawMedium {
         m.check_round_trip()?;
         m.allow_oversize = self.allow_oversize.unwrap_or(false);
         if let Some(c) = self.corrupt_fraction {
-            if !(0.0..=1.0).contains(&c) {
-                return Err(FieldError::range("medium.corrupt_fraction", show(c), "0..=1"));
+            let (lo, hi) = params::real_range("medium.corrupt_fraction");
+            if !(lo..=hi).contains(&c) {
+                return Err(FieldError::range(
+                    "medium.corrupt_fraction",
+                    show(c),
+                    format!("{lo}..={hi}"),
+                ));
             }
             m.corrupt_fraction = c;
         }

@@ -13,12 +13,18 @@
 //! 5. Tier two: `validate` on each raw struct gives the model, checking ranges and
 //!    consistency ([`FieldError`]).
 //!
+//! Every key is declared once in the parameter registry ([`params`]): unit, range with the
+//! source of each bound, default, label and meaning. The validators take their ranges
+//! from it, and the key reference (`docs/scenarios.md`) and chart labels are generated
+//! from it.
+//!
 //! Every [`FieldError`] is then located ([`Sources`]): the `--set` argument that wrote the
 //! key, else its line in the scenario file, else in the hardware file.
 //!
 //! Extending: a new top-level section is one field of [`RawScenario`] (a raw struct in its
 //! own file), validated in [`RawScenario::validate`] and made available to the workloads
 //! through [`Sections`]; a new workload kind is one file and one arm in [`workload`].
+//! Either way its keys are declared in [`params`] (a test refuses an undeclared key).
 
 pub mod budget;
 pub mod de;
@@ -27,6 +33,7 @@ pub mod lan;
 pub mod lanperf;
 pub mod medium;
 pub mod merge;
+pub mod params;
 pub mod perform3;
 pub mod saturate;
 pub mod source;
@@ -130,10 +137,11 @@ impl RawScenario {
         }
         let seed = match self.seed {
             None => 1,
-            Some(s) if s >= 0 => s as u64,
+            Some(s) if s >= params::int_range("seed").0 => s as u64,
             Some(s) => {
-                return Err(FieldError::range("seed", s, format!("0..={}", i64::MAX))
-                    .with_note("the seed is an unsigned integer (use --seed for the full u64 range)"))
+                let (lo, hi) = params::int_range("seed");
+                return Err(FieldError::range("seed", s, format!("{lo}..={hi}"))
+                    .with_note("the seed is an unsigned integer (use --seed for the full u64 range)"));
             }
         };
         let medium = self.medium.validate()?;

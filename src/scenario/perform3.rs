@@ -1,9 +1,9 @@
 //! Workload kind `perform3`: the PERFORM3 synchronized read test on a LAN.
 //!
-//! Keys (under `[workload]`, besides `kind`): `workstations` (1..=1023), `block_sizes`
-//! (bytes, each 1..=65535), `warmup_s`, `measure_s`, `app_jitter` (relative variation of
-//! the application's per-block work, 0..=1) and `start_skew_ms` (the stations start within
-//! this span). It needs the `[hosts]`, `[adapter]` and `[nos]` sections. The server is
+//! Keys (under `[workload]`, besides `kind`; declared with their ranges in
+//! [`params::workloads`]): `workstations`, `block_sizes` (bytes), `warmup_s`, `measure_s`,
+//! `app_jitter` (relative variation of the application's per-block work) and
+//! `start_skew_ms` (the stations start within this span). It needs the `[hosts]`, `[adapter]` and `[nos]` sections. The server is
 //! station 0 at one end of the segment; the workstations are spaced evenly after it (or at
 //! `medium.positions_m`, server first).
 
@@ -12,19 +12,18 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::Sections;
-use super::{budget, units};
+use super::{budget, params, units};
 use crate::lan::LanConfig;
 use crate::time::SimDuration;
 use crate::workload::perform3::Perform3Config;
 
-/// Most workstations (the server takes the 1024th station of the segment).
-pub const MAX_WORKSTATIONS: i64 = 1023;
-/// Largest block PERFORM3 (a DOS program, 16-bit byte counts) can read.
-pub const MAX_BLOCK_BYTES: i64 = 65_535;
-/// Most block sizes in one run.
+/// Most block sizes in one run (engineering bound; the sizes' own range is registered).
 pub const MAX_BLOCK_SIZES: usize = 256;
-/// Longest warm-up or measurement per block size, seconds.
-pub const MAX_WINDOW_S: f64 = 3600.0;
+
+/// This kind's entry of a registered key (see [`params`]).
+fn param(key: &str) -> &'static params::Param {
+    params::get(Some("perform3"), key)
+}
 
 /// `[workload]` of kind `perform3`, as written (`kind` already removed).
 #[derive(Clone, Debug, Deserialize)]
@@ -44,8 +43,8 @@ pub struct Perform3Workload {
     pub config: Perform3Config,
 }
 
-fn seconds(path: &str, v: f64, allow_zero: bool) -> Result<SimDuration, FieldError> {
-    units::seconds(path, v, (0.0, MAX_WINDOW_S), allow_zero)
+fn duration(path: &str, v: f64) -> Result<SimDuration, FieldError> {
+    units::param_duration(param(path), path, v)
 }
 
 impl RawPerform3 {
@@ -56,11 +55,12 @@ impl RawPerform3 {
                 "perform3 needs the [hosts], [adapter] and [nos] sections (usually from hardware = \"...\")",
             )
         })?;
-        if !(1..=MAX_WORKSTATIONS).contains(&self.workstations) {
+        let (lo, hi) = param("workload.workstations").int_range();
+        if !(lo..=hi).contains(&self.workstations) {
             return Err(FieldError::range(
                 "workload.workstations",
                 self.workstations,
-                format!("1..={MAX_WORKSTATIONS}"),
+                format!("{lo}..={hi}"),
             ));
         }
         let n = self.workstations as usize;
@@ -74,30 +74,32 @@ impl RawPerform3 {
             ));
         }
         let mut block_sizes = Vec::with_capacity(self.block_sizes.len());
+        let (lo, hi) = param("workload.block_sizes").int_range();
         for (i, &b) in self.block_sizes.iter().enumerate() {
-            if !(1..=MAX_BLOCK_BYTES).contains(&b) {
+            if !(lo..=hi).contains(&b) {
                 return Err(FieldError::range(
                     format!("workload.block_sizes[{i}]"),
                     b,
-                    format!("1..={MAX_BLOCK_BYTES} bytes"),
+                    format!("{lo}..={hi} bytes"),
                 ));
             }
             block_sizes.push(b as u32);
         }
         let warmup_s = self.warmup_s.unwrap_or(1.0);
         let measure_s = self.measure_s.unwrap_or(5.0);
-        let warmup = seconds("workload.warmup_s", warmup_s, true)?;
-        let measure = seconds("workload.measure_s", measure_s, false)?;
+        let warmup = duration("workload.warmup_s", warmup_s)?;
+        let measure = duration("workload.measure_s", measure_s)?;
         let app_jitter = self.app_jitter.unwrap_or(0.5);
-        if !(0.0..=1.0).contains(&app_jitter) {
+        let (lo, hi) = param("workload.app_jitter").real_range();
+        if !(lo..=hi).contains(&app_jitter) {
             return Err(FieldError::range(
                 "workload.app_jitter",
                 show(app_jitter),
-                "0..=1",
+                format!("{lo}..={hi}"),
             ));
         }
         let skew_ms = self.start_skew_ms.unwrap_or(10.0);
-        let start_skew = units::millis("workload.start_skew_ms", skew_ms, (0.0, 60_000.0), true)?;
+        let start_skew = duration("workload.start_skew_ms", skew_ms)?;
         let medium = s.medium;
         let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
         let mut profile = lan.clone();

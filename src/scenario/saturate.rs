@@ -1,7 +1,8 @@
 //! Workload kind `saturate`: always-backlogged stations on the bare segment.
 //!
-//! Keys (under `[workload]`, besides `kind`): `stations` (1..=1024 senders), `frame_bytes`
-//! (header to FCS), `destination` (`sink` or `round_robin`) and `duration_s`. With a sink,
+//! Keys (under `[workload]`, besides `kind`; declared in [`params::workloads`]):
+//! `stations` (senders), `frame_bytes` (header to FCS), `destination` (`sink` or
+//! `round_robin`) and `duration_s`. With a sink,
 //! one silent station is added at the far end of the segment (at `medium.length_m`).
 
 use serde::Deserialize;
@@ -9,14 +10,14 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::Sections;
-use super::{budget, units};
+use super::{budget, params, units};
 use crate::ether::SegmentConfig;
 use crate::workload::saturate::{Destination, SaturateConfig};
 
-/// Most stations on one segment (802.3 allows 1024 per collision domain).
-pub const MAX_STATIONS: i64 = 1024;
-/// Longest simulated duration, seconds.
-pub const MAX_DURATION_S: f64 = 3600.0;
+/// This kind's entry of a registered key (see [`params`]).
+fn param(key: &str) -> &'static params::Param {
+    params::get(Some("saturate"), key)
+}
 
 /// `[workload]` of kind `saturate`, as written (`kind` already removed).
 #[derive(Clone, Debug, Deserialize)]
@@ -49,11 +50,12 @@ impl RawSaturate {
         warnings: &mut Vec<String>,
     ) -> Result<SaturateWorkload, FieldError> {
         let medium: &Medium = s.medium;
-        if !(1..=MAX_STATIONS).contains(&self.stations) {
+        let (lo, hi) = param("workload.stations").int_range();
+        if !(lo..=hi).contains(&self.stations) {
             return Err(FieldError::range(
                 "workload.stations",
                 self.stations,
-                format!("1..={MAX_STATIONS}"),
+                format!("{lo}..={hi}"),
             ));
         }
         let senders = self.stations as usize;
@@ -73,7 +75,8 @@ impl RawSaturate {
             ));
         }
         let duration_s = self.duration_s.unwrap_or(10.0);
-        let duration = units::seconds("workload.duration_s", duration_s, (0.0, MAX_DURATION_S), false)?;
+        let duration =
+            units::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
         let events = budget::saturate_events(medium, senders, frame_bytes, duration.as_secs_f64());
         budget::admit(
             "workload.duration_s",

@@ -15,11 +15,9 @@
 use serde::Deserialize;
 
 use super::error::FieldError;
+use super::params;
 use super::units;
 use crate::tcp::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
-
-/// Largest socket buffer accepted, bytes (a 16-bit window cannot use more than 64 KB).
-pub const MAX_SOCKET_BUFFER_BYTES: i64 = 1 << 20;
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -118,6 +116,22 @@ impl Stack {
     }
 }
 
+/// The registered entry of `stack.<key>` (`workload.stack.<key>`).
+fn param(path: &str) -> &'static params::Param {
+    params::get(Some("ttcp"), &format!("workload.{path}"))
+}
+
+/// `v` at `stack.<key>` within its registered range.
+fn bytes_key(path: &str, v: i64) -> Result<u32, FieldError> {
+    let (lo, hi) = param(path).int_range();
+    bytes(path, v, lo, hi)
+}
+
+/// A duration at `stack.<key>` by its registered entry.
+fn millis(path: &str, v: f64) -> Result<crate::time::SimDuration, FieldError> {
+    units::param_duration(param(path), path, v)
+}
+
 fn bytes(path: &str, v: i64, lo: i64, hi: i64) -> Result<u32, FieldError> {
     if !(lo..=hi).contains(&v) {
         return Err(FieldError::range(path, v, format!("{lo}..={hi} bytes")));
@@ -127,13 +141,9 @@ fn bytes(path: &str, v: i64, lo: i64, hi: i64) -> Result<u32, FieldError> {
 
 impl RawStack {
     pub fn validate(self) -> Result<Stack, FieldError> {
-        let max = MAX_SOCKET_BUFFER_BYTES;
-        let lo = bytes(
-            "stack.socket_buffer_min_bytes",
-            self.socket_buffer_min_bytes,
-            1,
-            max,
-        )?;
+        let lo = bytes_key("stack.socket_buffer_min_bytes", self.socket_buffer_min_bytes)?;
+        // the largest buffer is at least the smallest (the registry's bound source says so)
+        let (_, max) = param("stack.socket_buffer_max_bytes").int_range();
         let hi = bytes(
             "stack.socket_buffer_max_bytes",
             self.socket_buffer_max_bytes,
@@ -164,21 +174,26 @@ impl RawStack {
                 )),
                 (AckClock::FastTimeout, None) => 1,
                 (AckClock::OneShot, Some(n)) => {
-                    if !(1..=64).contains(&n) {
-                        return Err(FieldError::range("stack.ack_every_segments", n, "1..=64"));
+                    let (lo, hi) = param("stack.ack_every_segments").int_range();
+                    if !(lo..=hi).contains(&n) {
+                        return Err(FieldError::range(
+                            "stack.ack_every_segments",
+                            n,
+                            format!("{lo}..={hi}"),
+                        ));
                     }
                     n as u32
                 }
             };
         let profile = StackProfile {
-            mss_bytes: bytes("stack.mss_bytes", self.mss_bytes, 64, 65_495)?,
+            mss_bytes: bytes_key("stack.mss_bytes", self.mss_bytes)?,
             ack_every_segments,
             ack_clock,
             send_rule: match self.send_rule {
                 RawSendRule::FullLastOrIdle => SendRule::FullLastOrIdle,
                 RawSendRule::FullAllOrQuarterWindow => SendRule::FullAllOrQuarterWindow,
             },
-            delayed_ack: units::millis("stack.delayed_ack_ms", self.delayed_ack_ms, (0.0, 10_000.0), true)?,
+            delayed_ack: millis("stack.delayed_ack_ms", self.delayed_ack_ms)?,
             window: match self.window {
                 RawWindow::HalfFreeSpace {
                     reserve_bytes,
@@ -199,20 +214,15 @@ impl RawStack {
                     WindowUpdateRule::PercentOfBuffer(percent_of_buffer)
                 }
             },
-            buffer_overhead_bytes: bytes("stack.buffer_overhead_bytes", self.buffer_overhead_bytes, 0, 4096)?,
+            buffer_overhead_bytes: bytes_key("stack.buffer_overhead_bytes", self.buffer_overhead_bytes)?,
             congestion: match self.congestion {
                 RawCongestion::Named(NamedCongestion::None) => Congestion::None,
                 RawCongestion::Linear { max_segments } => Congestion::Linear { max_segments },
             },
             nagle: self.nagle,
-            rto_initial: units::millis(
-                "stack.rto_initial_ms",
-                self.rto_initial_ms,
-                (1.0, 600_000.0),
-                false,
-            )?,
-            rto_min: units::millis("stack.rto_min_ms", self.rto_min_ms, (1.0, 600_000.0), false)?,
-            rto_max: units::millis("stack.rto_max_ms", self.rto_max_ms, (1.0, 600_000.0), false)?,
+            rto_initial: millis("stack.rto_initial_ms", self.rto_initial_ms)?,
+            rto_min: millis("stack.rto_min_ms", self.rto_min_ms)?,
+            rto_max: millis("stack.rto_max_ms", self.rto_max_ms)?,
             checksum_in_copy: self.checksum_in_copy,
         };
         profile.check().map_err(|(field, why)| {

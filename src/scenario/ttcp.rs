@@ -25,7 +25,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::error::{real_within as real, FieldError, Problem};
+use super::error::{real_within, FieldError, Problem};
+use super::params;
 use super::stack::RawStack;
 use super::Sections;
 use crate::adapter::bus::{HostBus, IsaBus, IsaPath, PciBus};
@@ -33,6 +34,27 @@ use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
 use crate::lan::tcp::{TcpCosts, TcpHost};
 use crate::workload::ttcp::TtcpConfig;
+
+/// This kind's entry of registered key `key` (`*` for a name the file chooses).
+pub(super) fn param(key: &str) -> &'static params::Param {
+    params::get(Some("ttcp"), key)
+}
+
+/// `v` at `path` within the range of registered key `key`.
+pub(super) fn real(path: String, key: &str, v: f64) -> Result<f64, FieldError> {
+    let (lo, hi) = param(key).real_range();
+    real_within(path, v, lo, hi)
+}
+
+/// `v` at `path` within the range of registered integer key `key`.
+pub(super) fn int(path: String, key: &str, v: i64) -> Result<u32, FieldError> {
+    let (lo, hi) = param(key).int_range();
+    if (lo..=hi).contains(&v) {
+        Ok(v as u32)
+    } else {
+        Err(FieldError::range(path, v, format!("{lo}..={hi}")))
+    }
+}
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -237,19 +259,35 @@ fn bus(path: &str, h: &RawHost, isa: RawIsa) -> Result<HostBus, FieldError> {
     let (p, clock_mhz) = match isa {
         RawIsa::VlChipset { clock_mhz } => (IsaPath::VlChipset, clock_mhz),
         RawIsa::PciBridge { bridge_ns, clock_mhz } => {
-            let bridge_ns = real(format!("{path}.isa.bridge_ns"), bridge_ns, 0.0, 10_000.0)?;
+            let bridge_ns = real(
+                format!("{path}.isa.bridge_ns"),
+                "workload.hosts.*.isa.bridge_ns",
+                bridge_ns,
+            )?;
             (IsaPath::PciBridge { bridge_ns }, clock_mhz)
         }
     };
     let isa = IsaBus {
         path: p,
-        clock_mhz: real(format!("{path}.isa.clock_mhz"), clock_mhz, 4.0, 16.0)?,
+        clock_mhz: real(
+            format!("{path}.isa.clock_mhz"),
+            "workload.hosts.*.isa.clock_mhz",
+            clock_mhz,
+        )?,
     };
     let pci = match h.pci {
         None => None,
         Some(p) => Some(PciBus {
-            clock_mhz: real(format!("{path}.pci.clock_mhz"), p.clock_mhz, 20.0, 66.0)?,
-            bytes_per_clock: real(format!("{path}.pci.bytes_per_clock"), p.bytes_per_clock, 0.5, 8.0)?,
+            clock_mhz: real(
+                format!("{path}.pci.clock_mhz"),
+                "workload.hosts.*.pci.clock_mhz",
+                p.clock_mhz,
+            )?,
+            bytes_per_clock: real(
+                format!("{path}.pci.bytes_per_clock"),
+                "workload.hosts.*.pci.bytes_per_clock",
+                p.bytes_per_clock,
+            )?,
         }),
     };
     Ok(HostBus { isa, pci })
@@ -262,14 +300,15 @@ fn adapter(
     bus: &HostBus,
     memcpy_ns_per_byte: f64,
 ) -> Result<AdapterProfile, FieldError> {
-    let setup_ns = real(format!("{key}.setup_ns"), c.setup_ns, 0.0, 1e6)?;
-    if !(1..=256).contains(&c.driver_queue) {
-        return Err(FieldError::range(
-            format!("{key}.driver_queue"),
-            c.driver_queue,
-            "1..=256",
-        ));
-    }
+    // an ISA or PCI card's set-up is bounded as a LAN card's (`adapter.setup_ns`)
+    let (lo, _) = param("workload.cards.*.setup_ns").real_range();
+    let (_, hi) = params::real_range("adapter.setup_ns");
+    let setup_ns = real_within(format!("{key}.setup_ns"), c.setup_ns, lo, hi)?;
+    int(
+        format!("{key}.driver_queue"),
+        "workload.cards.*.driver_queue",
+        c.driver_queue as i64,
+    )?;
     let (copy, ram, page) = match engine {
         RawEngine::FifoPio {
             tx_fifo_bytes,
@@ -277,7 +316,11 @@ fn adapter(
             io_clocks,
         } => (
             CopyEngine::FifoPio {
-                access_ns: bus.isa_access_ns(real(format!("{key}.io_clocks"), io_clocks, 1.0, 64.0)?),
+                access_ns: bus.isa_access_ns(real(
+                    format!("{key}.io_clocks"),
+                    "workload.cards.*.io_clocks",
+                    io_clocks,
+                )?),
                 setup_ns,
                 tx_fifo_bytes,
                 rx_fifo_bytes,
@@ -291,7 +334,11 @@ fn adapter(
             mem_clocks,
         } => (
             CopyEngine::SharedMemory {
-                access_ns: bus.isa_access_ns(real(format!("{key}.mem_clocks"), mem_clocks, 1.0, 64.0)?),
+                access_ns: bus.isa_access_ns(real(
+                    format!("{key}.mem_clocks"),
+                    "workload.cards.*.mem_clocks",
+                    mem_clocks,
+                )?),
                 setup_ns,
                 tx_buffers,
             },
@@ -351,76 +398,48 @@ impl RawTtcp {
                 format!("{:?} is not one of workload.hosts", self.transmitter),
             ));
         }
-        if !(1..=1 << 20).contains(&self.buflen) {
+        let (lo, hi) = param("workload.buflen").int_range();
+        if !(lo..=hi).contains(&self.buflen) {
             return Err(FieldError::range(
                 "workload.buflen",
                 self.buflen,
-                "1..=1048576 bytes",
+                format!("{lo}..={hi} bytes"),
             ));
         }
-        if !(1..=1 << 20).contains(&self.nbuf) || self.buflen * self.nbuf > 1 << 30 {
+        let (lo, hi) = param("workload.nbuf").int_range();
+        if !(lo..=hi).contains(&self.nbuf) || self.buflen * self.nbuf > 1 << 30 {
             return Err(FieldError::range(
                 "workload.nbuf",
                 self.nbuf,
-                "1..=1048576, at most 1 GiB in all",
+                format!("{lo}..={hi}, at most 1 GiB in all"),
             ));
         }
         let b = self.socket_buffer.unwrap_or(stack.socket_buffer_bytes as i64);
-        if !(1..=1 << 20).contains(&b) {
+        let (lo, hi) = param("workload.socket_buffer").int_range();
+        if !(lo..=hi).contains(&b) {
             return Err(FieldError::range(
                 "workload.socket_buffer",
                 b,
-                "1..=1048576 bytes",
+                format!("{lo}..={hi} bytes"),
             ));
         }
         let b = stack.clamp_socket_buffer(b as u32);
         let c = self.costs;
+        let cost = |k: &str, v: f64| {
+            let key = format!("workload.costs.{k}");
+            real(key.clone(), &key, v)
+        };
         let costs = TcpCosts {
-            syscall_kinstr: real("workload.costs.syscall_kinstr", c.syscall_kinstr, 0.0, 1e4)?,
-            segment_kinstr: real("workload.costs.segment_kinstr", c.segment_kinstr, 0.0, 1e4)?,
-            interrupt_kinstr: real("workload.costs.interrupt_kinstr", c.interrupt_kinstr, 0.0, 1e4)?,
-            checksum_instr_per_byte: real(
-                "workload.costs.checksum_instr_per_byte",
-                c.checksum_instr_per_byte,
-                0.0,
-                100.0,
-            )?,
-            user_call_kinstr: real(
-                "workload.costs.user_call_kinstr",
-                c.user_call_kinstr.unwrap_or(0.0),
-                0.0,
-                1e4,
-            )?,
-            fragment_kinstr: real(
-                "workload.costs.fragment_kinstr",
-                c.fragment_kinstr.unwrap_or(0.0),
-                0.0,
-                1e4,
-            )?,
-            page_remap_kinstr: real(
-                "workload.costs.page_remap_kinstr",
-                c.page_remap_kinstr.unwrap_or(0.0),
-                0.0,
-                1e4,
-            )?,
-            rx_mbuf_kinstr: real(
-                "workload.costs.rx_mbuf_kinstr",
-                c.rx_mbuf_kinstr.unwrap_or(0.0),
-                0.0,
-                1e4,
-            )?,
-            read_mbuf_kinstr: real(
-                "workload.costs.read_mbuf_kinstr",
-                c.read_mbuf_kinstr.unwrap_or(0.0),
-                0.0,
-                1e4,
-            )?,
-            data_input_kinstr: real(
-                "workload.costs.data_input_kinstr",
-                c.data_input_kinstr.unwrap_or(0.0),
-                0.0,
-                1e4,
-            )?,
+            syscall_kinstr: cost("syscall_kinstr", c.syscall_kinstr)?,
+            segment_kinstr: cost("segment_kinstr", c.segment_kinstr)?,
+            interrupt_kinstr: cost("interrupt_kinstr", c.interrupt_kinstr)?,
+            checksum_instr_per_byte: cost("checksum_instr_per_byte", c.checksum_instr_per_byte)?,
+            user_call_kinstr: cost("user_call_kinstr", c.user_call_kinstr.unwrap_or(0.0))?,
+            fragment_kinstr: cost("fragment_kinstr", c.fragment_kinstr.unwrap_or(0.0))?,
+            page_remap_kinstr: cost("page_remap_kinstr", c.page_remap_kinstr.unwrap_or(0.0))?,
+            rx_mbuf_kinstr: cost("rx_mbuf_kinstr", c.rx_mbuf_kinstr.unwrap_or(0.0))?,
+            read_mbuf_kinstr: cost("read_mbuf_kinstr", c.read_mbuf_kinstr.unwrap_or(0.0))?,
+            data_input_kinstr: cost("data_input_kinstr", c.data_input_kinstr.unwrap_or(0.0))?,
         };
         // every card's keys, used by a host or not
         for (name, c) in &self.cards {
@@ -430,12 +449,11 @@ impl RawTtcp {
         let mut built = Vec::new();
         for (name, h) in &self.hosts {
             let key = format!("workload.hosts.{name}");
-            let mips = real(format!("{key}.mips"), h.mips, 0.1, 1e6)?;
+            let mips = real(format!("{key}.mips"), "workload.hosts.*.mips", h.mips)?;
             let memcpy = real(
                 format!("{key}.memcpy_ns_per_byte"),
+                "workload.hosts.*.memcpy_ns_per_byte",
                 h.memcpy_ns_per_byte,
-                0.0,
-                1e4,
             )?;
             let Some(card_name) = self.card.get(name) else {
                 return Err(FieldError::invalid(
@@ -496,11 +514,10 @@ impl RawTtcp {
             }
             let clock_tick = match h.clock_tick_ms {
                 None => None,
-                Some(ms) => Some(super::units::millis(
+                Some(ms) => Some(super::units::param_duration(
+                    param("workload.hosts.*.clock_tick_ms"),
                     &format!("{key}.clock_tick_ms"),
                     ms,
-                    (0.1, 1000.0),
-                    false,
                 )?),
             };
             let host = TcpHost {
@@ -524,11 +541,10 @@ impl RawTtcp {
             .iter()
             .position(|((n, _), _)| *n == self.transmitter)
             .expect("checked above");
-        let limit = super::units::seconds(
+        let limit = super::units::param_duration(
+            param("workload.limit_s"),
             "workload.limit_s",
             self.limit_s.unwrap_or(600.0),
-            (0.001, 3600.0),
-            false,
         )?;
         let wire = match links.len() {
             0 => crate::ether::WireConfig::Csma(s.medium.segment(s.medium.even_positions(2))),

@@ -9,26 +9,23 @@
 //! transmission), optional `link = { bit_rate_mbps, overhead_bytes, mtu_bytes,
 //! retry_if_busy }` (the card talks over a point-to-point link with no link header; both
 //! hosts' cards must have one; `retry_if_busy`, default false: the receiver takes one
-//! transfer per receive buffer its driver arms, and the sender retries meanwhile). Ranges: `word_ns` 750..=20000 (the UNIBUS moves at most one word per
-//! 750 ns), `burst_words` 1..=16, `burst_overhead_ns` 0..=20000, `bit_rate_mbps`
-//! 0.01..=10, `overhead_bytes` 0..=64, `mtu_bytes` 68..=65535 (RFC 791 minimum 68).
-//! Optional `command = { latency_ns }` (0..=10^7): the card takes one command at a time
+//! transfer per receive buffer its driver arms, and the sender retries meanwhile). The
+//! ranges, with their sources, are declared in [`super::params::ttcp`].
+//! Optional `command = { latency_ns }`: the card takes one command at a time
 //! ([`crate::adapter::CommandHandshake`], the NI1010A); it needs a `dma` table.
-//! Optional `queue = { take_up_ns, take_up, reply_ns }` (`take_up_ns` 0..=10^7; `take_up`
-//! "fixed", the default, or "polled": uniform on [0, 2 x take_up_ns); `reply_ns`
-//! 0..=10^7, CPU per reply taken, default `request_ns`): the card's
+//! Optional `queue = { take_up_ns, take_up, reply_ns }` (`take_up` "fixed", the
+//! default, or "polled": uniform on [0, 2 x take_up_ns); `reply_ns`, CPU per reply
+//! taken, default `request_ns`): the card's
 //! request/reply message queues with one receive request hung at a time
 //! ([`crate::adapter::MessageQueue`], the EXOS 204); it needs a `dma` table and excludes
 //! `command`.
 
 use serde::Deserialize;
 
-use super::error::{real_within as real, FieldError};
+use super::error::FieldError;
+use super::ttcp::{int as int_key, real};
 use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming, MessageQueue, TakeUp};
 use crate::ether::LinkConfig;
-
-/// UNIBUS words move at most once per this many ns (DEC UNIBUS; REFERENCE-ttcp.md).
-pub const UNIBUS_MIN_WORD_NS: f64 = 750.0;
 
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -74,12 +71,14 @@ pub struct RawLink {
     pub retry_if_busy: bool,
 }
 
-fn int(path: String, v: i64, lo: i64, hi: i64) -> Result<u32, FieldError> {
-    if (lo..=hi).contains(&v) {
-        Ok(v as u32)
-    } else {
-        Err(FieldError::range(path, v, format!("{lo}..={hi}")))
-    }
+/// `v` at `{card}.{sub}` within the range of `workload.cards.*.{sub}`.
+fn int(card: &str, sub: &str, v: i64) -> Result<u32, FieldError> {
+    int_key(format!("{card}.{sub}"), &format!("workload.cards.*.{sub}"), v)
+}
+
+/// `v` at `{card}.{sub}` within the range of `workload.cards.*.{sub}`.
+fn num(card: &str, sub: &str, v: f64) -> Result<f64, FieldError> {
+    real(format!("{card}.{sub}"), &format!("workload.cards.*.{sub}"), v)
 }
 
 /// A UNIBUS card's adapter profile.
@@ -96,26 +95,16 @@ pub fn adapter(
     command: Option<RawCommand>,
     queue: Option<RawQueue>,
 ) -> Result<AdapterProfile, FieldError> {
-    let setup_ns = real(format!("{key}.setup_ns"), setup_ns, 0.0, 1e7)?;
-    let request_ns = real(format!("{key}.request_ns"), request_ns, 0.0, 1e7)?;
-    let driver_queue = int(format!("{key}.driver_queue"), driver_queue as i64, 1, 256)?;
-    let tx_slots = int(format!("{key}.tx_slots"), tx_slots as i64, 1, 64)?;
+    let setup_ns = num(key, "setup_ns", setup_ns)?;
+    let request_ns = num(key, "request_ns", request_ns)?;
+    let driver_queue = int(key, "driver_queue", driver_queue as i64)?;
+    let tx_slots = int(key, "tx_slots", tx_slots as i64)?;
     let dma = match dma {
         None => None,
         Some(d) => Some(DmaTiming {
-            word_ns: real(
-                format!("{key}.dma.word_ns"),
-                d.word_ns,
-                UNIBUS_MIN_WORD_NS,
-                20_000.0,
-            )?,
-            burst_words: int(format!("{key}.dma.burst_words"), d.burst_words, 1, 16)?,
-            burst_overhead_ns: real(
-                format!("{key}.dma.burst_overhead_ns"),
-                d.burst_overhead_ns,
-                0.0,
-                20_000.0,
-            )?,
+            word_ns: num(key, "dma.word_ns", d.word_ns)?,
+            burst_words: int(key, "dma.burst_words", d.burst_words)?,
+            burst_overhead_ns: num(key, "dma.burst_overhead_ns", d.burst_overhead_ns)?,
         }),
     };
     let command = match command {
@@ -127,7 +116,7 @@ pub fn adapter(
             ))
         }
         Some(c) => Some(CommandHandshake {
-            latency_ns: real(format!("{key}.command.latency_ns"), c.latency_ns, 0.0, 1e7)?,
+            latency_ns: num(key, "command.latency_ns", c.latency_ns)?,
         }),
     };
     let queue = match queue {
@@ -139,15 +128,12 @@ pub fn adapter(
             ))
         }
         Some(q) => Some(MessageQueue {
-            take_up_ns: real(format!("{key}.queue.take_up_ns"), q.take_up_ns, 0.0, 1e7)?,
+            take_up_ns: num(key, "queue.take_up_ns", q.take_up_ns)?,
             take_up: match q.take_up {
                 RawTakeUp::Fixed => TakeUp::Fixed,
                 RawTakeUp::Polled => TakeUp::Polled,
             },
-            reply_ns: q
-                .reply_ns
-                .map(|r| real(format!("{key}.queue.reply_ns"), r, 0.0, 1e7))
-                .transpose()?,
+            reply_ns: q.reply_ns.map(|r| num(key, "queue.reply_ns", r)).transpose()?,
         }),
     };
     let a = AdapterProfile {
@@ -178,10 +164,10 @@ pub fn adapter(
 
 /// A card's point-to-point link: the medium and the interface's MTU.
 pub fn link(key: &str, l: RawLink) -> Result<(LinkConfig, u32), FieldError> {
-    let rate = real(format!("{key}.link.bit_rate_mbps"), l.bit_rate_mbps, 0.01, 10.0)?;
+    let rate = num(key, "link.bit_rate_mbps", l.bit_rate_mbps)?;
     let bit_ns = (1000.0 / rate).round() as u64;
-    let overhead = int(format!("{key}.link.overhead_bytes"), l.overhead_bytes, 0, 64)?;
-    let mtu = int(format!("{key}.link.mtu_bytes"), l.mtu_bytes, 68, 65_535)?;
+    let overhead = int(key, "link.overhead_bytes", l.overhead_bytes)?;
+    let mtu = int(key, "link.mtu_bytes", l.mtu_bytes)?;
     Ok((
         LinkConfig {
             stations: 2,

@@ -13,8 +13,8 @@ use super::saturate::{RawSaturate, SaturateWorkload};
 use super::ttcp::{RawTtcp, TtcpWorkload};
 use super::Sections;
 
-/// The workload kinds this build knows.
-pub const KINDS: &[&str] = &["saturate", "perform3", "lanperf", "ttcp"];
+/// The workload kinds this build knows (declared with `workload.kind` in the registry).
+pub use super::params::workloads::KINDS;
 
 /// A validated workload.
 #[derive(Clone, Debug)]

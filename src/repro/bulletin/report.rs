@@ -17,7 +17,7 @@ use crate::report::atomic::Staged;
 use crate::report::csv::to_csv;
 use crate::report::fmt_num;
 use crate::report::plot::{write_chart, Chart, Mark, Series};
-use crate::report::table::align;
+use crate::report::units::align;
 use crate::report::units::{error_pct, mape_pct, Unit};
 use crate::report::ReportError;
 

@@ -13,7 +13,7 @@ use crate::report::atomic::Staged;
 use crate::report::csv::to_csv;
 use crate::report::fmt_num;
 use crate::report::plot::{write_chart, Chart, Series};
-use crate::report::table::align_with;
+use crate::report::units::align_with;
 use crate::report::units::{error_pct, mape_pct, spread_pct, Unit};
 use crate::report::ReportError;
 
