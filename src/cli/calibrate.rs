@@ -6,18 +6,18 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::CalibrateArgs;
-use super::io::{check_out_dir, print, wrote};
+use super::io::{check_out_dir, note, print, wrote};
 use ethersim::calibrate::report as out;
 use ethersim::calibrate::{self, trial, Calibration};
 use ethersim::report::atomic::Staged;
 
-/// Set by Ctrl-C.
+/// Set by the first SIGINT or SIGTERM ([`super::signals::graceful`]).
 static STOP: AtomicBool = AtomicBool::new(false);
 
 fn bar(len: u64) -> ProgressBar {
@@ -45,13 +45,33 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
             cal.hardware.path.display()
         );
     }
+    ethersim::report::target::plain_name("the calibration's name", &cal.name)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
     let dir = a
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("output").join(format!("calibrate-{}", cal.name)));
     check_out_dir(&dir)?;
-    // a second Ctrl-C handler cannot be installed (tests call this once per process)
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    // --in-place writes where a symbolic link points, and is checked before the search
+    let in_place = if a.in_place {
+        let hw = ethersim::report::target::resolve(&cal.hardware.path)?;
+        let hw_dir = match hw.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        check_out_dir(&hw_dir).with_context(|| {
+            format!(
+                "--in-place cannot write the hardware file {}",
+                cal.hardware.path.display()
+            )
+        })?;
+        Some((hw, hw_dir))
+    } else {
+        None
+    };
+    // the first SIGINT or SIGTERM stops the search; the best values so far are written to
+    // the output directory, marked interrupted, never in place
+    super::signals::graceful(&STOP);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -125,18 +145,32 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     }
     staged.write("calibration.txt", report.as_bytes())?;
     let mut files = staged.commit()?;
-    if a.in_place {
-        // a bare file name's parent is "", which is the current directory
-        let hw_dir = match cal.hardware.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let mut staged = Staged::new(&hw_dir);
-        staged.write(&hw_name, text.as_bytes())?;
-        files.extend(staged.commit()?);
+    let stopped = super::signals::interrupted();
+    match (&in_place, stopped) {
+        (Some((hw, hw_dir)), None) if !fit.interrupted => {
+            let name = hw
+                .file_name()
+                .map_or(hw_name.clone(), |n| n.to_string_lossy().into_owned());
+            let mut staged = Staged::new(hw_dir);
+            staged.write(&name, text.as_bytes())?;
+            files.extend(
+                staged
+                    .commit()
+                    .with_context(|| format!("cannot write the hardware file {}", hw.display()))?,
+            );
+        }
+        (Some((hw, _)), _) => note(&format!(
+            "the search did not finish: {} is unchanged; the best values so far are in {}",
+            hw.display(),
+            dir.display()
+        )),
+        (None, _) => {}
     }
     print(&report)?;
     wrote(&files);
+    if let Some(sig) = stopped {
+        std::process::exit(super::signals::exit_code(sig));
+    }
     Ok(())
 }
 

@@ -17,6 +17,7 @@ pub mod io;
 pub mod keys;
 pub mod reproduce;
 pub mod run;
+pub mod signals;
 pub mod sweep;
 pub mod trace;
 pub mod validate;
@@ -35,6 +36,16 @@ pub fn run() -> Result<()> {
         .unwrap_or_else(|e| usage_error(e));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_error(e));
     QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
+    signals::install();
+    let result = dispatch(cli, &matches);
+    for n in ethersim::report::cleanup::take_notices() {
+        note(&n);
+    }
+    result
+}
+
+/// Runs the subcommand.
+fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
     match cli.command {
         Command::Run(a) => run::run(a),
         Command::Sweep(a) => {

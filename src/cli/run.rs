@@ -4,8 +4,11 @@
 use anyhow::Result;
 
 use super::args::{FormatArg, RunArgs};
-use super::io::{check_out_dir, load, print, wrote};
+use std::path::Path;
+
+use super::io::{check_out_dir, load, note, print, wrote};
 use ethersim::report::atomic::Staged;
+use ethersim::report::target;
 use ethersim::report::{self, Format};
 use ethersim::run;
 
@@ -21,6 +24,27 @@ pub fn run(a: RunArgs) -> Result<()> {
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
     };
+    // every output a different file, none of them an input, before anything runs
+    let run_file = a
+        .out
+        .as_ref()
+        .map(|d| d.join(format!("run.{}", report::exporter(format).extension())));
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Some(p) = &a.pcap {
+        outputs.push(("--pcap", p));
+    }
+    if let Some(e) = &a.events {
+        outputs.push(("--events", e));
+    }
+    if let Some(f) = &run_file {
+        outputs.push(("--out", f));
+    }
+    let mut inputs: Vec<&Path> = vec![&s.path];
+    if let Some(h) = &s.hardware {
+        inputs.push(h);
+    }
+    target::check_distinct(&outputs, &inputs)?;
+    let stdout_taken = outputs.iter().any(|(_, p)| p.as_os_str() == "-");
     let out = if a.pcap.is_some() || a.events.is_some() {
         let (out, files) =
             super::wire::run_with_views(&s, a.pcap.as_deref(), a.pcap_window, a.events.as_deref())?;
@@ -36,14 +60,23 @@ pub fn run(a: RunArgs) -> Result<()> {
         staged.write(&format!("run.{}", exporter.extension()), text.as_bytes())?;
         wrote(&staged.commit()?);
     }
-    print(&text)?;
+    // a capture or log on standard output keeps it to itself: the text goes to stderr
+    let show = |t: &str| {
+        if stdout_taken {
+            note(t.trim_end());
+            Ok(())
+        } else {
+            print(t)
+        }
+    };
+    show(&text)?;
     if a.explain {
-        print("\n")?;
+        show("\n")?;
         // the default view already holds the PERFORM3 table: add only the narrative
         if format == Format::Table {
-            print(&report::explain::narrative(&out))?;
+            show(&report::explain::narrative(&out))?;
         } else {
-            print(&report::explain::run(&out))?;
+            show(&report::explain::run(&out))?;
         }
     }
     Ok(())

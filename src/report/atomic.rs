@@ -33,6 +33,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::cleanup;
 use super::ReportError;
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -48,6 +49,10 @@ pub struct Staged {
     lock: Option<DirLock>,
     /// The private staging directory, made with the first staged file.
     staging: Option<PathBuf>,
+    /// Keeps the staging directory on the signal clean-up's list while it exists.
+    staging_tracked: Option<cleanup::Tracked>,
+    /// Keeps the output directory this staging created on that list until the commit.
+    dir_tracked: Option<cleanup::Tracked>,
     /// Set if a rollback failed: the staging directory then holds old files and is kept.
     keep_staging: bool,
     /// Final file names, in staging order.
@@ -57,9 +62,11 @@ pub struct Staged {
     fail_before_rename: Option<usize>,
 }
 
-/// An exclusive lock on an output directory, released on drop.
+/// An exclusive lock on an output directory, released on drop (and removed by a signal's
+/// clean-up while held).
 struct DirLock {
     path: PathBuf,
+    _tracked: cleanup::Tracked,
 }
 
 impl DirLock {
@@ -67,20 +74,34 @@ impl DirLock {
         let path = dir.join(LOCK_FILE);
         let mut took_over = false;
         loop {
+            let tracked = cleanup::track(&path, cleanup::Kind::File);
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut f) => {
                     f.write_all(format!("{}\n", std::process::id()).as_bytes())
                         .map_err(Staged::io(&path))?;
-                    return Ok(DirLock { path });
+                    // what a dead process left here besides its lock: its staging
+                    cleanup::remove_stale(dir);
+                    return Ok(DirLock {
+                        path,
+                        _tracked: tracked,
+                    });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    drop(tracked); // not ours
                     let holder = fs::read_to_string(&path).ok();
                     let pid = holder.as_deref().and_then(|s| s.trim().parse::<u32>().ok());
-                    if !took_over && pid.is_some_and(process_is_gone) {
+                    if !took_over && pid.is_some_and(cleanup::process_is_gone) {
                         // a stale lock: its process no longer exists
                         took_over = true;
                         match fs::remove_file(&path) {
-                            Ok(()) => continue,
+                            Ok(()) => {
+                                cleanup::notice(format!(
+                                    "removed the lock {} of process {}, which no longer runs",
+                                    path.display(),
+                                    pid.unwrap_or(0)
+                                ));
+                                continue;
+                            }
                             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                             Err(e) => return Err(Staged::io(&path)(e)),
                         }
@@ -105,11 +126,6 @@ impl DirLock {
     }
 }
 
-/// True if `pid` is known not to exist (Linux `/proc`); false where that cannot be told.
-fn process_is_gone(pid: u32) -> bool {
-    Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
-}
-
 impl Drop for DirLock {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.path);
@@ -127,6 +143,8 @@ impl Staged {
             created_dir: false,
             lock: None,
             staging: None,
+            staging_tracked: None,
+            dir_tracked: None,
             keep_staging: false,
             names: Vec::new(),
             #[cfg(test)]
@@ -148,6 +166,7 @@ impl Staged {
             return Ok(s.clone());
         }
         if !self.dir.is_dir() {
+            self.dir_tracked = Some(cleanup::track(&self.dir, cleanup::Kind::EmptyDir));
             fs::create_dir_all(&self.dir).map_err(Self::io(&self.dir))?;
             self.created_dir = true;
         }
@@ -156,6 +175,7 @@ impl Staged {
         let staging = self
             .dir
             .join(format!(".ethersim-staging-{}-{n}", std::process::id()));
+        self.staging_tracked = Some(cleanup::track(&staging, cleanup::Kind::Dir));
         fs::create_dir(&staging).map_err(Self::io(&staging))?;
         self.staging = Some(staging.clone());
         Ok(staging)
@@ -203,10 +223,13 @@ impl Staged {
         }
         sync(&staging)?;
 
+        // a signal arriving now waits until every file is in place (or every old one back)
+        let _commit = cleanup::commit_guard();
         let mut moved: Moved = Vec::with_capacity(self.names.len());
         if let Err(e) = self.move_into_place(&staging, &mut moved) {
             if let Err(undo) = rollback(&moved) {
                 self.keep_staging = true;
+                self.staging_tracked = None; // it holds old files now: never clean it up
                 return Err(ReportError::Io {
                     path: self.dir.clone(),
                     err: io::Error::new(
@@ -220,6 +243,8 @@ impl Staged {
             }
             return Err(e);
         }
+        self.dir_tracked = None; // it holds the outputs now
+        drop(_commit);
         sync(&self.dir)?;
         self.created_dir = false;
         Ok(moved.into_iter().map(|(target, _)| target).collect())
@@ -298,6 +323,7 @@ impl Drop for Staged {
                 let _ = fs::remove_dir_all(s);
             }
         }
+        self.staging_tracked = None;
         self.lock = None; // removes the lock file
         if self.created_dir {
             let _ = fs::remove_dir(&self.dir); // fails, as it should, unless empty

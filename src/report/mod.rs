@@ -13,6 +13,7 @@
 //!   so an error or interruption never leaves a partial result.
 
 pub mod atomic;
+pub mod cleanup;
 pub mod csv;
 pub mod explain;
 pub mod figures;
@@ -24,6 +25,7 @@ pub mod spacetime_draw;
 pub mod stream_file;
 pub mod sweep;
 pub mod table;
+pub mod target;
 pub mod units;
 
 use crate::run::output::RunOutput;
