@@ -10,7 +10,6 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::params;
-use super::units;
 use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
@@ -227,7 +226,7 @@ fn real_key(path: &str, v: f64) -> Result<f64, FieldError> {
 
 /// A duration at registered key `path`.
 fn millis_key(path: &str, v: f64) -> Result<SimDuration, FieldError> {
-    units::param_duration(params::get(None, path), path, v)
+    params::param_duration(params::get(None, path), path, v)
 }
 
 fn int_in(path: &str, v: i64, lo: i64, hi: i64, note: &str) -> Result<u32, FieldError> {

@@ -27,7 +27,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::Sections;
-use super::{budget, params, units};
+use super::{budget, params};
 use crate::host::DiskProfile;
 use crate::lan::{LanConfig, StorageConfig};
 use crate::nos::cache::{CacheConfig, WritePolicy};
@@ -329,7 +329,7 @@ impl RawLanperf {
         }
         let params = self.params()?;
         let block_kinstr = num("workload.block_kinstr", self.block_kinstr.unwrap_or(20.0))?;
-        let poll = units::param_duration(
+        let poll = params::param_duration(
             param("workload.poll_ms"),
             "workload.poll_ms",
             self.poll_ms.unwrap_or(55.0),

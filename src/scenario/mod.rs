@@ -39,6 +39,7 @@ pub mod saturate;
 pub mod source;
 pub mod stack;
 pub mod ttcp;
+mod ttcp_keys;
 pub mod unibus;
 pub mod units;
 pub mod workload;

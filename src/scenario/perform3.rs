@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::Sections;
-use super::{budget, params, units};
+use super::{budget, params};
 use crate::lan::LanConfig;
 use crate::time::SimDuration;
 use crate::workload::perform3::Perform3Config;
@@ -44,7 +44,7 @@ pub struct Perform3Workload {
 }
 
 fn duration(path: &str, v: f64) -> Result<SimDuration, FieldError> {
-    units::param_duration(param(path), path, v)
+    params::param_duration(param(path), path, v)
 }
 
 impl RawPerform3 {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::Sections;
-use super::{budget, params, units};
+use super::{budget, params};
 use crate::ether::SegmentConfig;
 use crate::workload::saturate::{Destination, SaturateConfig};
 
@@ -76,7 +76,7 @@ impl RawSaturate {
         }
         let duration_s = self.duration_s.unwrap_or(10.0);
         let duration =
-            units::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
+            params::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
         let events = budget::saturate_events(medium, senders, frame_bytes, duration.as_secs_f64());
         budget::admit(
             "workload.duration_s",

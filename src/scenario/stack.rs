@@ -16,7 +16,6 @@ use serde::Deserialize;
 
 use super::error::FieldError;
 use super::params;
-use super::units;
 use crate::tcp::{AckClock, Congestion, SendRule, StackProfile, WindowRule, WindowUpdateRule};
 
 #[derive(Clone, Debug, Deserialize)]
@@ -129,7 +128,7 @@ fn bytes_key(path: &str, v: i64) -> Result<u32, FieldError> {
 
 /// A duration at `stack.<key>` by its registered entry.
 fn millis(path: &str, v: f64) -> Result<crate::time::SimDuration, FieldError> {
-    units::param_duration(param(path), path, v)
+    params::param_duration(param(path), path, v)
 }
 
 fn bytes(path: &str, v: i64, lo: i64, hi: i64) -> Result<u32, FieldError> {

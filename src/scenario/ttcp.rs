@@ -28,33 +28,13 @@ use serde::Deserialize;
 use super::error::{real_within, FieldError, Problem};
 use super::params;
 use super::stack::RawStack;
+use super::ttcp_keys::{int, param, real};
 use super::Sections;
 use crate::adapter::bus::{HostBus, IsaBus, IsaPath, PciBus};
 use crate::adapter::{AdapterProfile, CopyEngine};
 use crate::host::HostProfile;
 use crate::lan::tcp::{TcpCosts, TcpHost};
 use crate::workload::ttcp::TtcpConfig;
-
-/// This kind's entry of registered key `key` (`*` for a name the file chooses).
-pub(super) fn param(key: &str) -> &'static params::Param {
-    params::get(Some("ttcp"), key)
-}
-
-/// `v` at `path` within the range of registered key `key`.
-pub(super) fn real(path: String, key: &str, v: f64) -> Result<f64, FieldError> {
-    let (lo, hi) = param(key).real_range();
-    real_within(path, v, lo, hi)
-}
-
-/// `v` at `path` within the range of registered integer key `key`.
-pub(super) fn int(path: String, key: &str, v: i64) -> Result<u32, FieldError> {
-    let (lo, hi) = param(key).int_range();
-    if (lo..=hi).contains(&v) {
-        Ok(v as u32)
-    } else {
-        Err(FieldError::range(path, v, format!("{lo}..={hi}")))
-    }
-}
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -514,7 +494,7 @@ impl RawTtcp {
             }
             let clock_tick = match h.clock_tick_ms {
                 None => None,
-                Some(ms) => Some(super::units::param_duration(
+                Some(ms) => Some(super::params::param_duration(
                     param("workload.hosts.*.clock_tick_ms"),
                     &format!("{key}.clock_tick_ms"),
                     ms,
@@ -541,7 +521,7 @@ impl RawTtcp {
             .iter()
             .position(|((n, _), _)| *n == self.transmitter)
             .expect("checked above");
-        let limit = super::units::param_duration(
+        let limit = super::params::param_duration(
             param("workload.limit_s"),
             "workload.limit_s",
             self.limit_s.unwrap_or(600.0),

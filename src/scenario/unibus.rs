@@ -23,7 +23,7 @@
 use serde::Deserialize;
 
 use super::error::FieldError;
-use super::ttcp::{int as int_key, real};
+use super::ttcp_keys::{int as int_key, real};
 use crate::adapter::{AdapterProfile, CommandHandshake, CopyEngine, DmaTiming, MessageQueue, TakeUp};
 use crate::ether::LinkConfig;
 

@@ -7,7 +7,6 @@
 //! `u64` nanoseconds (584 years), so no input reaches the time arithmetic's overflow.
 
 use super::error::{show, FieldError};
-use super::params::Param;
 use crate::time::SimDuration;
 
 /// The PC timer's tick, ms: 65536 / 1,193,182 Hz (the 8253/8254 at its slowest rate, the
@@ -40,18 +39,6 @@ pub fn duration(
             .with_note("it rounds to 0 ns; the simulator's clock counts whole nanoseconds"));
     }
     Ok(d)
-}
-
-/// A duration at key `path` by the registry entry `p`: its unit (`s` or `ms`) and range;
-/// 0 is allowed when the range starts at 0 and includes it.
-pub fn param_duration(p: &Param, path: &str, v: f64) -> Result<SimDuration, FieldError> {
-    let range = p.real_range();
-    let allow_zero = range.0 == 0.0 && !p.min_open();
-    match p.unit {
-        "s" => seconds(path, v, range, allow_zero),
-        "ms" => millis(path, v, range, allow_zero),
-        u => panic!("parameter {} is not a duration (unit {u:?})", p.key),
-    }
 }
 
 /// [`duration`] in seconds.

@@ -340,6 +340,22 @@ pub fn label(path: &str) -> String {
     find(path).map_or_else(|| path.to_string(), |p| p.label.to_string())
 }
 
+/// A duration at key `path` by the registry entry `p`: its unit (`s` or `ms`) and range;
+/// 0 is allowed when the range starts at 0 and includes it.
+pub fn param_duration(
+    p: &Param,
+    path: &str,
+    v: f64,
+) -> Result<crate::time::SimDuration, crate::scenario::error::FieldError> {
+    let range = p.real_range();
+    let allow_zero = range.0 == 0.0 && !p.min_open();
+    match p.unit {
+        "s" => crate::scenario::units::seconds(path, v, range, allow_zero),
+        "ms" => crate::scenario::units::millis(path, v, range, allow_zero),
+        u => panic!("parameter {} is not a duration (unit {u:?})", p.key),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
