@@ -303,8 +303,6 @@ impl CostLine {
     }
 }
 
-/// Which way the data flows in a ttcp case, seen from the first host (midkemia).
-
 #[cfg(test)]
 mod tests {
     use super::*;

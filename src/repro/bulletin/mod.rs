@@ -282,6 +282,41 @@ pub fn summary(avg: impl Fn(&str) -> f64) -> Summary {
     }
 }
 
+/// Figure 1 of the bulletin, as a [`Reproduction`](super::Reproduction).
+pub struct Bulletin;
+
+impl super::Reproduction for Bulletin {
+    fn name(&self) -> &'static str {
+        "bulletin"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["figure1", "bulletin-1992"]
+    }
+    fn summary(&self) -> &'static str {
+        "Figure 1 of Artisoft's 1992 performance bulletin: PERFORM3 throughput against block \
+         size for the AE2 in 8-bit and 16-bit mode, LANtastic defaults and optimized, against \
+         Table 1"
+    }
+    fn measured(&self) -> bool {
+        true
+    }
+    fn calibrated(&self) -> bool {
+        true
+    }
+    fn files(&self) -> &'static [&'static str] {
+        &["figure1.csv", "figure1.svg", "figure1.png"]
+    }
+    fn run(
+        &self,
+        set: &[Override],
+        out: &mut crate::report::atomic::Staged,
+    ) -> Result<String, super::ReproError> {
+        let data = figure1_with(set)?;
+        report::write_outputs(&data, out)?;
+        Ok(report::comparison_table(&data))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,40 +352,5 @@ mod tests {
     fn test_unknown_configuration_is_an_error() {
         let e = scenario("9bit-turbo", &[]).unwrap_err().to_string();
         assert!(e.contains("9bit-turbo") && e.contains("16bit-optimized"), "{e}");
-    }
-}
-
-/// Figure 1 of the bulletin, as a [`Reproduction`](super::Reproduction).
-pub struct Bulletin;
-
-impl super::Reproduction for Bulletin {
-    fn name(&self) -> &'static str {
-        "bulletin"
-    }
-    fn aliases(&self) -> &'static [&'static str] {
-        &["figure1", "bulletin-1992"]
-    }
-    fn summary(&self) -> &'static str {
-        "Figure 1 of Artisoft's 1992 performance bulletin: PERFORM3 throughput against block \
-         size for the AE2 in 8-bit and 16-bit mode, LANtastic defaults and optimized, against \
-         Table 1"
-    }
-    fn measured(&self) -> bool {
-        true
-    }
-    fn calibrated(&self) -> bool {
-        true
-    }
-    fn files(&self) -> &'static [&'static str] {
-        &["figure1.csv", "figure1.svg", "figure1.png"]
-    }
-    fn run(
-        &self,
-        set: &[Override],
-        out: &mut crate::report::atomic::Staged,
-    ) -> Result<String, super::ReproError> {
-        let data = figure1_with(set)?;
-        report::write_outputs(&data, out)?;
-        Ok(report::comparison_table(&data))
     }
 }

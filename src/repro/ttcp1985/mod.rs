@@ -333,27 +333,6 @@ pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
     Ok(rows)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn test_printed_applies_the_seeds_truncations() {
-        // 17.23 s real, 0.19 user, 6.58 sys: 0.1 usr, 6.5 sys, (19 + 658) x 100 / 1723 =
-        // 39 %cpu, 1024 / 17 = 60.2 KB/s, 1024 / (0.39 x 17) = 154 KB per CPU second
-        let p = Printed::from_times(1 << 20, 17.23, 0.19, 6.58);
-        assert_eq!((p.usr_s, p.sys_s, p.cpu_pct, p.real_s), (0.1, 6.5, 39.0, 17.0));
-        assert_eq!(p.kbytes_per_s, 60.2);
-        assert_eq!(p.kbytes_per_cpu_s, 154.0);
-    }
-
-    #[test]
-    fn test_csv_fields_keep_quoted_commas() {
-        let f = fields(r#"a,b,"x, y",c"#);
-        assert_eq!(f, vec!["a", "b", "x, y", "c"]);
-    }
-}
-
 /// The 1985 ttcp tables, as a [`Reproduction`](super::Reproduction).
 pub struct Ttcp1985;
 
@@ -391,5 +370,26 @@ impl super::Reproduction for Ttcp1985 {
         let rows = run(set)?;
         report::write_outputs(&rows, out)?;
         Ok(report::comparison_table(&rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_printed_applies_the_seeds_truncations() {
+        // 17.23 s real, 0.19 user, 6.58 sys: 0.1 usr, 6.5 sys, (19 + 658) x 100 / 1723 =
+        // 39 %cpu, 1024 / 17 = 60.2 KB/s, 1024 / (0.39 x 17) = 154 KB per CPU second
+        let p = Printed::from_times(1 << 20, 17.23, 0.19, 6.58);
+        assert_eq!((p.usr_s, p.sys_s, p.cpu_pct, p.real_s), (0.1, 6.5, 39.0, 17.0));
+        assert_eq!(p.kbytes_per_s, 60.2);
+        assert_eq!(p.kbytes_per_cpu_s, 154.0);
+    }
+
+    #[test]
+    fn test_csv_fields_keep_quoted_commas() {
+        let f = fields(r#"a,b,"x, y",c"#);
+        assert_eq!(f, vec!["a", "b", "x, y", "c"]);
     }
 }

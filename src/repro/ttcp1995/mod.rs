@@ -215,37 +215,6 @@ pub fn run(overrides: &[Override]) -> Result<TtcpTable, Ttcp1995Error> {
     Ok(TtcpTable { cases, ceiling })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn test_every_case_is_measured_and_loads() {
-        for c in &CASES {
-            let (m, k, d) = (c.midkemia.name, c.kelewan.name, c.direction.name());
-            assert!(measured(m, k, d).is_some(), "{m} / {k} {d}");
-            let s = scenario(c.scenario, &[]).unwrap();
-            assert_eq!(s.name, c.scenario);
-            assert_eq!(s.seed, 1995);
-            let Workload::Ttcp(w) = &s.workload else {
-                panic!("{} is not ttcp", c.scenario)
-            };
-            // midkemia transmits in the transmit cases
-            let tx = &w.hosts[w.config.transmitter].0;
-            assert_eq!(tx == "midkemia", c.direction == TtcpDirection::Transmit, "{tx}");
-        }
-    }
-
-    #[test]
-    fn test_unknown_case_is_an_error_naming_the_cases() {
-        let e = scenario("ttcp-1995-ne2000", &[]).unwrap_err().to_string();
-        assert!(
-            e.contains("ttcp-1995-ne2000") && e.contains("ttcp-1995-3c509-3c509-receive"),
-            "{e}"
-        );
-    }
-}
-
 /// The 1995 ttcp table, as a [`Reproduction`](super::Reproduction).
 pub struct Ttcp1995;
 
@@ -277,5 +246,36 @@ impl super::Reproduction for Ttcp1995 {
         let table = run(set)?;
         report::write_outputs(&table, out)?;
         Ok(report::comparison_table(&table))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_every_case_is_measured_and_loads() {
+        for c in &CASES {
+            let (m, k, d) = (c.midkemia.name, c.kelewan.name, c.direction.name());
+            assert!(measured(m, k, d).is_some(), "{m} / {k} {d}");
+            let s = scenario(c.scenario, &[]).unwrap();
+            assert_eq!(s.name, c.scenario);
+            assert_eq!(s.seed, 1995);
+            let Workload::Ttcp(w) = &s.workload else {
+                panic!("{} is not ttcp", c.scenario)
+            };
+            // midkemia transmits in the transmit cases
+            let tx = &w.hosts[w.config.transmitter].0;
+            assert_eq!(tx == "midkemia", c.direction == TtcpDirection::Transmit, "{tx}");
+        }
+    }
+
+    #[test]
+    fn test_unknown_case_is_an_error_naming_the_cases() {
+        let e = scenario("ttcp-1995-ne2000", &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("ttcp-1995-ne2000") && e.contains("ttcp-1995-3c509-3c509-receive"),
+            "{e}"
+        );
     }
 }
