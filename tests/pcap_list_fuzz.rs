@@ -11,7 +11,7 @@ use pcap_file::pcapng::blocks::interface_description::{
     InterfaceDescriptionBlock, InterfaceDescriptionOption,
 };
 use pcap_file::pcapng::PcapNgWriter;
-use pcap_file::DataLink;
+use pcap_file::{DataLink, Endianness};
 use proptest::prelude::*;
 
 /// The longest line allowed: the fixed columns, a TCP Info column, the flags and a comment
@@ -24,7 +24,11 @@ fn check(bytes: &[u8], count: Option<usize>) -> Result<(), TestCaseError> {
     let r = list(bytes, count, &mut out);
     let text = String::from_utf8(out).map_err(|e| TestCaseError::fail(format!("not UTF-8: {e}")))?;
     let lines = text.lines().count();
-    prop_assert!(lines <= bytes.len() / 16 + 1, "{lines} lines of {} bytes", bytes.len());
+    prop_assert!(
+        lines <= bytes.len() / 16 + 1,
+        "{lines} lines of {} bytes",
+        bytes.len()
+    );
     if let Some(c) = count {
         prop_assert!(lines <= c, "{lines} lines, --count {c}");
     }
@@ -49,11 +53,16 @@ fn check(bytes: &[u8], count: Option<usize>) -> Result<(), TestCaseError> {
 /// A packet of a generated capture: interface id, raw timestamp, bytes, flags, comment.
 type Pkt = (u32, u64, Vec<u8>, Option<u32>, Option<String>);
 
-/// A valid pcapng capture, written with pcap-file: interfaces `(linktype, if_tsresol)`.
-fn capture(ifaces: &[(u16, Option<u8>)], packets: &[Pkt]) -> Vec<u8> {
-    let mut w = PcapNgWriter::new(Vec::new()).expect("a section header");
+/// A valid pcapng capture, written with pcap-file in byte order `big` or little:
+/// interfaces `(linktype, if_tsresol)`, then the packets (on defined interfaces or not).
+fn capture(big: bool, ifaces: &[(u16, Option<u8>)], packets: &[Pkt]) -> Vec<u8> {
+    let order = if big { Endianness::Big } else { Endianness::Little };
+    let mut w = PcapNgWriter::with_endianness(Vec::new(), order).expect("a section header");
     for (lt, res) in ifaces {
-        let options = res.map(InterfaceDescriptionOption::IfTsResol).into_iter().collect();
+        let options = res
+            .map(InterfaceDescriptionOption::IfTsResol)
+            .into_iter()
+            .collect();
         w.write_pcapng_block(InterfaceDescriptionBlock {
             linktype: DataLink::from(u32::from(*lt)),
             snaplen: 0xFFFF,
@@ -72,7 +81,7 @@ fn capture(ifaces: &[(u16, Option<u8>)], packets: &[Pkt]) -> Vec<u8> {
         }
         // pcap-file's writer refuses an interface id it has not seen: write the block
         // after enough interfaces of a scratch capture and keep only its bytes
-        let mut scratch = PcapNgWriter::new(Vec::new()).expect("a section header");
+        let mut scratch = PcapNgWriter::with_endianness(Vec::new(), order).expect("a section header");
         for _ in 0..=*iface {
             scratch
                 .write_pcapng_block(InterfaceDescriptionBlock::new(DataLink::ETHERNET, 0xFFFF))
@@ -118,10 +127,18 @@ fn packet() -> impl Strategy<Value = Pkt> {
 /// A change to a capture's bytes.
 #[derive(Clone, Debug)]
 enum Mutation {
-    Flip { at: usize, xor: u8 },
-    Truncate { at: usize },
+    Flip {
+        at: usize,
+        xor: u8,
+    },
+    Truncate {
+        at: usize,
+    },
     /// A 32-bit word (block length, captured length, interface id...) set to `value`.
-    Word { at: usize, value: u32 },
+    Word {
+        at: usize,
+        value: u32,
+    },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -167,7 +184,7 @@ fn mutate(mut b: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(1024))]
 
     /// Arbitrary bytes, alone or after the magic number of a pcapng section or of a legacy
     /// pcap file (either byte order, either resolution): a file that starts as a capture
@@ -196,21 +213,28 @@ proptest! {
         }
     }
 
+    /// Valid captures of either byte order are listed whole: one line per packet.
     #[test]
     fn test_pcap_list_valid_captures(
+        big in any::<bool>(),
         ifaces in proptest::collection::vec(iface(), 0..3),
         packets in proptest::collection::vec(packet(), 0..8),
         count in proptest::option::of(0usize..4),
     ) {
-        check(&capture(&ifaces, &packets), count)?;
+        let c = capture(big, &ifaces, &packets);
+        check(&c, count)?;
+        let mut out = Vec::new();
+        let n = list(&c[..], count, &mut out).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(n, count.map_or(packets.len(), |c| c.min(packets.len())));
     }
 
     #[test]
     fn test_pcap_list_mutated_captures(
+        big in any::<bool>(),
         ifaces in proptest::collection::vec(iface(), 1..3),
         packets in proptest::collection::vec(packet(), 1..6),
         ms in proptest::collection::vec(mutation(), 1..4),
     ) {
-        check(&mutate(capture(&ifaces, &packets), &ms), None)?;
+        check(&mutate(capture(big, &ifaces, &packets), &ms), None)?;
     }
 }

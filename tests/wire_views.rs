@@ -699,6 +699,7 @@ fn test_cli_pcap_list_refuses_oversized_file() {
         .timeout(std::time::Duration::from_secs(20))
         .assert()
         .failure()
-        .stderr(predicates::str::contains("more than the 1073741824 listed at most"));
+        .stderr(predicates::str::contains(
+            "more than the 1073741824 listed at most",
+        ));
 }
-

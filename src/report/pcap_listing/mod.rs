@@ -111,7 +111,15 @@ fn list_sized(
         let (data, comment) = (&p.data[..], p.comment.as_deref());
         let line = match p.link {
             Link::Type(read::LINKTYPE_ETHERNET) => line(n, p.t_ns, data, p.original_len, p.flags, comment),
-            Link::Type(t) => raw_line(n, p.t_ns, &link_type_name(t), data, p.original_len, p.flags, comment),
+            Link::Type(t) => raw_line(
+                n,
+                p.t_ns,
+                &link_type_name(t),
+                data,
+                p.original_len,
+                p.flags,
+                comment,
+            ),
             Link::UnknownInterface(i) => raw_line(
                 n,
                 p.t_ns,
@@ -177,7 +185,11 @@ pub fn raw_line(
     comment: Option<&str>,
 ) -> String {
     let shown = &data[..data.len().min(RAW_BYTES_SHOWN)];
-    let mut bytes = shown.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ");
+    let mut bytes = shown
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ");
     if data.is_empty() {
         bytes.push_str("no bytes captured");
     } else if data.len() > shown.len() {

@@ -3,8 +3,12 @@
 //!
 //! This module frames the blocks itself and hands each Interface Description and Enhanced
 //! Packet Block to the pcap-file crate to decode; other block kinds are skipped unread.
-//! It owns the section's interface table (link type and timestamp resolution per interface
-//! id) and the conversion of raw timestamps to nanoseconds.
+//! (pcap-file's own reader keeps every interface of a section, whole, without a limit.)
+//! Legacy pcap records are read here too: pcap-file's parser refuses a record whose
+//! original length exceeds the snap length, which is what a capture with a short snap
+//! length is made of. It owns the section's interface table (link type and timestamp
+//! resolution per interface id) and the conversion of raw timestamps to nanoseconds;
+//! `if_tsoffset` is not applied.
 //!
 //! Invariants, whatever the bytes:
 //! - a block or record longer than [`MAX_BLOCK_BYTES`], or longer than what is left of the
@@ -127,7 +131,11 @@ enum Format {
         parser: PcapNgParser,
         interfaces: Vec<Interface>,
     },
-    Legacy { big: bool, nanos: bool, linktype: u32 },
+    Legacy {
+        big: bool,
+        nanos: bool,
+        linktype: u32,
+    },
 }
 
 /// A capture being read, packet by packet.
@@ -214,12 +222,7 @@ impl<R: Read> Capture<R> {
                     "a modified (Kuznetzov) pcap capture".into(),
                 ))
             }
-            _ => {
-                return Err(ListError::NotCapture(format!(
-                    "it starts with {}",
-                    hex(&c.buf)
-                )))
-            }
+            _ => return Err(ListError::NotCapture(format!("it starts with {}", hex(&c.buf)))),
         };
         c.fill(PCAP_HEADER_BYTES)?;
         if c.buf.len() < PCAP_HEADER_BYTES {
@@ -281,12 +284,7 @@ impl<R: Read> Capture<R> {
     }
 
     fn next_legacy(&mut self) -> Result<Option<Packet<'_>>, ListError> {
-        let Format::Legacy {
-            big,
-            nanos,
-            linktype,
-        } = self.format
-        else {
+        let Format::Legacy { big, nanos, linktype } = self.format else {
             unreachable!("called on a legacy capture only")
         };
         self.buf.clear();
@@ -296,10 +294,7 @@ impl<R: Read> Capture<R> {
         }
         self.blocks += 1;
         if self.buf.len() < PCAP_RECORD_BYTES {
-            return Err(self.bad(format!(
-                "a record header cut short at {} bytes",
-                self.buf.len()
-            )));
+            return Err(self.bad(format!("a record header cut short at {} bytes", self.buf.len())));
         }
         let (secs, frac) = (u32_at(&self.buf, 0, big), u32_at(&self.buf, 4, big));
         let (incl, orig) = (u32_at(&self.buf, 8, big), u32_at(&self.buf, 12, big));
@@ -350,18 +345,14 @@ impl<R: Read> Capture<R> {
                 match u32_at(&self.buf, 8, true) {
                     BYTE_ORDER_MAGIC => true,
                     m if m.swap_bytes() == BYTE_ORDER_MAGIC => false,
-                    m => {
-                        return Err(self.bad(format!(
-                            "a section header with byte-order magic 0x{m:08x}"
-                        )))
-                    }
+                    m => return Err(self.bad(format!("a section header with byte-order magic 0x{m:08x}"))),
                 }
             } else {
                 big
             };
             let len = u32_at(&self.buf, 4, big);
             let least = if ty == SECTION_HEADER { 28 } else { 12 };
-            if len % 4 != 0 || len < least {
+            if !len.is_multiple_of(4) || len < least {
                 return Err(self.bad(format!(
                     "block type 0x{ty:08x} has length {len} (a multiple of 4 of at least {least} expected)"
                 )));

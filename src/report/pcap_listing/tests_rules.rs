@@ -7,7 +7,7 @@ use super::list;
 /// A pcapng block of type `ty` around `body` (padded to 32 bits).
 fn block(ty: u32, body: &[u8]) -> Vec<u8> {
     let mut body = body.to_vec();
-    while body.len() % 4 != 0 {
+    while !body.len().is_multiple_of(4) {
         body.push(0);
     }
     let len = (body.len() + 12) as u32;
@@ -26,7 +26,7 @@ fn options(opts: &[(u16, &[u8])]) -> Vec<u8> {
         b.extend(code.to_le_bytes());
         b.extend((v.len() as u16).to_le_bytes());
         b.extend(*v);
-        while b.len() % 4 != 0 {
+        while !b.len().is_multiple_of(4) {
             b.push(0);
         }
     }
@@ -66,7 +66,7 @@ fn epb(iface: u32, ts: u64, data: &[u8], comment: Option<&str>) -> Vec<u8> {
     body.extend((data.len() as u32).to_le_bytes());
     body.extend((data.len() as u32).to_le_bytes());
     body.extend(data);
-    while body.len() % 4 != 0 {
+    while !body.len().is_multiple_of(4) {
         body.push(0);
     }
     if let Some(c) = comment {
@@ -77,14 +77,18 @@ fn epb(iface: u32, ts: u64, data: &[u8], comment: Option<&str>) -> Vec<u8> {
 
 /// An Ethernet frame from 02:00:5e:10:00:01 to 02:00:5e:10:00:00, EtherType 0x0800.
 fn ether_frame() -> Vec<u8> {
-    let mut f = vec![0x02, 0x00, 0x5e, 0x10, 0x00, 0x00, 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01, 0x08, 0x00];
+    let mut f = vec![
+        0x02, 0x00, 0x5e, 0x10, 0x00, 0x00, 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01, 0x08, 0x00,
+    ];
     f.extend(ipv4_packet());
     f
 }
 
 /// The first bytes of an IPv4 datagram (version 4, header length 20).
 fn ipv4_packet() -> Vec<u8> {
-    let mut p = vec![0x45, 0x00, 0x00, 0x28, 0x1c, 0x46, 0x40, 0x00, 0x40, 0x06, 0xb1, 0xe6];
+    let mut p = vec![
+        0x45, 0x00, 0x00, 0x28, 0x1c, 0x46, 0x40, 0x00, 0x40, 0x06, 0xb1, 0xe6,
+    ];
     p.extend([10, 0, 0, 1, 10, 0, 0, 2]);
     p.extend([0; 20]);
     p
@@ -191,7 +195,12 @@ fn test_list_new_section_forgets_interfaces() {
     c.extend(epb(0, 0, &ether_frame(), None));
     let (r, out) = listing(&c);
     assert_eq!(r, Ok(2), "{out}");
-    assert!(out.lines().nth(1).is_some_and(|l| l.contains("[unknown interface 0]")), "{out}");
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("[unknown interface 0]")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -213,7 +222,10 @@ fn test_list_comment_bounded() {
     let c = capture(&[idb(1, Some(9)), epb(0, 0, &ether_frame(), Some(&long))]);
     let (r, out) = listing(&c);
     assert_eq!(r, Ok(1), "{out}");
-    assert!(out.trim_end().ends_with(&format!("# {}…", "x".repeat(200))), "{out}");
+    assert!(
+        out.trim_end().ends_with(&format!("# {}…", "x".repeat(200))),
+        "{out}"
+    );
 }
 
 #[test]
