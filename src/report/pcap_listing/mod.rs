@@ -25,7 +25,8 @@
 //! Invariants, whatever the input: no panic; every text taken from the file is cut to
 //! [`MAX_TEXT_CHARS`] characters and escaped ([`crate::scenario::error::escape`]), so a
 //! line holds no control character and at most a few KiB; at most one line per 16 bytes
-//! of input; memory is bounded by [`read::MAX_BLOCK_BYTES`]; [`list_path`] refuses what
+//! of input; memory is bounded by a small multiple of [`read::MAX_BLOCK_BYTES`] (and
+//! [`read::MAX_INTERFACES`]); [`list_path`] refuses what
 //! is not a regular file of at most [`MAX_CAPTURE_BYTES`] before reading it.
 
 mod ethernet;

@@ -13,8 +13,8 @@
 //! Invariants, whatever the bytes:
 //! - a block or record longer than [`MAX_BLOCK_BYTES`], or longer than what is left of the
 //!   input when its size is known, is refused before any of it is read, so the one buffer
-//!   holds at most [`MAX_BLOCK_BYTES`] (and, when the size is unknown, no more than twice
-//!   the bytes actually read);
+//!   holds at most [`MAX_BLOCK_BYTES`] (when the size is unknown, no more than twice the
+//!   bytes actually read) and pcap-file's decoding of it about ten times that;
 //! - the interface table holds at most [`MAX_INTERFACES`] entries of a few bytes each;
 //! - nothing panics: every length is checked before it is used.
 //!
@@ -31,9 +31,11 @@ use pcap_file::pcapng::{Block, PcapNgParser};
 
 use super::ListError;
 
-/// The longest block (pcapng) or record (pcap) read, in bytes: 64 times libpcap's largest
-/// snap length (262144 bytes), so no real capture comes near it.
-pub const MAX_BLOCK_BYTES: u32 = 16 << 20;
+/// The longest block (pcapng) or record (pcap) read, in bytes: 4 times libpcap's largest
+/// snap length (262144 bytes), room for a whole packet and its options. Kept small because
+/// pcap-file decodes a block's options into a list of about 40 bytes per 4-byte option:
+/// a block of this size decodes into at most about 10 MiB.
+pub const MAX_BLOCK_BYTES: u32 = 1 << 20;
 /// The most interfaces one pcapng section may define.
 pub const MAX_INTERFACES: usize = 1 << 16;
 /// `if_tsresol` when an interface has none: 10^-6 s (pcapng section 4.2, option `if_tsresol`).
@@ -504,6 +506,14 @@ mod tests {
         assert_eq!(ts_to_nanos(u64::MAX, 127), 0);
         assert_eq!(ts_to_nanos(u64::MAX, 0xff), 0);
         assert_eq!(ts_to_nanos(u64::MAX, 0), u128::from(u64::MAX) * 1_000_000_000);
+    }
+
+    #[test]
+    fn test_decoded_options_small() {
+        // the bound of MAX_BLOCK_BYTES's doc: a 4-byte option decodes into this many bytes
+        use std::mem::size_of;
+        assert!(size_of::<EnhancedPacketOption>() <= 48);
+        assert!(size_of::<InterfaceDescriptionOption>() <= 48);
     }
 
     #[test]
