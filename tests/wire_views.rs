@@ -662,3 +662,44 @@ fn test_cli_pcap_list_of_bulletin_run() {
         .failure()
         .stderr(predicates::str::contains("not a pcapng capture"));
 }
+
+#[test]
+fn test_cli_pcap_list_refuses_devices_and_fifos_at_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    // /dev/zero would never end; a FIFO without a writer would block the opening
+    let fifo = dir.path().join("fifo.pcapng");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut paths = vec![Path::new("/dev/zero").to_path_buf(), dir.path().to_path_buf()];
+    if made.is_ok_and(|s| s.success()) {
+        paths.push(fifo);
+    }
+    for p in paths {
+        ethersim()
+            .arg("pcap-list")
+            .arg(&p)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains("not a regular file"));
+    }
+}
+
+#[test]
+fn test_cli_pcap_list_refuses_oversized_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let big = dir.path().join("big.pcapng");
+    // sparse: no disk blocks behind the length
+    let f = std::fs::File::create(&big).expect("file");
+    f.set_len(ethersim::report::pcap_listing::MAX_CAPTURE_BYTES + 1)
+        .expect("length");
+    drop(f);
+    ethersim()
+        .arg("pcap-list")
+        .arg(&big)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "more than the 1073741824 listed at most",
+        ));
+}

@@ -126,10 +126,9 @@ pub fn run_with_views(
 
 /// `ethersim pcap-list FILE [--count N]`: the capture's frames, one line each, on stdout.
 pub fn pcap_list(a: &super::args::PcapListArgs) -> Result<()> {
-    use ethersim::report::pcap_listing::{list, ListError};
-    let f = std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
+    use ethersim::report::pcap_listing::{list_path, ListError};
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let r = list(std::io::BufReader::new(f), a.count, &mut out).and_then(|n| {
+    let r = list_path(&a.file, a.count, &mut out).and_then(|n| {
         std::io::Write::flush(&mut out)?;
         Ok(n)
     });
