@@ -199,7 +199,8 @@ pub struct KeysArgs {
 /// Arguments of `pcap-list`.
 #[derive(Debug, Args)]
 pub struct PcapListArgs {
-    /// The pcapng capture (as written by `ethersim run --pcap`).
+    /// The capture: pcapng (as `ethersim run --pcap` writes it, or from another tool) or
+    /// legacy pcap; Ethernet frames are decoded, other link types listed raw.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// List at most the first N frames.
