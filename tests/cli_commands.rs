@@ -304,8 +304,8 @@ fn reproduce_lists_its_names_and_refuses_others() {
         .code(2)
         .stderr(
             predicate::str::contains("figure2")
-                .and(predicate::str::contains("figure1"))
-                .and(predicate::str::contains("ttcp-1995")),
+                .and(predicate::str::contains("bulletin"))
+                .and(predicate::str::contains("ttcp1995")),
         );
     assert!(!out.exists());
     ethersim().arg("reproduce").assert().code(2);
