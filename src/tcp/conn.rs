@@ -366,6 +366,21 @@ impl Connection {
         }
     }
 
+    /// The window the peer offered last, counted from the oldest unacknowledged byte.
+    pub fn peer_window(&self) -> u64 {
+        self.snd.wnd_edge.saturating_sub(self.snd.una)
+    }
+
+    /// The largest window the peer has offered (RFC 1122 4.2.3.4 `Max(SND.WND)`).
+    pub fn max_peer_window(&self) -> u64 {
+        self.snd.max_wnd
+    }
+
+    /// The socket receive buffer, bytes.
+    pub fn rcvbuf(&self) -> u32 {
+        self.rcvbuf
+    }
+
     /// Bytes the application can read now.
     pub fn readable(&self) -> u64 {
         self.rcv.readable
