@@ -301,15 +301,16 @@ fn test_established_persist_probe_after_timeout_against_zero_window() {
     assert_eq!(rtx_request(&mut a).after, SimDuration::from_millis(400));
     assert_eq!(a.stats().window_probes, 2);
     assert_eq!(a.stats().retransmit_timeouts, 0);
-    // the reader drains the buffer: the next probe is taken and the window reopens
-    assert_eq!(b.read(3000), 3000);
+    // the reader drains the buffer: its window update reopens the window, and the
+    // refused probe's byte leads the next segment
     b.on_segment(&probe2, t(403));
+    assert_eq!(b.read(3000), 3000);
     let open = b.next_segment(t(403)).unwrap();
-    assert_eq!(open.ack, 3001);
-    assert!(open.window > 0);
+    assert_eq!((open.ack, open.window), (3000, 3000));
     a.on_segment(&open, t(404));
     let more = a.next_segment(t(404)).expect("data flows again");
-    assert_eq!((more.seq, more.len), (3001, 1000));
+    assert_eq!((more.seq, more.len), (3000, 1000));
+    assert_eq!(a.stats().window_probes, 2);
     a.check().unwrap();
     b.check().unwrap();
 }
