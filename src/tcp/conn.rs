@@ -409,8 +409,14 @@ impl Connection {
         if n > 0 && !self.rcv.fin {
             let new_edge = self.rcv.nxt + self.offer() as u64;
             let threshold = match self.profile.window_update {
+                // RFC 1122 4.2.3.3: an update once the edge can move by the SWS step.
+                // Linux 1.2's `tcp_read` asks for more than one MSS; a read of one
+                // segment moves the edge by exactly one MSS on a buffer whose window is
+                // about a segment (under 16 KB), and that update would never leave: the
+                // sender, holding its short tail by SWS avoidance, would wait on the
+                // persist timer for every segment. The model sends it at the step.
+                WindowUpdateRule::MoreThanMss => self.rfc1122_step(),
                 _ if !self.reserve_fits() => self.rfc1122_step(),
-                WindowUpdateRule::MoreThanMss => self.mss as u64 + 1,
                 WindowUpdateRule::PercentOfBuffer(p) => (self.rcvbuf as u64 * p as u64).div_ceil(100),
             };
             if new_edge >= self.rcv.edge + threshold && !self.rcv.ack_owed {
@@ -456,9 +462,11 @@ impl Connection {
 
     /// RFC 1122 4.2.3.3 (receiver SWS avoidance): the right edge moves, and a window
     /// update is due, only when it can move by `min(Fr * RCV.BUFF, Eff.snd.MSS)` with
-    /// `Fr = 1/2`.
+    /// `Fr = 1/2`; never more than an empty buffer could offer (a 256-byte buffer holds
+    /// one 42-byte payload beside Linux's 214 bytes of skb).
     fn rfc1122_step(&self) -> u64 {
-        (self.mss as u64).min(self.rcvbuf as u64 / 2).max(1)
+        let most = self.payload_room(self.rcvbuf as u64);
+        (self.mss as u64).min(self.rcvbuf as u64 / 2).min(most).max(1)
     }
 
     /// Payload bytes that fit in `space` bytes of socket buffer as full segments, each

@@ -27,7 +27,9 @@ pub enum WindowRule {
 /// When a read that opened the window makes the receiver send a window update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WindowUpdateRule {
-    /// The offered edge moved by more than one MSS (Linux 1.2 `tcp_read`).
+    /// Linux 1.2 `tcp_read`: the offered edge moved by more than one MSS. The model sends
+    /// it once the edge moves by RFC 1122 4.2.3.3's `min(MSS, rcvbuf / 2)`: at exactly one
+    /// MSS Linux's own test would leave a one-segment window shut (see `conn::read`).
     MoreThanMss,
     /// The offered edge moved by at least this percentage of the receive buffer
     /// (4.2BSD `tcp_output`: 35%).
