@@ -180,7 +180,12 @@ fn reproduce_ttcp_1995_is_the_same_command() {
 fn run_csv(args: &[&str]) -> Vec<(String, f64)> {
     let o = Command::cargo_bin("ethersim")
         .unwrap()
-        .args(["run", "scenarios/ttcp1995/ttcp-1995-3c509-3c509-transmit.toml", "--format", "csv"])
+        .args([
+            "run",
+            "scenarios/ttcp1995/ttcp-1995-3c509-3c509-transmit.toml",
+            "--format",
+            "csv",
+        ])
         .args(args)
         .output()
         .unwrap();

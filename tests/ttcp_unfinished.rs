@@ -36,7 +36,10 @@ fn run_out_of_time_fails_in_every_format() {
         ]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{format}: {err}");
-        assert!(err.contains(&format!("error: {NAME}: the transfer did not finish")), "{err}");
+        assert!(
+            err.contains(&format!("error: {NAME}: the transfer did not finish")),
+            "{err}"
+        );
         assert!(err.contains("of 524288 bytes read"), "{format}: {err}");
         assert!(err.contains("time limit (workload.limit_s)"), "{format}: {err}");
         // the figures are still printed and written

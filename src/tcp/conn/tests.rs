@@ -322,8 +322,14 @@ fn test_established_window_update_when_buffer_drains_by_the_rfc1122_step() {
     // space as payload of full segments, 2 * 1436 + (796 - 214) = 3454 bytes
     let (mut a, mut b) = Connection::pair((linux12(), 4096, 4096), (linux12(), 4096, 4096));
     assert!(!b.reserve_fits());
-    assert!(Connection::pair((linux12(), 6968, 6968), (linux12(), 6968, 6968)).0.reserve_fits());
-    assert!(!Connection::pair((linux12(), 6967, 6967), (linux12(), 6967, 6967)).0.reserve_fits());
+    assert!(Connection::pair((linux12(), 6968, 6968), (linux12(), 6968, 6968))
+        .0
+        .reserve_fits());
+    assert!(
+        !Connection::pair((linux12(), 6967, 6967), (linux12(), 6967, 6967))
+            .0
+            .reserve_fits()
+    );
     assert_eq!(a.write(8192), 3454, "the send buffer holds the same 3454");
     let s1 = a.next_segment(t(0)).unwrap();
     let s2 = a.next_segment(t(0)).unwrap();
