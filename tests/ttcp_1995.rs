@@ -175,3 +175,89 @@ fn reproduce_ttcp_1995_is_the_same_command() {
         );
     }
 }
+
+/// `ethersim run` of the 3C509 -> 3C509 transmit scenario with `args`, as (column, value).
+fn run_csv(args: &[&str]) -> Vec<(String, f64)> {
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args([
+            "run",
+            "scenarios/ttcp1995/ttcp-1995-3c509-3c509-transmit.toml",
+            "--format",
+            "csv",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let row = lines.next().unwrap().split(',').map(|v| v.parse().unwrap());
+    head.into_iter().zip(row).collect()
+}
+
+fn figure(run: &[(String, f64)], name: &str) -> f64 {
+    run.iter().find(|(c, _)| c == name).unwrap().1
+}
+
+/// A 4096-byte socket buffer (`ttcp -b 4096`) is below Linux 1.2's window reserve
+/// (`sock_rspace` would offer (4096/2 - 2048) = 0 forever); the receiver offers its free
+/// space by RFC 1122 4.2.3.3 instead: 2 full segments of 1436 + 214 bytes of skb and
+/// (796 - 214) = 582 bytes, 3454 in all. The transmitter sends the two full segments and
+/// holds the 582-byte tail (Nagle, sender SWS avoidance: 582 < 3454/2); the reader's
+/// window update (the edge moves by min(MSS, 4096/2) = 1436) lets the next one out.
+///
+/// Hand bound: at least one full segment per round trip, and a round trip no longer than
+/// every step of one segment and its two ACKs (the ACK and the window update) done one
+/// after another (scenario constants; 1494-byte frame = 747 16-bit accesses, 64-byte ACK
+/// = 32):
+/// - midkemia (486, 30 MIPS): build 4.027 kinstr = 134.2 us; copy from the user 1436 x
+///   60 ns = 86.2 us and checksum 718 instr = 23.9 us; into the 3C509 3 us + 747 x 3 /
+///   8.25 MHz = 274.6 us: 518.9 us
+/// - wire: (1494 + 8) x 8 x 100 ns + 9.6 us gap = 1211.2 us
+/// - kelewan (P90, 70 MIPS): out of the 3C509 through the bridge 3 us + 747 x (360.1 +
+///   756.2) ns = 836.9 us; interrupt and input (2.874 + 4.027) kinstr = 98.6 us;
+///   checksum 10.3 us; read 1436 x 25 ns + syscall 14.3 us = 50.2 us: 996.0 us
+/// - each ACK: build 57.5 us, into the card 3 + 32 x 1116.3 ns = 38.7 us, wire 67.2 us,
+///   out of midkemia's card 3 + 32 x 363.6 ns = 14.6 us, interrupt and input 230.0 us:
+///   408.0 us, twice: 816.0 us
+/// - total 3542 us, so at least 1436 / 1024 / 3.542 ms = 395.9 KB/s.
+///
+/// Linux 1.2 acknowledges every segment at once (`ack_every_segments = 1`): its delayed-
+/// ACK timer never holds an ACK, so no 200 ms waits enter the bound; no retransmission
+/// or persist timer runs either (no loss, the window never shuts for good).
+#[test]
+fn small_socket_buffer_transfers_window_limited() {
+    const HAND_BOUND_KBPS: f64 = 1436.0 / 1024.0 / 3.542e-3;
+    let default = run_csv(&[]);
+    let small = run_csv(&["--set", "workload.socket_buffer=4096"]);
+    let (d, s) = (figure(&default, "kbytes_per_s"), figure(&small, "kbytes_per_s"));
+    eprintln!("4096-byte buffer: {s:.1} KB/s; default 32767: {d:.1} KB/s; hand bound {HAND_BOUND_KBPS:.1}");
+    assert_eq!(figure(&small, "bytes"), 16_777_216.0);
+    assert_eq!(figure(&small, "retransmit_timeouts"), 0.0);
+    // every data segment full: 16777216 / 1436 rounded up
+    assert_eq!(figure(&small, "data_frames"), 11_684.0);
+    assert!(s < 0.8 * d, "{s} not below the default buffer's {d}");
+    assert!(s > HAND_BOUND_KBPS, "{s} below the hand bound {HAND_BOUND_KBPS}");
+    assert!(figure(&small, "tx_window_limited") > 0.10);
+
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args([
+            "run",
+            "scenarios/ttcp1995/ttcp-1995-3c509-3c509-transmit.toml",
+            "--set",
+            "workload.socket_buffer=4096",
+            "--explain",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("limit: the window: the receiver offers at most 3454 bytes (2.4 segments of 1436)")
+            && text.contains("from its 4096-byte socket buffer"),
+        "{text}"
+    );
+}

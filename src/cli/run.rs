@@ -1,7 +1,9 @@
 //! `ethersim run SCENARIO`: one run, printed in the chosen format, optionally written to
-//! `--out` and watched by the wire views (`--pcap`, `--events`).
+//! `--out` and watched by the wire views (`--pcap`, `--events`). A run that did not do
+//! its work (a ttcp transfer that did not finish) is still printed and written, then
+//! fails the command with the reason ([`run::output::RunOutput::unfinished`]).
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 use super::args::{FormatArg, RunArgs};
 use std::path::Path;
@@ -78,6 +80,9 @@ pub fn run(a: RunArgs) -> Result<()> {
         } else {
             show(&report::explain::run(&out))?;
         }
+    }
+    if let Some(why) = out.unfinished() {
+        bail!("{why}");
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! `ethersim sweep SCENARIO --param KEY --values ...`: the cross product of the swept
 //! keys, each combination replicated, run on `--jobs` threads; `sweep.csv` is written as
-//! the runs finish (into its staged file), then the summary and the chart.
+//! the runs finish (into its staged file), then the summary and the chart. Runs that did
+//! not do their work (a ttcp transfer that did not finish) are named with their values
+//! and seed after the files are written, and fail the command.
 
 use std::io::IsTerminal;
 
@@ -100,7 +102,16 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         err,
     })?;
     let mut stream = SweepStream::new(&params, &values, csv_file);
+    let mut unfinished: Vec<String> = Vec::new();
     run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
+        if let Some(why) = r.output.unfinished() {
+            let at: Vec<String> = params
+                .iter()
+                .zip(&values[r.combination])
+                .map(|(p, v)| format!("{}={v}", p.key))
+                .collect();
+            unfinished.push(format!("{} seed {}: {why}", at.join(" "), r.output.seed));
+        }
         Ok(stream.push(&r)?)
     })?;
     bar.finish_and_clear();
@@ -128,5 +139,12 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         }
     }
     wrote(&files);
+    if !unfinished.is_empty() {
+        bail!(
+            "{} of {total} runs did not finish (their figures are NaN):\n  {}",
+            unfinished.len(),
+            unfinished.join("\n  ")
+        );
+    }
     Ok(())
 }

@@ -48,6 +48,17 @@ pub struct RunOutput {
     pub detail: RunDetail,
 }
 
+impl RunOutput {
+    /// Why the run did not do the work it was asked (a ttcp transfer that did not
+    /// finish), naming the scenario; `None` for a complete run.
+    pub fn unfinished(&self) -> Option<String> {
+        match &self.detail {
+            RunDetail::Ttcp(s) => s.error.as_ref().map(|e| format!("{}: {e}", self.scenario)),
+            RunDetail::Saturate(_) | RunDetail::Perform3(_) | RunDetail::Lanperf(_) => None,
+        }
+    }
+}
+
 /// One swept key and its values.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepParam {

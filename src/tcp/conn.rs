@@ -11,16 +11,23 @@
 //! Send half: bytes `una..nxt` are sent and unacknowledged, `nxt..written` wait. A segment
 //! goes out when it is a full MSS, or the last queued bytes (held by Nagle while anything
 //! is unacknowledged, if the profile says so), within the peer's window and the
-//! congestion window. A retransmission timeout goes back to `una` (go-back-N) and halves
-//! nothing but resets the congestion window to one segment; with nothing in flight and a
-//! closed window the same timer is the persist timer and sends a one-byte probe.
+//! congestion window; a segment the peer's window cuts short is held while it is below
+//! half the largest window the peer offered (sender silly-window avoidance, RFC 1122
+//! 4.2.3.4). A retransmission timeout goes back to `una` (go-back-N) and halves
+//! nothing but resets the congestion window to one segment. With nothing in flight and
+//! data held (a closed window, or one too small to use) the same timer is the persist
+//! timer ([`Persist`]): its expiry sends what the window allows (the SWS override) or,
+//! against a zero window, a one-byte probe, re-sent at the backed-off RTO while the
+//! window stays shut (RFC 1122 4.2.2.17).
 //!
 //! Receive half: only the next in-order segment is accepted, if it fits both the
 //! advertised window and the buffer (payload plus the profile's per-segment overhead);
 //! anything else is dropped and answered at once with a duplicate ACK. In-order data is
 //! acknowledged at once after `ack_every_segments` segments, else when the delayed-ACK
 //! timer runs out, or by any segment that leaves first. The advertised right edge never
-//! moves back (RFC 793 / RFC 1122 4.2.2.16).
+//! moves back (RFC 793 / RFC 1122 4.2.2.16). A receive buffer too small for Linux's
+//! window reserve (one that could never offer a window: [`Connection::reserve_fits`])
+//! offers its free space by RFC 1122 4.2.3.3 instead.
 //!
 //! States (RFC 793 names): ESTABLISHED; FIN-WAIT-1 once our FIN is sent, FIN-WAIT-2 once
 //! it is acknowledged; CLOSE-WAIT once the peer's FIN is received.
@@ -65,7 +72,11 @@ pub struct ConnStats {
     pub bytes_sent: u64,
     pub bytes_retransmitted: u64,
     pub retransmit_timeouts: u64,
+    /// One-byte probes sent against a zero window (RFC 1122 4.2.2.17).
     pub window_probes: u64,
+    /// Short segments sent by the persist timer overriding sender silly-window
+    /// avoidance (RFC 1122 4.2.3.4).
+    pub sws_overrides: u64,
     pub segments_received: u64,
     /// Payload bytes accepted in order.
     pub bytes_received: u64,
@@ -126,6 +137,21 @@ enum TimerState {
     Armed { gen: u32 },
 }
 
+/// The send half's persist state (RFC 793 3.7 "Managing the Window", RFC 1122
+/// 4.2.2.17 and 4.2.3.4). The persist timer is the retransmit timer's slot when nothing
+/// is in flight: data waits and the window is shut or too small to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Persist {
+    /// Not persisting: the send rules alone decide.
+    Idle,
+    /// The persist timer expired: the next output sends what the window allows (RFC 1122
+    /// 4.2.3.4, the SWS override), or a one-byte probe beyond a zero window (4.2.2.17).
+    Due,
+    /// A one-byte probe beyond a zero window is outstanding; its retransmit timer is the
+    /// next persist interval (the RTO, doubled at each unanswered probe).
+    Probing,
+}
+
 /// What a received segment did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RxOutcome {
@@ -149,9 +175,11 @@ struct SendHalf {
     wnd_edge: u64,
     cwnd_segments: u32,
     cwnd_acks: u32,
+    /// The largest window the peer offered (RFC 1122 4.2.3.4 `Max(SND.WND)`).
+    max_wnd: u64,
     /// The one segment being timed: (its end, when it was sent).
     timing: Option<(u64, SimTime)>,
-    probe: bool,
+    persist: Persist,
     state: SendState,
     rtx: TimerState,
     rto: RtoEstimator,
@@ -212,6 +240,8 @@ impl Connection {
         let mut cb = Connection::new(b.0, mss, b.1, b.2);
         ca.snd.wnd_edge = cb.rcv.edge;
         cb.snd.wnd_edge = ca.rcv.edge;
+        ca.snd.max_wnd = cb.rcv.edge;
+        cb.snd.max_wnd = ca.rcv.edge;
         (ca, cb)
     }
 
@@ -233,8 +263,9 @@ impl Connection {
                 wnd_edge: 0,
                 cwnd_segments: cwnd,
                 cwnd_acks: 0,
+                max_wnd: 0,
                 timing: None,
-                probe: false,
+                persist: Persist::Idle,
                 state: SendState::Open,
                 rtx: TimerState::Stopped,
                 rto: RtoEstimator::new(profile.rto_initial, profile.rto_min, profile.rto_max),
@@ -335,6 +366,21 @@ impl Connection {
         }
     }
 
+    /// The window the peer offered last, counted from the oldest unacknowledged byte.
+    pub fn peer_window(&self) -> u64 {
+        self.snd.wnd_edge.saturating_sub(self.snd.una)
+    }
+
+    /// The largest window the peer has offered (RFC 1122 4.2.3.4 `Max(SND.WND)`).
+    pub fn max_peer_window(&self) -> u64 {
+        self.snd.max_wnd
+    }
+
+    /// The socket receive buffer, bytes.
+    pub fn rcvbuf(&self) -> u32 {
+        self.rcvbuf
+    }
+
     /// Bytes the application can read now.
     pub fn readable(&self) -> u64 {
         self.rcv.readable
@@ -363,7 +409,14 @@ impl Connection {
         if n > 0 && !self.rcv.fin {
             let new_edge = self.rcv.nxt + self.offer() as u64;
             let threshold = match self.profile.window_update {
-                WindowUpdateRule::MoreThanMss => self.mss as u64 + 1,
+                // RFC 1122 4.2.3.3: an update once the edge can move by the SWS step.
+                // Linux 1.2's `tcp_read` asks for more than one MSS; a read of one
+                // segment moves the edge by exactly one MSS on a buffer whose window is
+                // about a segment (under 16 KB), and that update would never leave: the
+                // sender, holding its short tail by SWS avoidance, would wait on the
+                // persist timer for every segment. The model sends it at the step.
+                WindowUpdateRule::MoreThanMss => self.rfc1122_step(),
+                _ if !self.reserve_fits() => self.rfc1122_step(),
                 WindowUpdateRule::PercentOfBuffer(p) => (self.rcvbuf as u64 * p as u64).div_ceil(100),
             };
             if new_edge >= self.rcv.edge + threshold && !self.rcv.ack_owed {
@@ -385,11 +438,62 @@ impl Connection {
             .sum()
     }
 
+    /// Linux 1.2's window rule can open a window on this receive buffer: empty, it
+    /// offers at least its own floor (`min(mss, sws_floor)`). Below that (`rcvbuf <
+    /// 2 * (reserve + min(mss, sws_floor))`, 6968 bytes for MSS 1436), `sock_rspace`
+    /// and `tcp_select_window` would offer a zero window forever. Other rules always fit.
+    pub fn reserve_fits(&self) -> bool {
+        match self.profile.window {
+            WindowRule::HalfFreeSpace {
+                reserve_bytes,
+                max_bytes,
+                full_margin_bytes,
+                sws_floor_bytes,
+            } => {
+                let rcvbuf = self.rcvbuf as u64;
+                let empty = (rcvbuf / 2)
+                    .saturating_sub(reserve_bytes as u64)
+                    .min(max_bytes as u64);
+                rcvbuf > full_margin_bytes as u64 && empty >= self.mss.min(sws_floor_bytes) as u64
+            }
+            WindowRule::FreeSpace { .. } => true,
+        }
+    }
+
+    /// RFC 1122 4.2.3.3 (receiver SWS avoidance): the right edge moves, and a window
+    /// update is due, only when it can move by `min(Fr * RCV.BUFF, Eff.snd.MSS)` with
+    /// `Fr = 1/2`; never more than an empty buffer could offer (a 256-byte buffer holds
+    /// one 42-byte payload beside Linux's 214 bytes of skb).
+    fn rfc1122_step(&self) -> u64 {
+        let most = self.payload_room(self.rcvbuf as u64);
+        (self.mss as u64).min(self.rcvbuf as u64 / 2).min(most).max(1)
+    }
+
+    /// Payload bytes that fit in `space` bytes of socket buffer as full segments, each
+    /// costing the profile's overhead besides its payload.
+    fn payload_room(&self, space: u64) -> u64 {
+        let over = self.profile.buffer_overhead_bytes as u64;
+        let per = self.mss as u64 + over;
+        (space / per) * self.mss as u64 + (space % per).saturating_sub(over)
+    }
+
     /// The window to offer now (never moving the advertised edge back).
     fn offer(&self) -> u32 {
         let rcvbuf = self.rcvbuf as u64;
         let rmem = self.rmem();
         let free = rcvbuf.saturating_sub(rmem);
+        if !self.reserve_fits() {
+            // RFC 1122 4.2.3.3: offer the free space (as payload that fits with the
+            // per-segment overhead), moving the edge only by at least the SWS step
+            let kept = self.rcv.edge.saturating_sub(self.rcv.nxt);
+            let room = self.payload_room(free);
+            let w = if self.rcv.nxt + room >= self.rcv.edge + self.rfc1122_step() {
+                room
+            } else {
+                kept
+            };
+            return w.min(MAX_WINDOW_FIELD as u64) as u32;
+        }
         let (fresh, floor) = match self.profile.window {
             WindowRule::HalfFreeSpace {
                 reserve_bytes,
@@ -460,17 +564,20 @@ impl Connection {
             Timer::Retransmit => {
                 self.snd.rtx = TimerState::Stopped;
                 if self.snd.nxt == self.snd.una && self.snd.state != SendState::FinSent {
-                    // persist: nothing in flight, window closed
-                    self.snd.probe = true;
-                    self.stats.window_probes += 1;
+                    // the persist timer (RFC 1122 4.2.2.17, 4.2.3.4): nothing in flight,
+                    // data held by a shut or unusably small window
+                    self.snd.persist = Persist::Due;
+                } else if self.snd.persist == Persist::Probing {
+                    // RFC 1122 4.2.2.17: the probe went unanswered by an open window:
+                    // probe again after a doubled interval. Not a retransmission timeout:
+                    // the congestion window stays.
+                    self.snd.rto.back_off();
+                    self.go_back();
+                    self.snd.persist = Persist::Due;
                 } else {
                     self.stats.retransmit_timeouts += 1;
                     self.snd.rto.back_off();
-                    self.snd.timing = None;
-                    self.snd.nxt = self.snd.una;
-                    if self.snd.state == SendState::FinSent {
-                        self.snd.state = SendState::FinQueued;
-                    }
+                    self.go_back();
                     if let Congestion::Linear { .. } = self.profile.congestion {
                         self.snd.cwnd_segments = 1;
                         self.snd.cwnd_acks = 0;
@@ -486,6 +593,25 @@ impl Connection {
             }
         }
         true
+    }
+
+    /// Sends again from `una` (a timeout): what was in flight is sent anew, and the
+    /// segment being timed no longer gives a sample (Karn).
+    fn go_back(&mut self) {
+        self.snd.timing = None;
+        self.snd.nxt = self.snd.una;
+        if self.snd.state == SendState::FinSent {
+            self.snd.state = SendState::FinQueued;
+        }
+    }
+
+    /// Sender silly-window avoidance (RFC 1122 4.2.3.4, after RFC 813): a segment the
+    /// peer's window cuts below a full MSS (and below what is queued) is worth sending
+    /// only if it is at least `Fr = 1/2` of the largest window the peer has offered
+    /// (Linux 1.2 `tcp_write`: `copy < (sk->max_window >> 1)` waits). Otherwise it waits
+    /// for a larger window or the override (the persist timer, [`Persist::Due`]).
+    fn sws_allows(&self, len: u64) -> bool {
+        len * 2 >= self.snd.max_wnd
     }
 
     // ----- network side -----
@@ -517,23 +643,37 @@ impl Connection {
                 SendRule::FullLastOrIdle => {
                     len == self.mss as u64
                         || (len == unsent && (fin_due || !self.profile.nagle || idle))
-                        || idle
+                        || (idle && self.sws_allows(len))
                 }
                 SendRule::FullAllOrQuarterWindow => {
                     let snd_wnd = s.wnd_edge.saturating_sub(s.una);
                     len == self.mss as u64 || len == unsent || len * 4 >= snd_wnd
                 }
             };
-        if !send_data && s.probe && unsent > 0 && idle {
+        // the persist timer expired with data held and nothing in flight: send what the
+        // window allows (RFC 1122 4.2.3.4 override), or one byte beyond a zero window
+        // (RFC 793 3.7, RFC 1122 4.2.2.17)
+        let forced = !send_data && s.persist == Persist::Due && unsent > 0 && idle;
+        let probe = forced && len == 0;
+        if probe {
             len = 1;
         }
-        let probe = !send_data && len == 1 && s.probe;
-        let fin = fin_due && s.nxt + len == s.written && (send_data || probe || unsent == 0);
-        if send_data || probe || fin {
-            let len = if send_data || probe { len as u32 } else { 0 };
-            return Some(self.emit(now, len, fin));
+        let fin = fin_due && s.nxt + len == s.written && (send_data || forced || unsent == 0);
+        if send_data || forced || fin {
+            let len = if send_data || forced { len as u32 } else { 0 };
+            if probe {
+                self.stats.window_probes += 1;
+            } else if forced {
+                self.stats.sws_overrides += 1;
+            }
+            let seg = self.emit(now, len, fin);
+            if probe {
+                self.snd.persist = Persist::Probing;
+            }
+            return Some(seg);
         }
-        if unsent > 0 && idle && usable == 0 && self.snd.rtx == TimerState::Stopped && !self.snd.probe {
+        if unsent > 0 && idle && self.snd.rtx == TimerState::Stopped && self.snd.persist == Persist::Idle {
+            // held with nothing in flight: a shut window, or one SWS avoidance will not use
             let rto = self.snd.rto.rto();
             self.arm(Timer::Retransmit, rto);
         }
@@ -562,7 +702,7 @@ impl Connection {
         }
         self.stats.segments_sent += 1;
         if seg.seq_len() > 0 {
-            self.snd.probe = false;
+            self.snd.persist = Persist::Idle;
             if len > 0 {
                 self.stats.data_segments_sent += 1;
             }
@@ -597,6 +737,9 @@ impl Connection {
             let freed = seg.ack.min(data_end) - s.una.min(data_end);
             out.acked = freed;
             s.una = seg.ack;
+            if s.persist == Persist::Probing {
+                s.persist = Persist::Idle; // the probe's byte was taken
+            }
             s.nxt = s.nxt.max(s.una);
             if s.state == SendState::FinSent && seg.ack == data_end + 1 {
                 s.state = SendState::FinAcked;
@@ -623,6 +766,18 @@ impl Connection {
         }
         if seg.ack >= self.snd.una {
             self.snd.wnd_edge = seg.ack + seg.window as u64;
+            self.snd.max_wnd = self.snd.max_wnd.max(seg.window as u64);
+            if self.snd.persist == Persist::Probing && seg.ack == self.snd.una && seg.window > 0 {
+                // the window opened with the probe's byte not taken: it leads the next
+                // segment, and the persist timer is done
+                self.snd.persist = Persist::Idle;
+                self.snd.timing = None;
+                self.snd.nxt = self.snd.una;
+                if self.snd.state == SendState::FinSent {
+                    self.snd.state = SendState::FinQueued;
+                }
+                self.stop(Timer::Retransmit);
+            }
         }
         // data
         if seg.seq_len() == 0 {

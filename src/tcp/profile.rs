@@ -27,7 +27,9 @@ pub enum WindowRule {
 /// When a read that opened the window makes the receiver send a window update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WindowUpdateRule {
-    /// The offered edge moved by more than one MSS (Linux 1.2 `tcp_read`).
+    /// Linux 1.2 `tcp_read`: the offered edge moved by more than one MSS. The model sends
+    /// it once the edge moves by RFC 1122 4.2.3.3's `min(MSS, rcvbuf / 2)`: at exactly one
+    /// MSS Linux's own test would leave a one-segment window shut (see `conn::read`).
     MoreThanMss,
     /// The offered edge moved by at least this percentage of the receive buffer
     /// (4.2BSD `tcp_output`: 35%).
@@ -60,7 +62,10 @@ pub enum AckClock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendRule {
     /// A full segment; the last queued bytes (held by Nagle while data is in flight, if
-    /// `nagle`); or anything when nothing is in flight (Linux 1.2).
+    /// `nagle`); or, when nothing is in flight, a segment the peer's window cuts short if
+    /// it is at least half the largest window the peer offered (sender silly-window
+    /// avoidance, RFC 1122 4.2.3.4; Linux 1.2 `tcp_write`: `copy < max_window >> 1`
+    /// waits), else what the window allows when the persist timer overrides (Linux 1.2).
     FullLastOrIdle,
     /// 4.2BSD `tcp_output`: a full segment, or all the queued data, or `len * 4 >=`
     /// the peer's offered window (`snd_wnd`); Nagle does not exist yet.

@@ -236,6 +236,164 @@ fn test_linux_half_free_space_window() {
     assert!(segs.iter().all(|s| s.len == 1436));
 }
 
+/// Linux 1.2 as the 1995 scenarios have it (MSS 1436, the half-free-space window with
+/// its 2048-byte reserve, 214 bytes of skb overhead per segment).
+fn linux12() -> StackProfile {
+    StackProfile {
+        mss_bytes: 1436,
+        window: WindowRule::HalfFreeSpace {
+            reserve_bytes: 2048,
+            max_bytes: 16384,
+            full_margin_bytes: 4096,
+            sws_floor_bytes: 8192,
+        },
+        buffer_overhead_bytes: 214,
+        ..linux_like()
+    }
+}
+
+/// The one retransmit/persist timer request `c` made since the last call.
+fn rtx_request(c: &mut Connection) -> TimerRequest {
+    let r: Vec<_> = c
+        .take_timer_requests()
+        .into_iter()
+        .filter(|r| r.timer == Timer::Retransmit)
+        .collect();
+    assert_eq!(r.len(), 1, "{r:?}");
+    r[0]
+}
+
+#[test]
+fn test_established_persist_probe_after_timeout_against_zero_window() {
+    // RFC 1122 4.2.2.17: receive buffer 3000 (free-space rule), three segments shut it
+    let (mut a, mut b) = pair(linux_like(), 3000);
+    a.write(10_000);
+    let segs: Vec<_> = std::iter::from_fn(|| a.next_segment(t(0))).collect();
+    assert_eq!(segs.len(), 3);
+    for s in &segs {
+        b.on_segment(s, t(1));
+    }
+    let ack = b.next_segment(t(1)).unwrap();
+    assert_eq!((ack.ack, ack.window), (3000, 0));
+    a.on_segment(&ack, t(2));
+    assert!(a.next_segment(t(2)).is_none(), "the window is shut");
+    // the persist timer: the RTO (a 2 ms sample, clamped to the 200 ms minimum)
+    let persist = rtx_request(&mut a);
+    assert_eq!(persist.after, SimDuration::from_millis(200));
+    assert!(a.on_timer(Timer::Retransmit, persist.gen));
+    let probe = a.next_segment(t(202)).expect("a probe after the persist timeout");
+    assert_eq!((probe.seq, probe.len), (3000, 1));
+    assert_eq!(a.stats().window_probes, 1);
+    // the receiver, not having read, refuses the byte and answers with its zero window
+    b.on_segment(&probe, t(203));
+    assert_eq!(b.stats().window_drops, 1);
+    let answer = b.next_segment(t(203)).unwrap();
+    assert_eq!((answer.ack, answer.window), (3000, 0));
+    a.on_segment(&answer, t(204));
+    assert!(a.next_segment(t(204)).is_none());
+    // the probe's timer is the next persist interval; at its expiry the next probe's
+    // interval is doubled, and none of this is a retransmission timeout
+    let next = rtx_request(&mut a);
+    assert_eq!(next.after, SimDuration::from_millis(200));
+    assert!(a.on_timer(Timer::Retransmit, next.gen));
+    let probe2 = a.next_segment(t(402)).unwrap();
+    assert_eq!((probe2.seq, probe2.len), (3000, 1));
+    assert_eq!(rtx_request(&mut a).after, SimDuration::from_millis(400));
+    assert_eq!(a.stats().window_probes, 2);
+    assert_eq!(a.stats().retransmit_timeouts, 0);
+    // the reader drains the buffer: its window update reopens the window, and the
+    // refused probe's byte leads the next segment
+    b.on_segment(&probe2, t(403));
+    assert_eq!(b.read(3000), 3000);
+    let open = b.next_segment(t(403)).unwrap();
+    assert_eq!((open.ack, open.window), (3000, 3000));
+    a.on_segment(&open, t(404));
+    let more = a.next_segment(t(404)).expect("data flows again");
+    assert_eq!((more.seq, more.len), (3000, 1000));
+    assert_eq!(a.stats().window_probes, 2);
+    a.check().unwrap();
+    b.check().unwrap();
+}
+
+#[test]
+fn test_established_window_update_when_buffer_drains_by_the_rfc1122_step() {
+    // a 4096-byte buffer is below Linux 1.2's reserve: (4096/2 - 2048) = 0 < 1436, so
+    // sock_rspace would offer a zero window forever; RFC 1122 4.2.3.3 offers the free
+    // space as payload of full segments, 2 * 1436 + (796 - 214) = 3454 bytes
+    let (mut a, mut b) = Connection::pair((linux12(), 4096, 4096), (linux12(), 4096, 4096));
+    assert!(!b.reserve_fits());
+    assert!(Connection::pair((linux12(), 6968, 6968), (linux12(), 6968, 6968))
+        .0
+        .reserve_fits());
+    assert!(
+        !Connection::pair((linux12(), 6967, 6967), (linux12(), 6967, 6967))
+            .0
+            .reserve_fits()
+    );
+    assert_eq!(a.write(8192), 3454, "the send buffer holds the same 3454");
+    let s1 = a.next_segment(t(0)).unwrap();
+    let s2 = a.next_segment(t(0)).unwrap();
+    assert_eq!((s1.len, s2.len, s1.window), (1436, 1436, 3454));
+    assert!(a.next_segment(t(0)).is_none(), "Nagle holds the 582-byte tail");
+    b.on_segment(&s1, t(1));
+    b.on_segment(&s2, t(1));
+    // 3300 bytes of buffer used: 582 payload bytes fit; the edge stays at 3454
+    let ack = b.next_segment(t(1)).unwrap();
+    assert_eq!((ack.ack, ack.window), (2872, 582));
+    // reading part of a segment frees no buffer: no update
+    assert_eq!(b.read(1000), 1000);
+    assert_eq!(b.stats().window_updates, 0);
+    assert!(b.next_segment(t(2)).is_none());
+    // the rest of it frees 1650 bytes: the edge can move by 1436 = min(MSS, 4096/2),
+    // the RFC 1122 step (Linux's own "more than one MSS" would wait for 1437 forever)
+    assert_eq!(b.read(436), 436);
+    assert_eq!(b.stats().window_updates, 1);
+    let upd = b.next_segment(t(2)).unwrap();
+    assert!(upd.is_pure_ack());
+    assert_eq!((upd.ack, upd.window), (2872, 2018));
+    a.on_segment(&ack, t(3));
+    a.on_segment(&upd, t(3));
+    a.check().unwrap();
+    b.check().unwrap();
+}
+
+#[test]
+fn test_established_sender_sws_holds_short_segment_until_override() {
+    // the peer offered 8000 bytes; now, with nothing in flight, it offers 600: below a
+    // segment and below half its largest window (RFC 1122 4.2.3.4), so it waits
+    let (mut a, _b) = pair(linux_like(), 8000);
+    a.write(20_000);
+    let segs: Vec<_> = std::iter::from_fn(|| a.next_segment(t(0))).collect();
+    assert_eq!(segs.len(), 8);
+    let _ = a.take_timer_requests();
+    let small = Segment {
+        seq: 0,
+        len: 0,
+        ack: 8000,
+        window: 600,
+        fin: false,
+    };
+    a.on_segment(&small, t(2));
+    assert!(a.next_segment(t(2)).is_none(), "600 < 1000 and 600 < 8000 / 2");
+    assert!(a.window_shut());
+    // the persist timer doubles as the override timer: its expiry sends the 600
+    let over = rtx_request(&mut a);
+    assert_eq!(over.after, SimDuration::from_millis(200));
+    assert!(a.on_timer(Timer::Retransmit, over.gen));
+    let s = a.next_segment(t(202)).expect("the override sends what fits");
+    assert_eq!((s.seq, s.len), (8000, 600));
+    assert_eq!((a.stats().sws_overrides, a.stats().window_probes), (1, 0));
+    // a usable window of half the largest goes at once
+    let half = Segment {
+        ack: 8600,
+        window: 4000,
+        ..small
+    };
+    a.on_segment(&half, t(203));
+    let s = a.next_segment(t(203)).unwrap();
+    assert_eq!((s.seq, s.len), (8600, 1000));
+}
+
 /// A transfer over a lossy link: every byte arrives once and in order.
 fn lossy_transfer(total: u64, loss_per_mille: u64) -> (u64, SimTime, ConnStats) {
     let p = StackProfile {

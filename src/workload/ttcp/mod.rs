@@ -143,15 +143,26 @@ pub struct TtcpReport {
     pub ether: EtherReport,
     pub frames_lost: u64,
     pub events: u64,
+    /// The largest window the receiver offered the transmitter, bytes, and the
+    /// receiver's socket receive buffer it came from.
+    pub max_window: u64,
+    pub rcvbuf: u32,
+    pub mss: u32,
 }
 
 /// Why a run did not finish.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum TtcpError {
     #[error(
-        "the transfer did not finish within {limit_s} simulated seconds ({bytes} of {total} bytes read)"
+        "the transfer did not finish within {limit_s} simulated seconds ({bytes} of {total} bytes read): {why}"
     )]
-    Stuck { limit_s: f64, bytes: u64, total: u64 },
+    Stuck {
+        limit_s: f64,
+        bytes: u64,
+        total: u64,
+        /// What the connection's state says held it up.
+        why: String,
+    },
     #[error("the receiver read {read} bytes but {written} were written")]
     Conservation { read: u64, written: u64 },
     #[error(transparent)]
@@ -180,6 +191,27 @@ fn side(lan: &TcpLan<Ttcp>, n: usize) -> TtcpSide {
             None => (node.cpu.busy_ns - node.cpu.work_ns) as f64 * 1e-9,
         },
         node,
+    }
+}
+
+/// What held up a transfer that ran out of time, from the connection's state: a window
+/// the receiver kept shut, frames the medium lost, or (neither) a time limit too short
+/// for a transfer still moving.
+fn why_stuck(lan: &TcpLan<Ttcp>, tx: usize, bytes: u64) -> String {
+    let c = lan.conn(tx);
+    let s = c.stats();
+    if c.peer_window() == 0 && (s.window_probes > 0 || bytes == 0) {
+        format!(
+            "the receiver's window stayed shut ({} zero-window probes sent)",
+            s.window_probes
+        )
+    } else if lan.frames_lost > 0 {
+        format!(
+            "the medium lost {} frames ({} retransmission timeouts)",
+            lan.frames_lost, s.retransmit_timeouts
+        )
+    } else {
+        "the transfer was still moving when the time limit (workload.limit_s) ran out".into()
     }
 }
 
@@ -213,10 +245,12 @@ pub fn run_observed(
     }
     while !lan.finished() {
         let Some(ev) = engine.pop_until(limit) else {
+            let bytes = lan.app(1 - tx).bytes();
             return Err(TtcpError::Stuck {
                 limit_s: cfg.limit.as_secs_f64(),
-                bytes: lan.app(1 - tx).bytes(),
+                bytes,
                 total: cfg.buflen as u64 * cfg.nbuf as u64,
+                why: why_stuck(&lan, tx, bytes),
             });
         };
         crate::engine::Model::handle(&mut lan, ev, &mut engine);
@@ -239,6 +273,9 @@ pub fn run_observed(
         ether: lan.ether(engine.now()),
         frames_lost: lan.frames_lost,
         events: engine.events_dispatched(),
+        max_window: lan.conn(tx).max_peer_window(),
+        rcvbuf: lan.conn(1 - tx).rcvbuf(),
+        mss: lan.conn(tx).mss(),
     })
 }
 
