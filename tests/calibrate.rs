@@ -514,7 +514,13 @@ fn ctrl_c_writes_the_best_so_far_complete() {
     assert!(kill.success());
     let o = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // SIGINT's own exit status, after the best-so-far is written
+    assert_eq!(
+        o.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(stdout.contains("INTERRUPTED"), "{stdout}");
     // every file is there and whole: the fitted hardware file loads as TOML
     let hw = std::fs::read_to_string(out.join("artisoft-1992.toml")).unwrap();
@@ -522,6 +528,56 @@ fn ctrl_c_writes_the_best_so_far_complete() {
     let csv = std::fs::read_to_string(out.join("calibration.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 2 * BLOCKS.len());
     assert!(out.join("calibration.png").exists() && out.join("calibration.txt").exists());
+}
+
+#[test]
+fn ctrl_c_during_an_in_place_fit_leaves_the_hardware_file_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    set_budget(&file, 20000);
+    let hw = dir.path().join("artisoft-1992.toml");
+    let before = std::fs::read(&hw).unwrap();
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_ethersim"))
+        .args([
+            "calibrate",
+            file.to_str().unwrap(),
+            "--in-place",
+            "--jobs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert_eq!(
+        std::fs::read(&hw).unwrap(),
+        before,
+        "an unfinished fit was written in place"
+    );
+    assert!(err.contains("unchanged"), "{err}");
+    // the best so far is in the output directory, and nothing temporary is left anywhere
+    assert!(out.join("artisoft-1992.toml").is_file());
+    for d in [dir.path(), out.as_path()] {
+        let stray: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("ethersim"))
+            .collect();
+        assert!(stray.is_empty(), "{stray:?}");
+    }
 }
 
 #[test]

@@ -102,18 +102,18 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         .path
         .file_name()
         .map_or("hardware.toml".into(), |n| n.to_string_lossy().into_owned());
-    // the file's folder and name (`bulletin/fit.toml`): a fit's file name alone says little
-    let file_name = a
-        .file
-        .iter()
-        .rev()
-        .take(2)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .map(|c| c.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/");
+    // a fit's file name alone says little: `fit.toml` is named with its folder
+    // (`bulletin/fit.toml`), any other file by its name
+    let file_name = {
+        let name = a
+            .file
+            .file_name()
+            .map_or("calibration".into(), |n| n.to_string_lossy().into_owned());
+        match a.file.parent().and_then(|p| p.file_name()) {
+            Some(dir) if name == "fit.toml" => format!("{}/{name}", dir.to_string_lossy()),
+            _ => name,
+        }
+    };
     let marker = format!("calibrated by {file_name}");
     let text = trial::hardware_text(&cal, &fit.values, Some(&marker))?;
 
