@@ -50,7 +50,7 @@ pub struct StreamFile {
     /// The path as given (for messages and "wrote").
     shown: PathBuf,
     /// Where the temporary is renamed to (the resolved regular file).
-    dest: PathBuf,
+    rename_to: PathBuf,
     writer: Option<BufWriter<Sink>>,
     _tracked: Option<cleanup::Tracked>,
 }
@@ -70,7 +70,7 @@ impl StreamFile {
             Target::Stdout => Ok(StreamFile {
                 tmp: PathBuf::new(),
                 shown: dest.to_path_buf(),
-                dest: dest.to_path_buf(),
+                rename_to: dest.to_path_buf(),
                 writer: Some(BufWriter::new(Sink::Stdout(io::stdout()))),
                 _tracked: None,
             }),
@@ -82,7 +82,7 @@ impl StreamFile {
                 Ok(StreamFile {
                     tmp: PathBuf::new(),
                     shown: dest.to_path_buf(),
-                    dest: path,
+                    rename_to: path,
                     writer: Some(BufWriter::new(Sink::File(f))),
                     _tracked: None,
                 })
@@ -114,7 +114,7 @@ impl StreamFile {
                 Ok(StreamFile {
                     tmp,
                     shown: dest.to_path_buf(),
-                    dest: path,
+                    rename_to: path,
                     writer: Some(BufWriter::new(Sink::File(file))),
                     _tracked: Some(tracked),
                 })
@@ -151,7 +151,7 @@ impl StreamFile {
                 f.sync_all().map_err(|e| io_err(&self.shown, e))?;
                 drop(f);
                 let _commit = cleanup::commit_guard();
-                fs::rename(&self.tmp, &self.dest).map_err(|e| io_err(&self.shown, e))?;
+                fs::rename(&self.tmp, &self.rename_to).map_err(|e| io_err(&self.shown, e))?;
                 self.tmp = PathBuf::new();
             }
         }
