@@ -194,16 +194,28 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 None => lanperf::run(&w.config, scenario.seed),
             };
             let mut columns = Vec::new();
+            // on a LAN, no window means the stations were never all in a test's timed loop
+            // together: the utilisations are missing (NaN), not 0; a local baseline has none
+            let missing = if r.servers > 0 { f64::NAN } else { 0.0 };
+            if r.servers > 0 && r.totals.iter().any(|t| t.usage.is_none()) {
+                eprintln!(
+                    "warning: LANPERF with {} stations: the stations were never all in the timed loop together: their sum is not a LAN throughput, and the utilisations are left out",
+                    r.workstations
+                );
+            }
             let points = r
                 .totals
                 .iter()
                 .map(|t| {
                     let u = t.usage.clone().unwrap_or(lanperf::Usage {
-                        window_s: 0.0,
-                        wire_busy: 0.0,
-                        server_cpu: Default::default(),
-                        disk_busy: 0.0,
-                        workstation_cpu: 0.0,
+                        window_s: missing,
+                        wire_busy: missing,
+                        server_cpu: crate::lan::CpuShare {
+                            busy: missing,
+                            ..Default::default()
+                        },
+                        disk_busy: missing,
+                        workstation_cpu: missing,
                         packets_retransmitted: 0,
                         limit: lanperf::Limit::Latency,
                     });

@@ -84,6 +84,22 @@ pub const TTCP_COST: EventCost = EventCost {
     fixed_ns: 130.0,
     per_station_ns: 0.0,
 };
+/// A LANPERF local baseline (one station, no LAN). Measured (release): a RAM disk with
+/// `t600 b1 f1`, both tests, took 537 s for 3.6e10 events: 15 ns per event.
+pub const LOCAL_COST: EventCost = EventCost {
+    fixed_ns: 15.0,
+    per_station_ns: 0.0,
+};
+/// Events per simulated second of a local baseline's timed tests: 3.6e10 events over
+/// 2 x 600 s with 1-byte blocks on a RAM disk, the fastest operations there are; larger
+/// blocks or a hard disk do fewer operations a second, so this bounds them from above.
+const LOCAL_EVENTS_PER_S: f64 = 3.0e7;
+
+/// Estimated events of a LANPERF local baseline whose timed tests last `window_s` in all.
+pub fn lanperf_local_events(window_s: f64) -> f64 {
+    LOCAL_EVENTS_PER_S * window_s
+}
+
 /// Longest run admitted, seconds of CPU (ten minutes).
 pub const MAX_CPU_S: f64 = 600.0;
 

@@ -62,6 +62,37 @@ fn plain_types(message: &str) -> String {
     ] {
         m = m.replace(rust, toml);
     }
+    // serde names the Rust type it wanted: say what the key takes instead
+    for (rust, words) in [
+        (
+            "expected internally tagged enum RawIsa",
+            "expected a table with a `path` key",
+        ),
+        (
+            "expected internally tagged enum RawWindow",
+            "expected a table with a `rule` key",
+        ),
+    ] {
+        m = m.replace(rust, words);
+    }
+    for (rust, words) in [
+        (
+            "expected internally tagged enum",
+            "expected a table with a key naming its kind",
+        ),
+        ("expected struct", "expected a table"),
+        ("expected enum", "expected a string naming one of its choices"),
+    ] {
+        if let Some(at) = m.find(rust) {
+            // the type's name follows the phrase: drop it with the phrase
+            let rest = &m[at + rust.len()..];
+            let name_len = rest
+                .trim_start()
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .map_or(rest.len(), |n| n + (rest.len() - rest.trim_start().len()));
+            m = format!("{}{words}{}", &m[..at], &rest[name_len..]);
+        }
+    }
     m
 }
 

@@ -300,7 +300,13 @@ impl RawLanperf {
         Ok(p)
     }
 
-    pub fn validate(self, s: &Sections<'_>) -> Result<LanperfWorkload, FieldError> {
+    /// The validated workload; a setting that another makes meaningless is a warning
+    /// pushed on `warnings`.
+    pub fn validate(
+        self,
+        s: &Sections<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<LanperfWorkload, FieldError> {
         let lan: &LanProfile = s.lan.ok_or_else(|| {
             FieldError::invalid(
                 "workload.kind",
@@ -357,6 +363,19 @@ impl RawLanperf {
                 ),
             ));
         }
+        let write_through = matches!(cache.policy, WritePolicy::WriteThrough);
+        if write_through && self.cache.as_ref().and_then(|c| c.delay_shared_writes) == Some(true) {
+            warnings.push(
+                "workload.cache.delay_shared_writes = true does nothing with workload.cache.write_policy = \"write-through\": every write goes to the disk at once".into(),
+            );
+        }
+        if let Some(l) = &self.local {
+            if !l.redirector && l.redirector_kinstr.is_some() {
+                warnings.push(
+                    "workload.local.redirector_kinstr does nothing with workload.local.redirector = false: no redirector examines the calls".into(),
+                );
+            }
+        }
         let delay_writes = matches!(cache.policy, WritePolicy::Delayed { .. })
             && (params.sharing.excludes_writers() || delay_shared);
         let storage = StorageConfig {
@@ -400,6 +419,21 @@ impl RawLanperf {
                 })
             }
         };
+        if local.is_some() {
+            let window_s = params.test_s as f64 * params.tests.len() as f64;
+            budget::admit(
+                "workload.test_s",
+                budget::LOCAL_COST,
+                budget::lanperf_local_events(window_s),
+                1,
+                &format!(
+                    "a local baseline of {} s x {} tests",
+                    params.test_s,
+                    params.tests.len()
+                ),
+                "shorten the test (t)",
+            )?;
+        }
         let medium = s.medium;
         let positions = medium.positions(
             n + servers,

@@ -194,8 +194,24 @@ impl RawCard {
                 format!("not a key of engine {name:?} (its keys: {})", own.join(", ")),
             ));
         }
+        // present, and within the registry's range (a zero buffer count or size is refused)
         let need = |k: &str, v: Option<u32>| {
-            v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))
+            let v = v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))?;
+            let p = param(&format!("workload.cards.*.{k}"));
+            match p.range {
+                params::Range::Int { min, max } if !(min.value..=max.value).contains(&(v as i64)) => {
+                    let source = if (v as i64) < min.value {
+                        min.source
+                    } else {
+                        max.source
+                    };
+                    Err(
+                        FieldError::range(format!("{key}.{k}"), v, format!("{}..={}", min.value, max.value))
+                            .with_note(source),
+                    )
+                }
+                _ => Ok(v),
+            }
         };
         let need_f = |k: &str, v: Option<f64>| {
             v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))
@@ -424,6 +440,18 @@ impl RawTtcp {
         // every card's keys, used by a host or not
         for (name, c) in &self.cards {
             c.engine(&format!("workload.cards.{name}"))?;
+        }
+        // every `card` entry names a defined host (one for another host would be ignored)
+        if let Some(stray) = self.card.keys().find(|h| !self.hosts.contains_key(*h)) {
+            let hosts: Vec<&str> = self.hosts.keys().map(String::as_str).collect();
+            return Err(FieldError::invalid(
+                format!("workload.card.{stray}"),
+                format!(
+                    "{:?} is not a host in workload.hosts ({})",
+                    super::error::clip(stray, 40),
+                    hosts.join(", ")
+                ),
+            ));
         }
         let mut links = Vec::new();
         let mut built = Vec::new();

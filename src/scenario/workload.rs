@@ -80,7 +80,7 @@ pub(super) fn validate(
         }
         "lanperf" => {
             let raw: RawLanperf = de::from_value(body, "workload")?;
-            Ok(Workload::Lanperf(Box::new(raw.validate(sections)?)))
+            Ok(Workload::Lanperf(Box::new(raw.validate(sections, warnings)?)))
         }
         "ttcp" => {
             let raw: RawTtcp = de::from_value(body, "workload")?;

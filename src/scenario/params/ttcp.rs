@@ -17,7 +17,7 @@ pub const SECTION: Section = Section {
 const KINSTR_MIN: (f64, &str) = (0.0, "no work");
 const KINSTR_MAX: (f64, &str) = (1e4, "engineering bound: 10 million instructions");
 const MEGA: (i64, &str) = (1 << 20, "engineering bound: 1 MiB");
-const U32_MIN: (i64, &str) = (0, "unsigned 32-bit; not checked further");
+const ONE_BUFFER: (i64, &str) = (1, "a card needs at least one buffer");
 const U32_MAX: (i64, &str) = (u32::MAX as i64, "unsigned 32-bit; not checked further");
 const NS_1E7: (f64, &str) = (1e7, "engineering bound: 10 ms");
 const ZERO_NS: (f64, &str) = (0.0, "no time");
@@ -201,13 +201,13 @@ const PARAMS: &[Param] = &[
     .kind("ttcp")
     .label("Copy engine")
     .means("How frames move between host and card: FIFO PIO (3C509), shared memory (SMC Ultra), PCI bus master (LANCE), UNIBUS DMA."),
-    Param::int("workload.cards.*.tx_fifo_bytes", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.tx_fifo_bytes", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("bytes")
         .default("required with engine = \"fifo_pio\"")
         .label("Transmit FIFO (bytes)")
         .means("The card's transmit FIFO."),
-    Param::int("workload.cards.*.rx_fifo_bytes", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.rx_fifo_bytes", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("bytes")
         .default("required with engine = \"fifo_pio\"")
@@ -219,13 +219,13 @@ const PARAMS: &[Param] = &[
         .default("required with engine = \"fifo_pio\"")
         .label("I/O access (ISA clocks)")
         .means("One data-port access in ISA bus clocks (the card's wait states decide it)."),
-    Param::int("workload.cards.*.ram_bytes", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.ram_bytes", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("bytes")
         .default("required with engine = \"shared_memory\"")
         .label("Card RAM (bytes)")
         .means("The card's shared memory; its receive part must hold a full frame."),
-    Param::int("workload.cards.*.tx_buffers", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.tx_buffers", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("frames")
         .default("required with engine = \"shared_memory\"")
@@ -237,13 +237,13 @@ const PARAMS: &[Param] = &[
         .default("required with engine = \"shared_memory\"")
         .label("Memory access (ISA clocks)")
         .means("One shared-memory access in ISA bus clocks."),
-    Param::int("workload.cards.*.tx_ring", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.tx_ring", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("descriptors")
         .default("required with engine = \"bus_master\"")
         .label("Transmit ring (descriptors)")
         .means("The bus master's transmit descriptor ring."),
-    Param::int("workload.cards.*.rx_ring", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.rx_ring", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("descriptors")
         .default("required with engine = \"bus_master\"")
@@ -261,7 +261,7 @@ const PARAMS: &[Param] = &[
         .default("required with engine = \"unibus_dma\"")
         .label("Transmit slots (frames)")
         .means("Frames the UNIBUS card holds for sending."),
-    Param::int("workload.cards.*.rx_bytes", U32_MIN, U32_MAX)
+    Param::int("workload.cards.*.rx_bytes", ONE_BUFFER, U32_MAX)
         .kind("ttcp")
         .unit("bytes")
         .default("required with engine = \"unibus_dma\"")
