@@ -392,17 +392,29 @@ proptest! {
             let Some(pb) = make(b, d.path(), "b", &input) else { return Ok(()) };
             pb
         };
-        // a FIFO needs a reader, or opening it for writing waits forever
+        // a FIFO needs a reader, or opening it for writing waits forever: each FIFO gets
+        // one that opens without waiting (O_NONBLOCK) and drains it until the run is over
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let readers: Vec<_> = [&pa, &pb].iter().filter(|p| {
             fs::symlink_metadata(p).is_ok_and(|m| {
                 use std::os::unix::fs::FileTypeExt;
                 m.file_type().is_fifo()
             })
         }).map(|p| {
-            let p = (*p).clone();
+            use std::io::Read;
+            use std::os::unix::fs::OpenOptionsExt;
+            const O_NONBLOCK: i32 = 0o4000; // Linux
+            let f = fs::OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(p);
+            let done = done.clone();
             std::thread::spawn(move || {
-                let f = fs::OpenOptions::new().read(true).write(true).open(&p);
-                drop(f);
+                let Ok(mut f) = f else { return };
+                let mut buf = [0u8; 65536];
+                while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                    match f.read(&mut buf) {
+                        Ok(n) if n > 0 => continue,
+                        _ => std::thread::sleep(Duration::from_millis(5)),
+                    }
+                }
             })
         }).collect();
         let before = snapshot(d.path());
@@ -417,6 +429,7 @@ proptest! {
             signal(&child, "-INT");
         }
         let o = child.wait_with_output().unwrap();
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
         for r in readers { let _ = r.join(); }
         prop_assert_eq!(fs::read(&input).unwrap(), input_bytes, "the input changed");
         prop_assert!(leftovers(d.path()).is_empty(), "temporaries: {:?}", leftovers(d.path()));

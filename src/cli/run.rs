@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 use super::args::{FormatArg, RunArgs};
 use std::path::Path;
 
-use super::io::{check_out_dir, load, note, print, wrote};
+use super::io::{check_out_dir, load, note, print, warning, wrote};
 use ethersim::report::atomic::Staged;
 use ethersim::report::target;
 use ethersim::report::{self, Format};
@@ -55,6 +55,9 @@ pub fn run(a: RunArgs) -> Result<()> {
     } else {
         run::run(&s)
     };
+    if let Some(c) = out.caveat() {
+        warning(&c);
+    }
     let exporter = report::exporter(format);
     let text = exporter.render(&out)?;
     if let Some(dir) = &a.out {

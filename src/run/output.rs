@@ -57,6 +57,22 @@ impl RunOutput {
             RunDetail::Saturate(_) | RunDetail::Perform3(_) | RunDetail::Lanperf(_) => None,
         }
     }
+
+    /// What a reader must know before taking the figures as they stand: a LANPERF run on a
+    /// LAN whose stations were never all in a test's timed loop together (its sum is not
+    /// a LAN throughput, and its utilisations are missing); `None` otherwise.
+    pub fn caveat(&self) -> Option<String> {
+        match &self.detail {
+            RunDetail::Lanperf(r) if r.servers > 0 && r.totals.iter().any(|t| t.usage.is_none()) => {
+                Some(format!(
+                    "LANPERF with {} stations: the stations were never all in the timed loop \
+                     together: their sum is not a LAN throughput, and the utilisations are left out",
+                    r.workstations
+                ))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// One swept key and its values.
