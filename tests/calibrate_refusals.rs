@@ -155,6 +155,7 @@ fn a_search_whose_objective_at_its_start_is_not_finite_is_refused_naming_scenari
         )
     });
     let err = refused(&file, &[]);
+    eprintln!("{err}");
     let first = &names()[0];
     contains_all(
         &err,
