@@ -429,3 +429,34 @@ fn an_error_in_an_inherited_key_is_located_in_the_fit_at_its_own_index() {
     let key = format!("parameter[{}].key", params_before - 1);
     assert!(e.contains("ttcp1995/fit.toml:") && e.contains(&key), "{e}");
 }
+
+#[test]
+fn every_calibration_file_reports_over_at_least_five_distinct_seeds_and_bounds_an_integer() {
+    for p in calibration_files() {
+        let cal = Calibration::load(&root().join(&p)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let mut seeds = cal.report_seeds.clone();
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert!(
+            seeds.len() >= calibrate::calibration::MIN_REPORT_SEEDS,
+            "{}: {} distinct report seeds",
+            p.display(),
+            seeds.len()
+        );
+        for q in &cal.parameters {
+            if let calibrate::Domain::Continuous {
+                min,
+                max,
+                integer: true,
+            } = q.domain
+            {
+                assert!(
+                    min.ceil() <= max.floor(),
+                    "{}: {} [{min}, {max}]",
+                    p.display(),
+                    q.key
+                );
+            }
+        }
+    }
+}

@@ -42,7 +42,7 @@ use crate::scenario::de::from_value;
 use crate::scenario::error::{FieldError, Problem};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
-use super::extends::Merged;
+use super::extends::{located_in, Merged};
 use super::line_bar::{Bar, LineBar, RawLineBar, LINE_FIGURE};
 use super::measured::{measured_tables, read_measured, Measured, MAX_SCATTER_PERCENT};
 use super::parameter::{clip, search_starts, Parameter, SearchStart, MAX_PARAMETERS};
@@ -52,6 +52,12 @@ use super::CalibrationError;
 
 /// Most seeds and evaluations a file may ask for.
 pub const MAX_SEEDS: usize = 64;
+/// Fewest report seeds: the seed noise of the objective, and with it whether a constant is
+/// pinned down by the data, is a standard deviation over them (the fit's own `seeds` may
+/// be fewer).
+pub const MIN_REPORT_SEEDS: usize = 5;
+/// Fewest scenarios cross-validation needs: each fold fits all but one of them.
+pub const MIN_CROSS_VALIDATION_SCENARIOS: usize = 2;
 pub const MAX_EVALUATIONS: u32 = 20_000;
 /// Weight per percent beyond any bar (`point_bar_percent`, `[line_bar]`) when the file
 /// gives none, and the largest allowed: one percent beyond a bar then costs what ten
@@ -133,6 +139,8 @@ pub struct Calibration {
     pub verdict: Option<Verdict>,
     /// The file it extends (`extends`), if any: a hypothesis on that fit.
     pub extends: Option<PathBuf>,
+    /// The file that gives `scenarios` (to locate a refusal of cross-validation).
+    scenarios_from: Source,
 }
 
 /// Most `overrides` a calibration file may hold.
@@ -142,11 +150,15 @@ fn relative(base: &Path, p: &str) -> PathBuf {
     base.parent().unwrap_or(Path::new(".")).join(p)
 }
 
-fn seeds(v: &[i64], key: &str) -> Result<Vec<u64>, FieldError> {
-    if v.is_empty() || v.len() > MAX_SEEDS {
+/// The seeds at `key`: `min..=MAX_SEEDS` distinct non-negative integers.
+fn seeds(v: &[i64], key: &str, min: usize) -> Result<Vec<u64>, FieldError> {
+    if v.len() < min || v.len() > MAX_SEEDS {
         return Err(FieldError::invalid(
             key,
-            format!("needs 1..={MAX_SEEDS} seeds, has {}", v.len()),
+            format!(
+                "needs at least {min} distinct seeds (at most {MAX_SEEDS}), has {}",
+                v.len()
+            ),
         ));
     }
     let mut out = Vec::with_capacity(v.len());
@@ -190,7 +202,7 @@ impl Calibration {
                 return Err(err(FieldError::new(
                     "objective",
                     Problem::UnknownVariant {
-                        value: other.to_string(),
+                        value: clip(other),
                         suggestions: vec![],
                         valid: Objective::NAMES.iter().map(|s| s.to_string()).collect(),
                     },
@@ -204,9 +216,20 @@ impl Calibration {
             .map(RawLineBar::validate)
             .transpose()
             .map_err(err)?;
-        let fit_seeds = seeds(&raw.seeds, "seeds").map_err(err)?;
+        let fit_seeds = seeds(&raw.seeds, "seeds", 1).map_err(err)?;
         let report_seeds = match &raw.report_seeds {
-            Some(v) => seeds(v, "report_seeds").map_err(err)?,
+            Some(v) => seeds(v, "report_seeds", MIN_REPORT_SEEDS).map_err(err)?,
+            None if fit_seeds.len() < MIN_REPORT_SEEDS => {
+                return Err(err(FieldError::invalid(
+                    "report_seeds",
+                    format!(
+                        "absent, so the results would be reported over the {} fit seeds: give at \
+                         least {MIN_REPORT_SEEDS} distinct report seeds (the seed noise is their \
+                         standard deviation)",
+                        fit_seeds.len()
+                    ),
+                )))
+            }
             None => fit_seeds.clone(),
         };
         let max_evaluations = raw.max_evaluations.unwrap_or(600);
@@ -235,7 +258,7 @@ impl Calibration {
         let hardware = Source::read(&hw_path).map_err(|e| match e {
             ScenarioError::Read { err: io, .. } => err(FieldError::invalid(
                 "hardware",
-                format!("cannot read {}: {io}", hw_path.display()),
+                format!("cannot read {}: {io}", clip(&hw_path.display().to_string())),
             )),
             other => CalibrationError::File(other),
         })?;
@@ -280,7 +303,7 @@ impl Calibration {
             let source = Source::read(&p).map_err(|e| match e {
                 ScenarioError::Read { err: io, .. } => err(FieldError::invalid(
                     format!("scenarios[{i}]"),
-                    format!("cannot read {}: {io}", p.display()),
+                    format!("cannot read {}: {io}", clip(&p.display().to_string())),
                 )),
                 other => CalibrationError::File(other),
             })?;
@@ -305,8 +328,12 @@ impl Calibration {
                     format!("two scenarios are named {:?}", loaded.name),
                 )));
             }
-            let keys = crate::run::point_keys(&loaded, &key_column)
-                .map_err(|m| err(FieldError::invalid(format!("{}.key_column", tables[0].0), m)))?;
+            let keys = crate::run::point_keys(&loaded, &key_column).map_err(|m| {
+                err(FieldError::invalid(
+                    format!("{}.key_column", tables[0].0),
+                    clip_message(&m),
+                ))
+            })?;
             for (at, t) in &tables {
                 let f = t.figure.as_deref().expect("named");
                 if !crate::run::point_columns(&loaded).contains(&f) {
@@ -318,7 +345,7 @@ impl Calibration {
                     return Err(err(FieldError::new(
                         key,
                         Problem::UnknownVariant {
-                            value: f.to_string(),
+                            value: clip(f),
                             suggestions: vec![],
                             valid: crate::run::point_columns(&loaded)
                                 .iter()
@@ -375,7 +402,7 @@ impl Calibration {
             measured.extend(read_measured(&m_path, t, figure, &points).map_err(|m| {
                 err(FieldError::invalid(
                     format!("{at}.file"),
-                    format!("{}: {m}", m_path.display()),
+                    format!("{}: {m}", clip(&m_path.display().to_string())),
                 ))
             })?);
         }
@@ -408,7 +435,28 @@ impl Calibration {
             overrides,
             verdict,
             extends: merged.parent.as_ref().map(|p| p.path.clone()),
+            scenarios_from: merged.source_of("scenarios").clone(),
         })
+    }
+
+    /// Refuses cross-validation of a calibration with fewer than
+    /// [`MIN_CROSS_VALIDATION_SCENARIOS`] scenarios (a fold would fit to none), at the key
+    /// `scenarios` of the file that gives it. Checked before any search.
+    pub fn check_cross_validation(&self) -> Result<(), CalibrationError> {
+        let n = self.scenarios.len();
+        if n >= MIN_CROSS_VALIDATION_SCENARIOS {
+            return Ok(());
+        }
+        Err(located_in(
+            &self.scenarios_from,
+            FieldError::invalid(
+                "scenarios",
+                format!(
+                    "cross-validation holds out one scenario at a time and fits the others: it \
+                     needs at least {MIN_CROSS_VALIDATION_SCENARIOS} scenarios, has {n}"
+                ),
+            ),
+        ))
     }
 
     /// The objective as the report names it: its kind, whether errors are counted in
@@ -448,6 +496,11 @@ impl Calibration {
             .collect();
         c
     }
+}
+
+/// A message quoting input (a key or column name), escaped and cut to a bounded length.
+fn clip_message(m: &str) -> String {
+    crate::scenario::error::clip(&crate::scenario::error::escape(m), 400)
 }
 
 /// `point_bar_percent` and `point_bar_weight`: none without the bar, and a weight only

@@ -30,6 +30,7 @@ use crate::scenario::error::{FieldError, Location};
 use crate::scenario::source::parse_path;
 use crate::scenario::{ScenarioError, Source};
 
+use super::parameter::clip;
 use super::CalibrationError;
 
 /// The keys only a hypothesis has; they are consumed by the merge.
@@ -166,12 +167,13 @@ impl Merged {
         };
         let parent_path = relative(&own.path, &ext);
         if canonical(&parent_path) == canonical(&own.path) {
-            return Err(err("extends", format!("`{ext}` is this file itself")));
+            return Err(err("extends", format!("`{}` is this file itself", clip(&ext))));
         }
         let parent = Source::read(&parent_path).map_err(|e| match e {
-            ScenarioError::Read { err: io, .. } => {
-                err("extends", format!("cannot read {}: {io}", parent_path.display()))
-            }
+            ScenarioError::Read { err: io, .. } => err(
+                "extends",
+                format!("cannot read {}: {io}", clip(&parent_path.display().to_string())),
+            ),
             other => CalibrationError::File(other),
         })?;
         let mut base = parent.parse()?;
@@ -183,9 +185,10 @@ impl Merged {
                 FieldError::invalid(
                     "extends",
                     format!(
-                        "{} extends {} and itself extends `{up}`{}: only one level is supported (a hypothesis extends a fit, which extends nothing)",
-                        own.path.display(),
-                        parent_path.display(),
+                        "{} extends {} and itself extends `{}`{}: only one level is supported (a hypothesis extends a fit, which extends nothing)",
+                        clip(&own.path.display().to_string()),
+                        clip(&parent_path.display().to_string()),
+                        clip(up),
                         if cycle { ", a cycle" } else { "" }
                     ),
                 ),
@@ -226,15 +229,19 @@ impl Merged {
                 ));
             }
             if OWN_KEYS.contains(&key.as_str()) || EXTENDS_KEYS.contains(&key.as_str()) {
-                return Err(err(&at, format!("`{key}` is never inherited")));
+                return Err(err(&at, format!("`{}` is never inherited", clip(key))));
             }
             if doc.contains_key(key) {
-                return Err(err(&at, format!("`{key}` is both removed and set here")));
+                return Err(err(&at, format!("`{}` is both removed and set here", clip(key))));
             }
             if base.remove(key).is_none() {
                 return Err(err(
                     &at,
-                    format!("{} has no `{key}` to remove", parent_path.display()),
+                    format!(
+                        "{} has no `{}` to remove",
+                        clip(&parent_path.display().to_string()),
+                        clip(key)
+                    ),
                 ));
             }
         }
@@ -259,12 +266,19 @@ impl Merged {
         for (i, key) in drop.iter().enumerate() {
             let at = format!("remove_parameters[{i}]");
             if own_params.iter().any(|p| param_key(p) == Some(key)) {
-                return Err(err(&at, format!("`{key}` is both removed and given here")));
+                return Err(err(
+                    &at,
+                    format!("`{}` is both removed and given here", clip(key)),
+                ));
             }
             let Some(pos) = params.iter().position(|p| param_key(&p.2) == Some(key)) else {
                 return Err(err(
                     &at,
-                    format!("{} fits no `{key}` to remove", parent_path.display()),
+                    format!(
+                        "{} fits no `{}` to remove",
+                        clip(&parent_path.display().to_string()),
+                        clip(key)
+                    ),
                 ));
             };
             params.remove(pos);
@@ -283,7 +297,10 @@ impl Merged {
             Some(n) if n == parent_name => {
                 return Err(err(
                     "name",
-                    format!("`{n}` is the name of the fit it extends: give the hypothesis its own"),
+                    format!(
+                        "`{}` is the name of the fit it extends: give the hypothesis its own",
+                        clip(n)
+                    ),
                 ))
             }
             Some(_) => {}

@@ -4,7 +4,7 @@
 //! Invariants: every table names its figure (the top-level `figure` for a single
 //! `[measured]` table), all tables share the key column, no figure is measured twice;
 //! every CSV row names one of the scenarios and one of its point keys, once, with a
-//! finite positive value, and every scenario has at least one point. Units: the value is
+//! finite value of at least [`MIN_MEASURED`], and every scenario has at least one point. Units: the value is
 //! the figure's own; `scatter_percent` is percent of the value.
 
 use std::collections::BTreeMap;
@@ -13,7 +13,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::scenario::de::from_value;
-use crate::scenario::error::FieldError;
+use crate::scenario::error::{show, FieldError};
+use crate::scenario::{ScenarioError, Source};
+
+use super::parameter::clip;
 
 /// Largest `scatter_percent` of a measured table: a measurement that scatters by more
 /// than its own value says nothing.
@@ -108,8 +111,10 @@ pub(super) fn measured_tables(
             return Err(FieldError::invalid(
                 format!("{at}.key_column"),
                 format!(
-                    "{:?}, where {} has {:?}: all tables key their points the same way",
-                    t.key_column, tables[0].0, tables[0].1.key_column
+                    "{}, where {} has {}: all tables key their points the same way",
+                    quoted(&t.key_column),
+                    tables[0].0,
+                    quoted(&tables[0].1.key_column)
                 ),
             ));
         }
@@ -117,8 +122,8 @@ pub(super) fn measured_tables(
             return Err(FieldError::invalid(
                 format!("{at}.figure"),
                 format!(
-                    "{:?} is measured by two tables",
-                    t.figure.as_deref().unwrap_or("")
+                    "{} is measured by two tables",
+                    quoted(t.figure.as_deref().unwrap_or(""))
                 ),
             ));
         }
@@ -126,21 +131,61 @@ pub(super) fn measured_tables(
     Ok(tables)
 }
 
-/// Reads the measured CSV: one row per point, matched to the scenarios' points.
+/// Smallest measured value accepted, in the figure's own unit (KB/s, seconds, ...). Every
+/// error is in percent of its measurement, so a measurement near zero turns any simulated
+/// value into an error near infinity: below 1e-9 one point's squared error overflows the
+/// objective (and its seed noise), and no figure of a real measurement is that small.
+pub const MIN_MEASURED: f64 = 1e-9;
+
+/// Most columns a "has no column" message lists.
+const MAX_LISTED_COLUMNS: usize = 16;
+
+/// A cell, header or name of the input, quoted for a message: control characters escaped
+/// and cut to a bounded length (see [`super::parameter::clip`]).
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", clip(s))
+}
+
+/// Reads the measured CSV: one row per point, matched to the scenarios' points. The file
+/// is read as a scenario file is ([`Source::read`]): a regular file of at most
+/// [`crate::scenario::source::MAX_FILE_BYTES`] (1 MiB), UTF-8. Messages name the line and column (1-based field
+/// number) of a bad cell and quote input shortened and escaped.
 pub(super) fn read_measured(
     path: &Path,
     cols: &RawMeasured,
     figure: usize,
     scenarios: &[(&str, &[f64])],
 ) -> Result<Vec<Measured>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let text = match Source::read(path) {
+        Ok(source) => source.text,
+        Err(ScenarioError::Read { err, .. }) => return Err(format!("cannot read: {err}")),
+        Err(ScenarioError::TooLarge { size, limit, .. }) => {
+            return Err(format!(
+                "too large ({size} bytes; a measured file may have at most {limit} bytes, 1 MiB)"
+            ))
+        }
+        Err(ScenarioError::NotUtf8 { line, column, .. }) => {
+            return Err(format!(
+                "line {line}, column {column}: the file is not UTF-8 text"
+            ))
+        }
+        Err(other) => return Err(other.to_string()),
+    };
     let mut r = ::csv::Reader::from_reader(text.as_bytes());
     let header = r.headers().map_err(|e| e.to_string())?.clone();
     let col = |name: &str| {
         header.iter().position(|h| h == name).ok_or_else(|| {
+            let listed: Vec<String> = header.iter().take(MAX_LISTED_COLUMNS).map(quoted).collect();
+            let more = header.len().saturating_sub(MAX_LISTED_COLUMNS);
             format!(
-                "has no column {name:?} (columns: {})",
-                header.iter().collect::<Vec<_>>().join(", ")
+                "has no column {} (columns: {}{})",
+                quoted(name),
+                listed.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
             )
         })
     };
@@ -154,10 +199,12 @@ pub(super) fn read_measured(
     for (row, rec) in r.records().enumerate() {
         let line = row + 2;
         let rec = rec.map_err(|e| format!("line {line}: {e}"))?;
+        let line = rec.position().map_or(line, |p| p.line() as usize);
         let name = rec.get(cs).unwrap_or("");
         let Some(si) = scenarios.iter().position(|s| s.0 == name) else {
             return Err(format!(
-                "line {line}: {name:?} is not one of the scenarios ({})",
+                "line {line}: {} is not one of the scenarios ({})",
+                quoted(name),
                 scenarios.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
             ));
         };
@@ -167,24 +214,41 @@ pub(super) fn read_measured(
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .ok_or_else(|| format!("line {line}: {what} {cell:?} is not a finite number"))
+                .ok_or_else(|| {
+                    format!(
+                        "line {line}, column {} ({}): {} is not a finite number",
+                        c + 1,
+                        quoted(what),
+                        quoted(cell)
+                    )
+                })
         };
         let key = parse(ck, &cols.key_column)?;
         let value = parse(cv, &cols.value_column)?;
-        if value <= 0.0 {
+        if value < MIN_MEASURED {
             return Err(format!(
-                "line {line}: measured {value} must be positive (errors are in percent of it)"
+                "line {line}, column {} ({}): measured value {} is below {MIN_MEASURED:e} (in the \
+                 figure's unit): errors are in percent of the measured value, so it must be \
+                 positive, and from a smaller one any error would overflow the objective",
+                cv + 1,
+                quoted(&cols.value_column),
+                show(value)
             ));
         }
         if !scenarios[si].1.contains(&key) {
             return Err(format!(
-                "line {line}: scenario {name:?} has no point with {} = {key} (its points: {:?})",
-                cols.key_column, scenarios[si].1
+                "line {line}: scenario {} has no point with {} = {} (its points: {:?})",
+                quoted(name),
+                clip(&cols.key_column),
+                show(key),
+                scenarios[si].1
             ));
         }
         if let Some(prev) = seen.insert((si, key.to_bits()), line) {
             return Err(format!(
-                "line {line}: the point {name:?} {key} is measured twice (also line {prev})"
+                "line {line}: the point {} {} is measured twice (also line {prev})",
+                quoted(name),
+                show(key)
             ));
         }
         out.push(Measured {
@@ -197,7 +261,7 @@ pub(super) fn read_measured(
     }
     for (i, s) in scenarios.iter().enumerate() {
         if !out.iter().any(|m| m.scenario == i) {
-            return Err(format!("no measured point for scenario {:?}", s.0));
+            return Err(format!("no measured point for scenario {}", quoted(s.0)));
         }
     }
     Ok(out)

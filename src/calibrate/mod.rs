@@ -20,6 +20,16 @@
 //!   then the sensitivity of the objective to each constant and the seed noise.
 //! - [`report`]: the calibration's results as text, CSV and a chart (formatting only).
 //!
+//! Every file calibrate reads (the calibration file, the file it `extends`, the hardware
+//! file, the scenarios and each measured CSV) is read as a scenario file is
+//! ([`crate::scenario::Source::read`]): a regular file (a FIFO or device is refused before
+//! it is opened, so nothing blocks) of at most
+//! [`crate::scenario::source::MAX_FILE_BYTES`] (1 MiB). Everything that can be refused is
+//! refused before any search and before any output is written: measured values below
+//! [`measured::MIN_MEASURED`], fewer than [`calibration::MIN_REPORT_SEEDS`] report seeds,
+//! integer bounds without an integer inside, cross-validation over fewer than two
+//! scenarios, and a search whose objective at its start is not finite.
+//!
 //! The objective is deterministic: every evaluation runs the same seeds (common random
 //! numbers), and runs go in parallel on the current rayon pool but are combined in a fixed
 //! order, so the result is the same for any number of threads. The search starts from the
@@ -60,6 +70,10 @@ pub enum CalibrationError {
         scenario: String,
         err: Box<ScenarioError>,
     },
+    /// The objective is not finite where a search starts (or at the values judged): a
+    /// measurement or its scatter makes a point's error overflow.
+    #[error("{0}")]
+    NotFinite(String),
     /// The fitted hardware text cannot be built.
     #[error("cannot edit the hardware file: {0}")]
     Edit(String),

@@ -4,7 +4,8 @@
 //!
 //! Invariants: a parameter's key is a key of the hardware file, fitted once, not held by
 //! an override, and left to the hardware file by at least one scenario; a continuous
-//! domain has finite bounds with min < max and its start inside them; a discrete one has
+//! domain has finite bounds with min < max and its start inside them (an integer key's
+//! bounds hold at least one integer, and every trial value is one of them); a discrete one has
 //! 1..=[`MAX_CHOICES`] choices of the hardware value's type. Units are the hardware key's
 //! own.
 
@@ -81,7 +82,8 @@ pub fn written(domain: &Domain, x: f64) -> toml::Value {
         Domain::Continuous { min, max, integer } => {
             let x = x.clamp(*min, *max);
             if *integer {
-                toml::Value::Integer(x.round() as i64)
+                // rounded, then kept inside the bounds: [2.4, 3.6] never gives 2
+                toml::Value::Integer(x.round().clamp(min.ceil(), max.floor()) as i64)
             } else {
                 toml::Value::Float(format!("{x:.5e}").parse().unwrap_or(x))
             }
@@ -181,7 +183,7 @@ impl RawParameter {
                     Some(s) => {
                         return Err(err(FieldError::invalid(
                             at("start"),
-                            format!("{s} is not one of the choices"),
+                            format!("{} is not one of the choices", clip(&s.to_string())),
                         )))
                     }
                     None => choices[(choices.len() - 1) / 2].clone(),
@@ -211,6 +213,16 @@ impl RawParameter {
                         at("max"),
                         format!("[{min}, {max}]"),
                         "finite bounds with min < max",
+                    )));
+                }
+                if integer && min.ceil() > max.floor() {
+                    return Err(err(FieldError::invalid(
+                        at("max"),
+                        format!(
+                            "`{}` is an integer in the hardware file, and [{min}, {max}] holds no \
+                             integer: give bounds with at least one integer inside",
+                            clip(&p.key)
+                        ),
                     )));
                 }
                 let start = match &p.start {
@@ -279,7 +291,7 @@ pub(super) fn search_starts(names: Option<&[String]>) -> Result<Vec<SearchStart>
         if out.contains(&s) {
             return Err(FieldError::invalid(
                 format!("search_from[{i}]"),
-                format!("`{n}` is given twice"),
+                format!("`{}` is given twice", clip(n)),
             ));
         }
         out.push(s);

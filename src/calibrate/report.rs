@@ -418,4 +418,38 @@ pub fn write_evaluation(
         out,
         "calibration",
     )
+    .map_err(plain_write_error)
+}
+
+/// The drawing backends wrap a failed write twice (`backend error: Drawing backend error:
+/// No space left on device`): such an error becomes one plain sentence naming the file,
+/// `cannot write calibration.svg: No space left on device (os error 28)`.
+fn plain_write_error(e: ReportError) -> ReportError {
+    match e {
+        ReportError::Plot { what, message } if message.contains("(os error ") => {
+            let plain = message.rsplit("rror: ").next().unwrap_or(&message).to_string();
+            ReportError::Io {
+                path: what.into(),
+                err: std::io::Error::other(plain),
+            }
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod write_error_tests {
+    use super::*;
+
+    #[test]
+    fn test_a_failed_chart_write_is_one_sentence_naming_the_file() {
+        let e = plain_write_error(ReportError::Plot {
+            what: "calibration.svg".into(),
+            message: "backend error: Drawing backend error: No space left on device (os error 28)".into(),
+        });
+        assert_eq!(
+            e.to_string(),
+            "cannot write calibration.svg: No space left on device (os error 28)"
+        );
+    }
 }

@@ -36,6 +36,7 @@ use super::parameter::{Domain, Parameter, SearchStart};
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
 use super::verdict::Verdict;
 use super::CalibrationError;
+use crate::scenario::error::show;
 
 /// How far the fit has got, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -425,7 +426,14 @@ fn search(
     let dims = cont.len().max(1) as u64;
     let main_iters = (cal.max_evaluations as u64).max(10);
     let polish_iters = 12 * dims;
-    let mut running = ev.eval(&u0, &d0).is_ok() && ev.nelder_mead(&u0, &d0, main_iters / 2);
+    let first = ev.eval(&u0, &d0);
+    if let Ok(f) = first {
+        if !f.is_finite() {
+            let at = format!("the start of the search from `{}`", from.name());
+            return Err(not_finite(cal, &values_at(cal, &u0, &d0), &at));
+        }
+    }
+    let mut running = first.is_ok() && ev.nelder_mead(&u0, &d0, main_iters / 2);
     let mut rounds = 0;
     while running && !disc.is_empty() && rounds < 3 {
         rounds += 1;
@@ -466,6 +474,42 @@ fn search(
     Ok((ev.best(), ev.count.load(Ordering::SeqCst)))
 }
 
+/// The refusal of an objective that is not finite at `values` (`at` says where they come
+/// from), naming the scenario and point that contribute most to it.
+fn not_finite(cal: &Calibration, values: &[toml::Value], at: &str) -> CalibrationError {
+    let sims = match simulate(cal, values, &cal.seeds) {
+        Ok(s) => means(&s),
+        Err(e) => return e,
+    };
+    let f = objective(cal, &sims);
+    let settings = cal
+        .parameters
+        .iter()
+        .zip(values)
+        .map(|(p, v)| format!("{}={v}", p.key))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let point = trial::worst_point(cal, &sims).map_or(String::new(), |i| {
+        let m = &cal.measured[i];
+        format!(
+            "; the point farthest off is scenario {}, {} = {} ({}: measured {}, simulated {}, \
+             scatter_percent {}): check its measured value and its table's scatter_percent",
+            cal.scenarios[m.scenario].name,
+            cal.key_column,
+            show(m.key),
+            cal.figures[m.figure],
+            show(m.value),
+            show(sims[i]),
+            show(m.scatter_pct),
+        )
+    });
+    CalibrationError::NotFinite(format!(
+        "{}: the objective at {at} ({settings}) is {f}, not finite, so nothing can be compared \
+         with it{point}",
+        cal.path.display()
+    ))
+}
+
 /// Evaluates the hardware file's current values without searching (`ethersim calibrate
 /// --evaluate`): the objective, each constant's sensitivity and whether the data pins it
 /// down there, the seed noise and the agreement per scenario, as [`fit`] reports them for
@@ -490,6 +534,14 @@ fn finish(
         Ok(objective(cal, &means(&simulate(cal, v, &cal.seeds)?)))
     };
     let f_after = fit_obj(&values)?;
+    if !f_after.is_finite() {
+        let at = if evaluations == 0 {
+            "the hardware file's current values"
+        } else {
+            "the fitted values"
+        };
+        return Err(not_finite(cal, &values, at));
+    }
     // an evaluation, or a fit that lands on the file's values, needs no second run
     let same = values == before_values;
     let f_before = if same { f_after } else { fit_obj(&before_values)? };
@@ -594,6 +646,7 @@ pub fn cross_validate(
     stop: &AtomicBool,
     progress: &(dyn Fn(usize, Progress) + Sync),
 ) -> Result<Vec<Fold>, CalibrationError> {
+    cal.check_cross_validation()?;
     let mut folds = Vec::new();
     for held in 0..cal.scenarios.len() {
         if stop.load(Ordering::SeqCst) {

@@ -273,6 +273,21 @@ fn points(cal: &Calibration, sims: &[f64]) -> f64 {
         .sum()
 }
 
+/// The point contributing most to the objective (the first whose contribution is not
+/// finite, if any), for a message about an objective that overflowed; `None` without
+/// points.
+pub fn worst_point(cal: &Calibration, sims: &[f64]) -> Option<usize> {
+    let term = |(m, s): (&super::Measured, &f64)| {
+        let e = error_pct(*s, m.value);
+        cal.objective.term(e / m.scatter_pct) + cal.point_bar.map_or(0.0, |b| b.penalty(e))
+    };
+    let terms: Vec<f64> = cal.measured.iter().zip(sims).map(term).collect();
+    terms
+        .iter()
+        .position(|t| !t.is_finite())
+        .or_else(|| (0..terms.len()).max_by(|&a, &b| terms[a].total_cmp(&terms[b])))
+}
+
 /// The mean over seeds of each point's simulated values.
 pub fn means(sims: &[Vec<f64>]) -> Vec<f64> {
     sims.iter()

@@ -36,6 +36,10 @@ fn bar(len: u64) -> ProgressBar {
 
 pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
     let cal = Calibration::load(&a.file)?;
+    if a.cross_validate {
+        // before the search: a fold of one scenario would fit to none
+        cal.check_cross_validation()?;
+    }
     if a.in_place && !cal.overrides.is_empty() {
         bail!(
             "{}: --in-place would write constants fitted under its `overrides` ({}) into {}, \
