@@ -358,3 +358,39 @@ fn echoed_csv_cells_headers_and_names_are_shortened_and_escaped() {
         tame(&err);
     }
 }
+
+// the measured-CSV reader on arbitrary bytes
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Arbitrary bytes (and a valid CSV with bytes spliced in) as the measured file:
+    /// loading never panics, and a refusal's message is bounded and holds no control
+    /// character but its line breaks, whatever the bytes.
+    #[test]
+    fn the_measured_csv_reader_takes_arbitrary_bytes(
+        junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096),
+        at in 0usize..200,
+        splice in proptest::prelude::any::<bool>(),
+    ) {
+        let d = tempfile::tempdir().unwrap();
+        let file = setup(d.path(), |c| c);
+        let bytes = if splice {
+            let mut v = csv().into_bytes();
+            let at = at.min(v.len());
+            v.splice(at..at, junk.iter().copied());
+            v
+        } else {
+            junk.clone()
+        };
+        std::fs::write(d.path().join("measured.csv"), &bytes).unwrap();
+        if let Err(e) = Calibration::load(&file) {
+            let msg = e.to_string();
+            proptest::prop_assert!(msg.len() < 4000, "{} bytes: {}", msg.len(), &msg[..200]);
+            proptest::prop_assert!(
+                !msg.chars().any(|c| c.is_control() && c != '\n'),
+                "a control character: {msg:?}"
+            );
+        }
+    }
+}

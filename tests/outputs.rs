@@ -453,3 +453,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_full_device_is_one_plain_sentence() {
+    let out = Command::new(bin())
+        .args(run_args(false))
+        .args(["--pcap", "/dev/full"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/dev/full") && err.contains("No space left on device"),
+        "{err}"
+    );
+    assert!(!err.contains("Error reading bytes"), "{err}");
+}

@@ -137,3 +137,53 @@ fn test_sweep_memory_is_flat_in_the_number_of_runs() {
     let (_, three) = sweep_peak(dir.path(), 3, 7, 3);
     assert_eq!(one, three);
 }
+
+/// A sweep's runs are admitted together: 10,000 seeds of a 1,024-station, 120 s
+/// saturated medium (each run admitted alone, about 89 hours in all) is refused at once,
+/// naming the estimate, the limit and the flag that raises it, and writes nothing.
+#[test]
+fn a_sweep_over_its_total_cpu_budget_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("sweep");
+    let o = assert_cmd::Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["sweep", "scenarios/saturate.toml", "-q"])
+        .args([
+            "--set",
+            "workload.stations=1024",
+            "--set",
+            "workload.duration_s=120",
+        ])
+        .args(["--param", "seed", "--range", "1..10000", "--out"])
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("10000 runs") && err.contains("--max-cpu-hours") && err.contains("hours of CPU"),
+        "{err}"
+    );
+    assert!(!out.exists(), "a refused sweep wrote {out:?}");
+    // the same sweep over a few seeds stays inside the default limit's arithmetic
+    let few = assert_cmd::Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["sweep", "scenarios/saturate.toml", "-q"])
+        .args([
+            "--set",
+            "workload.duration_s=0.05",
+            "--param",
+            "seed",
+            "--range",
+            "1..3",
+            "--out",
+        ])
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert!(few.status.success(), "{}", String::from_utf8_lossy(&few.stderr));
+}

@@ -327,6 +327,18 @@ pub struct SweepArgs {
     /// Output directory.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Refuse a sweep whose runs are estimated at more than this many hours of CPU in all
+    /// (each run is admitted on its own at up to 10 minutes).
+    #[arg(long, value_name = "H", default_value_t = 10.0, value_parser = cpu_hours)]
+    pub max_cpu_hours: f64,
+}
+
+/// `--max-cpu-hours`: a finite, positive number of hours, at most a year.
+fn cpu_hours(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(h) if h.is_finite() && h > 0.0 && h <= 8760.0 => Ok(h),
+        _ => Err(format!("{s:?} is not a number of hours in (0, 8760]")),
+    }
 }
 
 #[derive(Debug, Args)]

@@ -73,6 +73,22 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let base = overrides(&a.scenario.set)?;
     let source = Source::read(&a.scenario.scenario)?;
     let combos = run::plan_sweep(&source, &base, &params, a.scenario.seed, a.replications)?;
+    // the whole sweep's budget: every run was admitted alone; their sum must be too
+    let runs = combos.len() * a.replications as usize;
+    let total_s: f64 = combos
+        .iter()
+        .map(|c| c.scenario.workload.estimated_cpu_s(&c.scenario.medium))
+        .sum::<f64>()
+        * a.replications as f64;
+    if !(total_s <= a.max_cpu_hours * 3600.0) {
+        bail!(
+            "the sweep is refused as too long: {runs} runs estimated at {:.1} hours of CPU in \
+             all (limit {} hours); raise the limit with --max-cpu-hours H, or sweep fewer \
+             values, replications or stations",
+            total_s / 3600.0,
+            a.max_cpu_hours
+        );
+    }
     let mut warned = std::collections::BTreeSet::new();
     for c in &combos {
         for w in &c.scenario.warnings {

@@ -46,6 +46,16 @@ pub fn check_window_start(s: &Scenario, from: SimTime, what: &str) -> Result<()>
     Ok(())
 }
 
+/// The pcap library's error in one plain sentence: an I/O error is the error itself
+/// (its own wording, "Error reading bytes", is wrong for a write and doubles the I/O
+/// message, e.g. on a full disk).
+fn plain(e: pcap_file::PcapError) -> anyhow::Error {
+    match e {
+        pcap_file::PcapError::IoError(io) => anyhow::Error::new(io),
+        other => anyhow::Error::new(other),
+    }
+}
+
 /// Runs `s`, writing the pcap (of the frames starting in `window`) and the event log
 /// if asked; returns the results and the files written.
 pub fn run_with_views(
@@ -65,6 +75,7 @@ pub fn run_with_views(
     let mut pcap_writer = match pcap_file.as_mut() {
         Some(f) => {
             let w = PcapWriter::new(f.take(), seg.bit_ns, from, to, &describe)
+                .map_err(plain)
                 .with_context(|| format!("cannot write {}", f.dest().display()))?;
             Some(w)
         }
@@ -112,6 +123,7 @@ pub fn run_with_views(
     if let (Some(f), Some(w)) = (pcap_file, pcap_writer) {
         let (inner, _) = w
             .finish()
+            .map_err(plain)
             .with_context(|| format!("cannot write {}", f.dest().display()))?;
         written.push(f.commit_with(inner)?);
     }

@@ -479,7 +479,7 @@ impl RawLanperf {
 
 /// Rough share of a READ test's events spent filling the file: bytes of the file over
 /// the bytes a 1 MB/s station would move in the test.
-fn fill_share(p: &LanperfParams) -> f64 {
+pub(super) fn fill_share(p: &LanperfParams) -> f64 {
     p.file_bytes() as f64 / (p.test_s as f64 * 1.0e6)
 }
 

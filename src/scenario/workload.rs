@@ -26,6 +26,41 @@ pub enum Workload {
 }
 
 impl Workload {
+    /// The run's estimated CPU time, seconds, by the same estimates admission uses
+    /// ([`budget`]); for a sweep's total budget.
+    pub fn estimated_cpu_s(&self, medium: &super::Medium) -> f64 {
+        match self {
+            Workload::Saturate(w) => {
+                let c = &w.config;
+                let events =
+                    budget::saturate_events(medium, c.senders, c.frame_bytes, c.duration.as_secs_f64());
+                budget::cpu_s(budget::SATURATE_COST, events, c.senders + 1)
+            }
+            Workload::Perform3(w) => {
+                let c = &w.config;
+                let n = c.lan.workstations;
+                let window_s = (c.warmup + c.measure).as_secs_f64();
+                let events = budget::perform3_events(medium, &c.lan.profile, n, &c.block_sizes, window_s);
+                budget::cpu_s(budget::PERFORM3_COST, events, n + 1)
+            }
+            Workload::Lanperf(w) => {
+                let c = &w.config;
+                let p = &c.params;
+                let window_s = p.test_s as f64 * p.tests.len() as f64;
+                if c.local.is_some() {
+                    let events = budget::lanperf_local_events(window_s);
+                    return budget::cpu_s(budget::LOCAL_COST, events, 1);
+                }
+                let n = c.lan.workstations;
+                let reads = p.tests.contains(&crate::workload::lanperf::Test::Read);
+                let events = budget::perform3_events(medium, &c.lan.profile, n, &[p.block], window_s)
+                    * (1.0 + reads as u8 as f64 * super::lanperf::fill_share(p));
+                budget::cpu_s(budget::PERFORM3_COST, events, n + c.lan.servers)
+            }
+            Workload::Ttcp(w) => budget::cpu_s(budget::TTCP_COST, budget::ttcp_events(&w.config), 2),
+        }
+    }
+
     /// The `kind` name.
     pub fn kind(&self) -> &'static str {
         match self {
