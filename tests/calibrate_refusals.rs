@@ -394,3 +394,48 @@ proptest::proptest! {
         }
     }
 }
+
+/// `--in-place` with a hardware file whose folder cannot be written is refused before the
+/// search, naming the hardware file (not a lock file), and writes no output directory.
+#[test]
+fn in_place_into_an_unwritable_folder_is_refused_before_the_search() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let file = setup(d.path(), |c| c);
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(d.path().join("probe"), b"").is_ok() {
+        let _ = std::fs::remove_file(d.path().join("probe"));
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        eprintln!("skipped: this user writes into read-only folders (root)");
+        return;
+    }
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = elsewhere.path().join("out");
+    let start = Instant::now();
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .args([
+            "calibrate",
+            file.to_str().unwrap(),
+            "--in-place",
+            "--jobs",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("artisoft-1992.toml") && !err.contains(".ethersim.lock"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "the output directory was written before the refusal"
+    );
+    assert!(start.elapsed() < Duration::from_secs(30), "the search ran first");
+}
