@@ -80,7 +80,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         .map(|c| c.scenario.workload.estimated_cpu_s(&c.scenario.medium))
         .sum::<f64>()
         * a.replications as f64;
-    if !(total_s <= a.max_cpu_hours * 3600.0) {
+    if total_s.is_nan() || total_s > a.max_cpu_hours * 3600.0 {
         bail!(
             "the sweep is refused as too long: {runs} runs estimated at {:.1} hours of CPU in \
              all (limit {} hours); raise the limit with --max-cpu-hours H, or sweep fewer \
