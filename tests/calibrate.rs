@@ -381,6 +381,57 @@ fn in_place_from_the_calibrations_own_directory_rewrites_the_hardware_file() {
     );
 }
 
+#[test]
+fn in_place_on_a_symlinked_hardware_file_rewrites_the_file_it_points_to() {
+    // the hardware file named by the calibration is a link into another folder: the link
+    // stays a link, and the file it points to gets the fit
+    let dir = tempfile::tempdir().unwrap();
+    let one = "\n[[parameter]]\nkey = \"adapter.io_access_ns_8bit\"\nmin = 1000.0\nmax = 4000.0\n";
+    let file = setup(dir.path(), one);
+    set_budget(&file, 6);
+    let real_dir = dir.path().join("real");
+    std::fs::create_dir(&real_dir).unwrap();
+    let link = dir.path().join("artisoft-1992.toml");
+    let real = real_dir.join("artisoft-1992.toml");
+    std::fs::rename(&link, &real).unwrap();
+    std::os::unix::fs::symlink("real/artisoft-1992.toml", &link).unwrap();
+    let before = std::fs::read_to_string(&real).unwrap();
+    let o = Command::cargo_bin("ethersim")
+        .unwrap()
+        .current_dir(dir.path())
+        .args([
+            "calibrate",
+            "cal.toml",
+            "--in-place",
+            "--jobs",
+            "1",
+            "--out",
+            "out",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link was replaced by a file");
+    let after = std::fs::read_to_string(&real).unwrap();
+    let fitted = std::fs::read_to_string(dir.path().join("out/artisoft-1992.toml")).unwrap();
+    assert_ne!(before, after, "the file the link points to is unchanged");
+    assert_eq!(after, fitted, "the file the link points to holds the fit");
+    // nothing was left beside the real file or the link
+    let names = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(names(&real_dir), vec!["artisoft-1992.toml".to_string()]);
+    assert!(
+        !names(dir.path()).iter().any(|n| n.starts_with('.')),
+        "{:?}",
+        names(dir.path())
+    );
+}
+
 /// Runs `calibrate` on the setup with `edit` applied to the calibration file, expecting a
 /// failure before any run whose message contains every one of `wants`.
 fn refused(edit: impl Fn(String) -> String, wants: &[&str]) {

@@ -403,11 +403,25 @@ fn in_place_into_an_unwritable_folder_is_refused_before_the_search() {
     let d = tempfile::tempdir().unwrap();
     let file = setup(d.path(), |c| c);
     std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    // root writes into a read-only folder; an immutable one (chattr +i) stops it too
+    let mut immutable = false;
     if std::fs::write(d.path().join("probe"), b"").is_ok() {
         let _ = std::fs::remove_file(d.path().join("probe"));
-        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        eprintln!("skipped: this user writes into read-only folders (root)");
-        return;
+        immutable = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(d.path())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !immutable || std::fs::write(d.path().join("probe"), b"").is_ok() {
+            let _ = std::fs::remove_file(d.path().join("probe"));
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(d.path())
+                .status();
+            std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+            eprintln!("skipped: this user writes into read-only folders and cannot make one immutable");
+            return;
+        }
     }
     let elsewhere = tempfile::tempdir().unwrap();
     let out = elsewhere.path().join("out");
@@ -426,6 +440,13 @@ fn in_place_into_an_unwritable_folder_is_refused_before_the_search() {
         .timeout(TIMEOUT)
         .output()
         .unwrap();
+    if immutable {
+        std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(d.path())
+            .status()
+            .unwrap();
+    }
     std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{err}");
@@ -438,4 +459,43 @@ fn in_place_into_an_unwritable_folder_is_refused_before_the_search() {
         "the output directory was written before the refusal"
     );
     assert!(start.elapsed() < Duration::from_secs(30), "the search ran first");
+}
+
+// 10. the total cost of a fit and of its cross-validation is admitted before any run
+
+#[test]
+fn a_calibration_estimated_beyond_its_cpu_budget_is_refused_before_any_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), |t| {
+        t.replace("max_evaluations = 2", "max_evaluations = 20000")
+    });
+    let cal = Calibration::load(&file).unwrap();
+    let fit = ethersim::calibrate::budget::estimate(&cal, false).unwrap();
+    let cv = ethersim::calibrate::budget::estimate(&cal, true).unwrap();
+    // 20,000 evaluations of 2 scenarios on 1 seed, and the judgement after
+    assert!(fit.runs >= 40_000.0 && fit.runs < 40_100.0, "{fit:?}");
+    // two folds of one scenario each, on top of the fit
+    assert!(
+        cv.runs > 1.9 * fit.runs && cv.cpu_s > 1.9 * fit.cpu_s,
+        "{fit:?} {cv:?}"
+    );
+    // a limit below the estimate is refused, naming the estimate and the flag
+    let hours = fit.cpu_s / 3600.0;
+    let limit = format!("{}", hours / 2.0);
+    let start = Instant::now();
+    let err = refused(&file, &["--max-cpu-hours", &limit]);
+    contains_all(
+        &err,
+        &[
+            "cal.toml",
+            "refused as too long",
+            "--max-cpu-hours",
+            "max_evaluations",
+        ],
+    );
+    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    // the fit alone fits under a limit that its cross-validation does not
+    let limit = format!("{}", (fit.cpu_s + 0.5 * (cv.cpu_s - fit.cpu_s)) / 3600.0);
+    let err = refused(&file, &["--cross-validate", "--max-cpu-hours", &limit]);
+    contains_all(&err, &["cross-validation", "refused as too long"]);
 }

@@ -15,6 +15,8 @@
 //! - [`trial`]: one evaluation: the hardware file with trial values (written with
 //!   `toml_edit`, so every comment survives), every scenario run on every seed, the
 //!   objective over the measured points.
+//! - [`budget`]: the most a fit and its cross-validation can cost, admitted before any
+//!   run against a limit of CPU hours.
 //! - [`search`]: the fit: Nelder-Mead (argmin) over the continuous constants, in
 //!   coordinates scaled to their bounds, and an explicit search over the discrete ones;
 //!   then the sensitivity of the objective to each constant and the seed noise.
@@ -37,6 +39,7 @@
 //! current values. Trial values are rounded to 6 significant digits (integers for integer
 //! keys) before they are evaluated, so the written file reproduces the fit exactly.
 
+pub mod budget;
 pub mod calibration;
 pub mod extends;
 pub mod line_bar;
@@ -74,6 +77,9 @@ pub enum CalibrationError {
     /// measurement or its scatter makes a point's error overflow.
     #[error("{0}")]
     NotFinite(String),
+    /// The calibration's estimated cost is beyond the limit it was given.
+    #[error("{0}")]
+    Budget(String),
     /// The fitted hardware text cannot be built.
     #[error("cannot edit the hardware file: {0}")]
     Edit(String),

@@ -405,6 +405,10 @@ pub struct CalibrateArgs {
     /// the hardware file).
     #[arg(long, conflicts_with_all = ["in_place", "cross_validate"])]
     pub evaluate: bool,
+    /// Refuse a calibration estimated at more than this many hours of CPU in all (every
+    /// search at its whole budget, and with --cross-validate every fold).
+    #[arg(long, value_name = "H", default_value_t = 10.0, value_parser = cpu_hours)]
+    pub max_cpu_hours: f64,
     /// Threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,

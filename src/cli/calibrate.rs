@@ -49,6 +49,8 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
             cal.hardware.path.display()
         );
     }
+    // the whole cost, before any run: every search at its budget, every fold
+    calibrate::budget::admit(&cal, a.cross_validate && !a.evaluate, a.max_cpu_hours)?;
     ethersim::report::target::plain_name("the calibration's name", &cal.name)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
     let dir = a
