@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::medium::Medium;
 use super::params;
+use crate::adapter::bus::{io_access_ns, AtIoTiming, IoPort};
 use crate::adapter::{AdapterProfile, CopyEngine, SendCopy, TransmitLength};
 use crate::host::HostProfile;
 pub use crate::lan::LanProfile;
@@ -33,6 +34,11 @@ pub struct RawHost {
     pub name: Option<String>,
     pub mips: f64,
     pub memcpy_ns_per_byte: f64,
+    /// The AT bus's clock; with it the card's data-port accesses are derived from the bus
+    /// cycle ([`crate::adapter::bus::io_access_ns`]).
+    pub isa_clock_mhz: Option<f64>,
+    pub io_recovery_clocks_8bit: Option<i64>,
+    pub io_recovery_clocks_16bit: Option<i64>,
 }
 
 /// `[adapter]`: the card in every node, and the AEX driver settings.
@@ -46,6 +52,10 @@ pub struct RawAdapter {
     pub io_access_ns_8bit: Option<f64>,
     pub io_access_ns_16bit: Option<f64>,
     pub io_access_ns_32bit: Option<f64>,
+    /// The card's side of the AT bus cycle, used where the host gives `isa_clock_mhz`.
+    pub wait_states_8bit: Option<i64>,
+    pub wait_states_16bit: Option<i64>,
+    pub ready_ns: Option<f64>,
     pub setup_ns: f64,
     /// Optional: `"frame"` (default), `"data"` or `"message"` (see [`TransmitLength`]).
     pub transmit_length: Option<RawTransmitLength>,
@@ -253,12 +263,82 @@ fn real_in(path: &str, v: f64, lo: f64, hi: f64, lo_open: bool) -> Result<f64, F
 }
 
 impl RawHost {
-    fn validate(self, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
+    fn validate(&self, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
         Ok(HostProfile {
-            name: self.name.unwrap_or_else(|| default_name.to_string()),
+            name: self.name.clone().unwrap_or_else(|| default_name.to_string()),
             mips: real_key(&format!("{at}.mips"), self.mips)?,
             memcpy_ns_per_byte: real_key(&format!("{at}.memcpy_ns_per_byte"), self.memcpy_ns_per_byte)?,
         })
+    }
+
+    /// The host's AT bus timing, if it gives a bus clock (recovery 0 unless given);
+    /// recovery without a clock is refused, since it would mean nothing.
+    fn bus(&self, at: &str) -> Result<Option<AtIoTiming>, FieldError> {
+        let rec = |w: u32, v: Option<i64>| -> Result<u32, FieldError> {
+            v.map_or(Ok(0), |v| int_key(&format!("{at}.io_recovery_clocks_{w}bit"), v, ""))
+        };
+        let (r8, r16) = (rec(8, self.io_recovery_clocks_8bit)?, rec(16, self.io_recovery_clocks_16bit)?);
+        match self.isa_clock_mhz {
+            Some(mhz) => Ok(Some(AtIoTiming {
+                clock_mhz: real_key(&format!("{at}.isa_clock_mhz"), mhz)?,
+                recovery_8bit: r8,
+                recovery_16bit: r16,
+            })),
+            None => {
+                for (w, v) in [(8, self.io_recovery_clocks_8bit), (16, self.io_recovery_clocks_16bit)] {
+                    if v.is_some() {
+                        return Err(FieldError::invalid(
+                            format!("{at}.io_recovery_clocks_{w}bit"),
+                            format!("means nothing without {at}.isa_clock_mhz: give the bus clock, or remove it"),
+                        ));
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The card's side of the AT bus cycle (`[adapter]` wait states and ready time; the AT's
+/// standard wait states and no ready time where not given).
+fn io_port(adapter: &RawAdapter) -> Result<IoPort, FieldError> {
+    let ws = |w: u32, v: Option<i64>, d: u32| -> Result<u32, FieldError> {
+        v.map_or(Ok(d), |v| int_key(&format!("adapter.wait_states_{w}bit"), v, ""))
+    };
+    Ok(IoPort {
+        wait_states_8bit: ws(8, adapter.wait_states_8bit, IoPort::STANDARD.wait_states_8bit)?,
+        wait_states_16bit: ws(16, adapter.wait_states_16bit, IoPort::STANDARD.wait_states_16bit)?,
+        ready_ns: adapter
+            .ready_ns
+            .map_or(Ok(0.0), |v| real_key("adapter.ready_ns", v))?,
+    })
+}
+
+/// The data-port access time of one node at `width`: a value given at `explicit_key`
+/// (which then overrides the bus cycle, with a warning naming both), else derived from the
+/// host's AT bus and the card's port where the host gives a bus clock, else none.
+fn port_access(
+    bus: Option<(&str, AtIoTiming)>,
+    port: &IoPort,
+    width: i64,
+    explicit_key: &str,
+    explicit: Option<f64>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<f64>, FieldError> {
+    // a 32-bit port is not an AT cycle: its time is always given
+    let bus = bus.filter(|_| width != 32);
+    match (bus, explicit) {
+        (Some((at, _)), Some(v)) => {
+            warnings.push(format!(
+                "{explicit_key} = {} overrides the access time derived from {at}.isa_clock_mhz \
+                 (bus clock, wait states, recovery, the card's ready time)",
+                show(v)
+            ));
+            real_key(explicit_key, v).map(Some)
+        }
+        (Some((_, t)), None) => Ok(io_access_ns(&t, port, width as u32)),
+        (None, Some(v)) => real_key(explicit_key, v).map(Some),
+        (None, None) => Ok(None),
     }
 }
 
@@ -311,6 +391,24 @@ pub fn validate(
 ) -> Result<LanProfile, FieldError> {
     let server_host = hosts.server.validate("hosts.server", "server")?;
     let workstation_host = hosts.workstation.validate("hosts.workstation", "workstation")?;
+    let server_bus = hosts.server.bus("hosts.server")?;
+    let ws_bus = hosts.workstation.bus("hosts.workstation")?;
+    let port = io_port(&adapter)?;
+    if server_bus.is_none() && ws_bus.is_none() {
+        for (k, given) in [
+            ("wait_states_8bit", adapter.wait_states_8bit.is_some()),
+            ("wait_states_16bit", adapter.wait_states_16bit.is_some()),
+            ("ready_ns", adapter.ready_ns.is_some()),
+        ] {
+            if given {
+                return Err(FieldError::invalid(
+                    format!("adapter.{k}"),
+                    "means nothing without a host's isa_clock_mhz (the bus cycle it belongs to): \
+                     give hosts.server.isa_clock_mhz, or remove it",
+                ));
+            }
+        }
+    }
 
     let width = adapter.bus_width;
     let widths = params::get(None, "adapter.bus_width").int_values();
@@ -324,26 +422,47 @@ pub fn validate(
         ));
     }
     let key = format!("adapter.io_access_ns_{width}bit");
-    let access = match width {
+    let explicit = match width {
         8 => adapter.io_access_ns_8bit,
         16 => adapter.io_access_ns_16bit,
         _ => adapter.io_access_ns_32bit,
-    }
-    .ok_or_else(|| FieldError::invalid(&key, format!("missing: needed for adapter.bus_width = {width}")))?;
-    let access_ns = real_key(&key, access)?;
+    };
+    let access_ns = port_access(
+        server_bus.map(|b| ("hosts.server", b)),
+        &port,
+        width,
+        &key,
+        explicit,
+        warnings,
+    )?
+        .ok_or_else(|| {
+            FieldError::invalid(
+                &key,
+                format!(
+                    "missing: needed for adapter.bus_width = {width} (or, for 8 and 16, \
+                     hosts.server.isa_clock_mhz to derive it from the bus cycle)"
+                ),
+            )
+        })?;
     let setup_ns = real_key("adapter.setup_ns", adapter.setup_ns)?;
     let ws = adapter.workstation.clone().unwrap_or_default();
-    // the workstations' port timing: their own if given, else the server's
+    // the workstations' port timing: from their own bus, or their own value, else the
+    // server's
     let ws_key = format!("adapter.workstation.io_access_ns_{width}bit");
-    let ws_access = match width {
+    let ws_explicit = match width {
         8 => ws.io_access_ns_8bit,
         16 => ws.io_access_ns_16bit,
         _ => ws.io_access_ns_32bit,
     };
-    let ws_access_ns = match ws_access {
-        Some(a) => real_key(&ws_key, a)?,
-        None => access_ns,
-    };
+    let ws_access_ns = port_access(
+        ws_bus.map(|b| ("hosts.workstation", b)),
+        &port,
+        width,
+        &ws_key,
+        ws_explicit,
+        warnings,
+    )?
+        .unwrap_or(access_ns);
     let ws_setup_ns = match ws.setup_ns {
         Some(v) => real_key("adapter.workstation.setup_ns", v)?,
         None => setup_ns,

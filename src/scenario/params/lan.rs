@@ -25,6 +25,20 @@ const MEMCPY_MAX: (f64, &str) = (
     "engineering bound: REP MOVSB on an 8088 is about 3.6 us per byte; 10 us covers XMS moves with mode switches",
 );
 
+const CLOCK_MIN: (f64, &str) = (
+    4.0,
+    "engineering bound: below the PC/XT's 4.77 MHz bus",
+);
+const CLOCK_MAX: (f64, &str) = (
+    12.0,
+    "engineering bound: AT bus clocks of 386/486 boards are 6-8.33 MHz; some ran ISA to 10-12 MHz",
+);
+const RECOVERY_MIN: (i64, &str) = (0, "no recovery inserted");
+const RECOVERY_MAX: (i64, &str) = (
+    16,
+    "engineering bound: BIOS setups of 386/486 chipsets offer up to 8 bus clocks",
+);
+
 const HOSTS_PARAMS: &[Param] = &[
     Param::text("hosts.server.name", "any text")
         .default("\"server\"")
@@ -38,6 +52,21 @@ const HOSTS_PARAMS: &[Param] = &[
         .unit("ns/byte")
         .label("Server memory copy (ns/byte)")
         .means("The server's cost of moving one byte of file data in memory (cache to packet)."),
+    Param::real("hosts.server.isa_clock_mhz", CLOCK_MIN, CLOCK_MAX)
+        .unit("MHz")
+        .default("none: the card's data-port access times are then given in [adapter]")
+        .label("Server AT bus clock (MHz)")
+        .means("The server's ISA bus clock (BCLK). With it the card's 8- and 16-bit data-port accesses are derived from the AT bus cycle: (2 + wait states + recovery) clocks plus the card's ready time."),
+    Param::int("hosts.server.io_recovery_clocks_8bit", RECOVERY_MIN, RECOVERY_MAX)
+        .unit("clocks")
+        .default("0")
+        .label("Server 8-bit I/O recovery (clocks)")
+        .means("Bus clocks the server's chipset inserts after each 8-bit I/O cycle (BIOS setup: 8-bit I/O recovery)."),
+    Param::int("hosts.server.io_recovery_clocks_16bit", RECOVERY_MIN, RECOVERY_MAX)
+        .unit("clocks")
+        .default("0")
+        .label("Server 16-bit I/O recovery (clocks)")
+        .means("Bus clocks the server's chipset inserts after each 16-bit I/O cycle (BIOS setup: 16-bit I/O recovery)."),
     Param::text("hosts.workstation.name", "any text")
         .default("\"workstation\"")
         .label("Workstation")
@@ -50,14 +79,30 @@ const HOSTS_PARAMS: &[Param] = &[
         .unit("ns/byte")
         .label("Workstation memory copy (ns/byte)")
         .means("A workstation's cost of moving one byte in memory."),
+    Param::real("hosts.workstation.isa_clock_mhz", CLOCK_MIN, CLOCK_MAX)
+        .unit("MHz")
+        .default("none: the card's data-port access times are then given in [adapter]")
+        .label("Workstation AT bus clock (MHz)")
+        .means("The workstation's ISA bus clock (BCLK). With it the card's 8- and 16-bit data-port accesses are derived from the AT bus cycle: (2 + wait states + recovery) clocks plus the card's ready time."),
+    Param::int("hosts.workstation.io_recovery_clocks_8bit", RECOVERY_MIN, RECOVERY_MAX)
+        .unit("clocks")
+        .default("0")
+        .label("Workstation 8-bit I/O recovery (clocks)")
+        .means("Bus clocks the workstation's chipset inserts after each 8-bit I/O cycle (BIOS setup: 8-bit I/O recovery)."),
+    Param::int("hosts.workstation.io_recovery_clocks_16bit", RECOVERY_MIN, RECOVERY_MAX)
+        .unit("clocks")
+        .default("0")
+        .label("Workstation 16-bit I/O recovery (clocks)")
+        .means("Bus clocks the workstation's chipset inserts after each 16-bit I/O cycle (BIOS setup: 16-bit I/O recovery)."),
 ];
 
 pub const ADAPTER: Section = Section {
     title: "[adapter]",
     about: "The network card in every node of a LAN scenario and the settings of its AEX \
             driver; `[adapter.workstation]` gives what differs on the workstations. The \
-            data-port access time of the card's bus width (io_access_ns_8bit, _16bit or \
-            _32bit) is required.",
+            data-port access time of the card's bus width is either given (io_access_ns_8bit, \
+            _16bit or _32bit) or, for 8 and 16 bits, derived from the AT bus cycle where a \
+            host gives isa_clock_mhz.",
     params: ADAPTER_PARAMS,
 };
 
@@ -115,6 +160,21 @@ const ADAPTER_PARAMS: &[Param] = &[
         .default("required when bus_width = 32")
         .label("32-bit data-port access (ns)")
         .means("Time of one 32-bit data-port access on the server."),
+    Param::int("adapter.wait_states_8bit", (0, "a zero-wait-state (NOWS) card"), (15, "engineering bound"))
+        .unit("clocks")
+        .default("4 (the AT's standard 8-bit I/O cycle)")
+        .label("8-bit wait states (clocks)")
+        .means("Wait states of the card's 8-bit I/O cycle, where a host gives isa_clock_mhz."),
+    Param::int("adapter.wait_states_16bit", (0, "a zero-wait-state (NOWS) card"), (15, "engineering bound"))
+        .unit("clocks")
+        .default("1 (the AT's standard 16-bit I/O cycle)")
+        .label("16-bit wait states (clocks)")
+        .means("Wait states of the card's 16-bit I/O cycle, where a host gives isa_clock_mhz."),
+    Param::real("adapter.ready_ns", (0.0, "the card never holds IOCHRDY"), (5_000.0, "engineering bound: far beyond any card's hold per access"))
+        .unit("ns")
+        .default("0")
+        .label("Card ready time (ns)")
+        .means("Time the card holds IOCHRDY per data-port access beyond its wait states (the DP8390's remote DMA fetching from buffer RAM); the same in both widths and on every host."),
     Param::real("adapter.setup_ns", SETUP_MIN, SETUP_MAX)
         .unit("ns")
         .label("Transfer set-up (ns)")
