@@ -13,7 +13,9 @@ fn number(doc: &toml::Table, path: &str) -> f64 {
     let mut t = doc;
     let parts: Vec<&str> = path.split('.').collect();
     for (i, p) in parts.iter().enumerate() {
-        let item = t.get(*p).unwrap_or_else(|| panic!("{path} not in the hardware file"));
+        let item = t
+            .get(*p)
+            .unwrap_or_else(|| panic!("{path} not in the hardware file"));
         if i + 1 == parts.len() {
             v = item.as_float().or_else(|| item.as_integer().map(|x| x as f64));
         } else {
@@ -60,8 +62,16 @@ fn each_hosts_8_and_16_bit_accesses_follow_from_its_bus_clock_recovery_and_the_c
     for (i, width) in [(0, 16), (1, 8), (2, 16), (3, 8)] {
         let (server, ws, _) = access(i, &[]).unwrap();
         let (hs, hw) = (by_hand("server", width), by_hand("workstation", width));
-        assert!((server - hs).abs() < 1e-9, "{}: server {server} by hand {hs}", SCENARIOS[i].0);
-        assert!((ws - hw).abs() < 1e-9, "{}: workstation {ws} by hand {hw}", SCENARIOS[i].0);
+        assert!(
+            (server - hs).abs() < 1e-9,
+            "{}: server {server} by hand {hs}",
+            SCENARIOS[i].0
+        );
+        assert!(
+            (ws - hw).abs() < 1e-9,
+            "{}: workstation {ws} by hand {hw}",
+            SCENARIOS[i].0
+        );
     }
     // one card, one host: 8-bit minus 16-bit is the difference in wait states and
     // recovery, in that host's clocks; the card's ready time cancels
@@ -99,8 +109,9 @@ fn a_given_access_time_overrides_the_bus_cycle_with_a_warning_naming_both() {
     let (_, w16, _) = access(0, &[]).unwrap();
     assert_eq!(ws, w16, "the workstations keep their own bus");
     assert!(
-        warnings.iter().any(|w| w.contains("adapter.io_access_ns_16bit")
-            && w.contains("hosts.server.isa_clock_mhz")),
+        warnings
+            .iter()
+            .any(|w| w.contains("adapter.io_access_ns_16bit") && w.contains("hosts.server.isa_clock_mhz")),
         "{warnings:?}"
     );
 }
@@ -118,7 +129,10 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
     let err = scenario::load_embedded(name, text, Some((HARDWARE.0, &hw)), &[])
         .unwrap_err()
         .to_string();
-    assert!(err.contains("adapter.wait_states_8bit") || err.contains("adapter.ready_ns"), "{err}");
+    assert!(
+        err.contains("adapter.wait_states_8bit") || err.contains("adapter.ready_ns"),
+        "{err}"
+    );
     assert!(err.contains("isa_clock_mhz"), "{err}");
     let hw2 = format!("{hw}\n");
     let hw2 = hw2
@@ -133,7 +147,10 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
     let ok = scenario::load_embedded(name, text, Some((HARDWARE.0, &hw2)), &[]);
     assert!(ok.is_ok(), "given access times without a bus: {:?}", ok.err());
     // a recovery with no clock
-    let hw3 = hw2.replace("[hosts.server]\n", "[hosts.server]\nio_recovery_clocks_8bit = 3\n");
+    let hw3 = hw2.replace(
+        "[hosts.server]\n",
+        "[hosts.server]\nio_recovery_clocks_8bit = 3\n",
+    );
     let err = scenario::load_embedded(name, text, Some((HARDWARE.0, &hw3)), &[])
         .unwrap_err()
         .to_string();

@@ -17,12 +17,20 @@ const TRUE_IO16: f64 = 1200.0;
 const TRUE_IO8: f64 = 1700.0;
 const BLOCKS: [u32; 3] = [3072, 15360, 64512];
 
-/// The bulletin hardware with a short workload (3 block sizes, 0.5 s + 3 s) and the two
-/// data-port constants set to `io16`, `io8`. (With 1.5 s measured, the 3 KB point varied
+/// The bulletin hardware with a short workload (3 block sizes, 0.5 s + 3 s) and the
+/// server's two data-port access times given directly, `io16` and `io8`. (With 1.5 s measured, the 3 KB point varied
 /// by 2-3% between the report seeds once acknowledgements went out at interrupt level,
 /// and that noise hid the 16-bit port from the fold that sees it.)
 fn hardware(io16: f64, io8: f64) -> String {
     let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
+    // the server's port times given directly rather than from its bus cycle
+    for k in [
+        "isa_clock_mhz",
+        "io_recovery_clocks_8bit",
+        "io_recovery_clocks_16bit",
+    ] {
+        doc["hosts"]["server"].as_table_mut().unwrap().remove(k);
+    }
     doc["adapter"]["io_access_ns_16bit"] = toml_edit::value(io16);
     doc["adapter"]["io_access_ns_8bit"] = toml_edit::value(io8);
     let mut blocks = toml_edit::Array::new();

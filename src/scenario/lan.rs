@@ -275,9 +275,14 @@ impl RawHost {
     /// recovery without a clock is refused, since it would mean nothing.
     fn bus(&self, at: &str) -> Result<Option<AtIoTiming>, FieldError> {
         let rec = |w: u32, v: Option<i64>| -> Result<u32, FieldError> {
-            v.map_or(Ok(0), |v| int_key(&format!("{at}.io_recovery_clocks_{w}bit"), v, ""))
+            v.map_or(Ok(0), |v| {
+                int_key(&format!("{at}.io_recovery_clocks_{w}bit"), v, "")
+            })
         };
-        let (r8, r16) = (rec(8, self.io_recovery_clocks_8bit)?, rec(16, self.io_recovery_clocks_16bit)?);
+        let (r8, r16) = (
+            rec(8, self.io_recovery_clocks_8bit)?,
+            rec(16, self.io_recovery_clocks_16bit)?,
+        );
         match self.isa_clock_mhz {
             Some(mhz) => Ok(Some(AtIoTiming {
                 clock_mhz: real_key(&format!("{at}.isa_clock_mhz"), mhz)?,
@@ -285,11 +290,16 @@ impl RawHost {
                 recovery_16bit: r16,
             })),
             None => {
-                for (w, v) in [(8, self.io_recovery_clocks_8bit), (16, self.io_recovery_clocks_16bit)] {
+                for (w, v) in [
+                    (8, self.io_recovery_clocks_8bit),
+                    (16, self.io_recovery_clocks_16bit),
+                ] {
                     if v.is_some() {
                         return Err(FieldError::invalid(
                             format!("{at}.io_recovery_clocks_{w}bit"),
-                            format!("means nothing without {at}.isa_clock_mhz: give the bus clock, or remove it"),
+                            format!(
+                                "means nothing without {at}.isa_clock_mhz: give the bus clock, or remove it"
+                            ),
                         ));
                     }
                 }
@@ -435,15 +445,15 @@ pub fn validate(
         explicit,
         warnings,
     )?
-        .ok_or_else(|| {
-            FieldError::invalid(
-                &key,
-                format!(
-                    "missing: needed for adapter.bus_width = {width} (or, for 8 and 16, \
+    .ok_or_else(|| {
+        FieldError::invalid(
+            &key,
+            format!(
+                "missing: needed for adapter.bus_width = {width} (or, for 8 and 16, \
                      hosts.server.isa_clock_mhz to derive it from the bus cycle)"
-                ),
-            )
-        })?;
+            ),
+        )
+    })?;
     let setup_ns = real_key("adapter.setup_ns", adapter.setup_ns)?;
     let ws = adapter.workstation.clone().unwrap_or_default();
     // the workstations' port timing: from their own bus, or their own value, else the
@@ -462,7 +472,7 @@ pub fn validate(
         ws_explicit,
         warnings,
     )?
-        .unwrap_or(access_ns);
+    .unwrap_or(access_ns);
     let ws_setup_ns = match ws.setup_ns {
         Some(v) => real_key("adapter.workstation.setup_ns", v)?,
         None => setup_ns,

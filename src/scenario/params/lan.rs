@@ -25,10 +25,7 @@ const MEMCPY_MAX: (f64, &str) = (
     "engineering bound: REP MOVSB on an 8088 is about 3.6 us per byte; 10 us covers XMS moves with mode switches",
 );
 
-const CLOCK_MIN: (f64, &str) = (
-    4.0,
-    "engineering bound: below the PC/XT's 4.77 MHz bus",
-);
+const CLOCK_MIN: (f64, &str) = (4.0, "engineering bound: below the PC/XT's 4.77 MHz bus");
 const CLOCK_MAX: (f64, &str) = (
     12.0,
     "engineering bound: AT bus clocks of 386/486 boards are 6-8.33 MHz; some ran ISA to 10-12 MHz",
