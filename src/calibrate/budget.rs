@@ -61,7 +61,7 @@ fn judgement_runs(cal: &Calibration) -> f64 {
 /// One fit of `cal` whose scenarios cost `costs` CPU seconds a run: (runs, CPU seconds).
 fn fit_cost(cal: &Calibration, costs: &[f64]) -> (f64, f64) {
     let per_eval: f64 = costs.iter().sum::<f64>() * cal.seeds.len() as f64;
-    let evals = cal.search_from.len() as f64 * cal.max_evaluations as f64;
+    let evals = cal.searches().len() as f64 * cal.max_evaluations as f64;
     let runs_per_eval = (costs.len() * cal.seeds.len()) as f64;
     let judge = judgement_runs(cal);
     (
@@ -111,7 +111,7 @@ pub fn admit(cal: &Calibration, cross_validate: bool, limit_h: f64) -> Result<Es
         cal.path.display(),
         e.runs,
         e.cpu_s / 3600.0,
-        cal.search_from.len(),
+        cal.searches().len(),
         cal.max_evaluations,
         cal.scenarios.len(),
         cal.seeds.len(),
