@@ -107,7 +107,7 @@ pub fn admit(cal: &Calibration, cross_validate: bool, limit_h: f64) -> Result<Es
         "{}: {what} refused as too long: up to {:.0} scenario runs estimated at {:.1} hours \
          of CPU in all (limit {limit_h} hours; {} searches of at most {} evaluations, {} \
          scenarios on {} seeds each); raise the limit with --max-cpu-hours H, or lower \
-         max_evaluations, the seeds or the searches",
+         max_evaluations, the seeds or design_starts",
         cal.path.display(),
         e.runs,
         e.cpu_s / 3600.0,
