@@ -165,7 +165,10 @@ fn recovers_identifiable_constants_and_flags_the_other() {
 /// Sets the calibration file's number of design starts.
 fn set_design_starts(file: &Path, n: u32) {
     let text = std::fs::read_to_string(file).unwrap();
-    let text = text.replace("seeds = [1992]\n", &format!("seeds = [1992]\ndesign_starts = {n}\n"));
+    let text = text.replace(
+        "seeds = [1992]\n",
+        &format!("seeds = [1992]\ndesign_starts = {n}\n"),
+    );
     std::fs::write(file, text).unwrap();
 }
 
@@ -197,7 +200,10 @@ fn design_starts_run_one_search_more_each_and_the_fit_keeps_the_lowest() {
             SearchStart::Design(3)
         ]
     );
-    assert_eq!(fit.searches[0], middle.searches[0], "the first search is the middle's");
+    assert_eq!(
+        fit.searches[0], middle.searches[0],
+        "the first search is the middle's"
+    );
     assert!(fit.evaluations > middle.evaluations && fit.evaluations <= 4 * 12);
     // the lowest, the earliest on a tie
     let lowest = fit.searches.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
@@ -208,8 +214,13 @@ fn design_starts_run_one_search_more_each_and_the_fit_keeps_the_lowest() {
     assert_eq!(starts.len(), 4);
     let (_, u, _) = &starts[kept];
     for ((p, c), u) in fit.parameters.iter().zip(&cal.parameters).zip(u) {
-        let calibrate::Domain::Continuous { min, max, .. } = c.domain else { unreachable!() };
-        assert!((number(&p.start) - (min + u * (max - min))).abs() <= 1e-4 * (max - min), "{p:?}");
+        let calibrate::Domain::Continuous { min, max, .. } = c.domain else {
+            unreachable!()
+        };
+        assert!(
+            (number(&p.start) - (min + u * (max - min))).abs() <= 1e-4 * (max - min),
+            "{p:?}"
+        );
     }
     // each design point is elsewhere than the middle
     for (_, u, _) in &starts[1..] {
@@ -246,7 +257,11 @@ fn cross_validation_does_not_depend_on_the_hardware_file_s_current_values() {
     std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(2333.0, 1111.0)).unwrap();
     let cal = Calibration::load(&file).unwrap();
     let current: Vec<f64> = cal.parameters.iter().map(|p| number(&p.current)).collect();
-    assert_eq!(current, [2333.0, 1111.0], "every fitted constant's current value moved");
+    assert_eq!(
+        current,
+        [2333.0, 1111.0],
+        "every fitted constant's current value moved"
+    );
     let after = folds();
     assert_eq!(before.len(), 2);
     assert_eq!(after, before);
@@ -261,7 +276,9 @@ fn a_hand_picked_start_is_refused_naming_its_key_and_line() {
         .replace("max = 4000.0", "max = 4000.0\nstart = 1700.0");
     let line = text.lines().position(|l| l == "start = 1700.0").unwrap() + 1;
     std::fs::write(&file, &text).unwrap();
-    let err = Calibration::load(&file).expect_err("a start is refused").to_string();
+    let err = Calibration::load(&file)
+        .expect_err("a start is refused")
+        .to_string();
     for want in [
         format!("cal.toml:{line}"),
         "parameter[1].start".into(),
@@ -521,7 +538,10 @@ fn bad_calibration_files_are_refused_before_any_run() {
     // searches: the former search_from, too many or negative design starts, a negative
     // design seed
     for (line, want) in [
-        (r#"search_from = ["middle"]"#, &["search_from", "no longer accepted", "design_starts"][..]),
+        (
+            r#"search_from = ["middle"]"#,
+            &["search_from", "no longer accepted", "design_starts"][..],
+        ),
         ("design_starts = 65", &["design_starts", "0..=64"]),
         ("design_starts = -1", &["design_starts", "0..=64"]),
         ("design_seed = -3", &["design_seed", "0..="]),

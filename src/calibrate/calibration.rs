@@ -48,10 +48,10 @@ use crate::scenario::de::from_value;
 use crate::scenario::error::{FieldError, Problem};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
+use super::design::{SearchStart, DEFAULT_DESIGN_SEED, MAX_DESIGN_STARTS};
 use super::extends::{located_in, Merged};
 use super::line_bar::{Bar, LineBar, RawLineBar, LINE_FIGURE};
 use super::measured::{measured_tables, read_measured, Measured, MAX_SCATTER_PERCENT};
-use super::design::{SearchStart, DEFAULT_DESIGN_SEED, MAX_DESIGN_STARTS};
 use super::parameter::{clip, Parameter, MAX_PARAMETERS};
 use super::raw::RawFile;
 use super::verdict::{RawVerdict, Verdict};

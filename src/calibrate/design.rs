@@ -119,7 +119,11 @@ mod tests {
                     })
                     .collect();
                 strata.sort_unstable();
-                assert_eq!(strata, (0..n as usize).collect::<Vec<_>>(), "dims {dims}, n {n}, dim {j}");
+                assert_eq!(
+                    strata,
+                    (0..n as usize).collect::<Vec<_>>(),
+                    "dims {dims}, n {n}, dim {j}"
+                );
             }
         }
     }

@@ -55,8 +55,8 @@ pub mod trial;
 pub mod verdict;
 
 pub use calibration::{Calibration, Objective};
-pub use measured::Measured;
 pub use design::SearchStart;
+pub use measured::Measured;
 pub use parameter::{Domain, Parameter};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
 pub use verdict::{Decision, Verdict};

@@ -33,8 +33,8 @@ use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
 use super::calibration::Calibration;
-use super::line_bar::{line_error, LineError, LINE_FIGURE};
 use super::design::{latin_hypercube, SearchStart};
+use super::line_bar::{line_error, LineError, LINE_FIGURE};
 use super::parameter::Domain;
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
 use super::verdict::Verdict;
