@@ -170,75 +170,130 @@ fn recovers_identifiable_constants_and_flags_the_other() {
     );
 }
 
-/// `search_from`: a fit runs one search from each start, each with the whole budget, and
-/// keeps the lower objective: the same values as the better single search, with the
-/// evaluations of both. A fold of cross-validation runs the same searches.
+/// Sets the calibration file's number of design starts.
+fn set_design_starts(file: &Path, n: u32) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let text = text.replace(
+        "seeds = [1992]\n",
+        &format!("seeds = [1992]\ndesign_starts = {n}\n"),
+    );
+    std::fs::write(file, text).unwrap();
+}
+
+/// `design_starts = N`: a fit runs N + 1 searches (the middle, then each design point),
+/// each with the whole budget, and keeps the lowest objective (the earlier on a tie); the
+/// search from the middle is the fit without design starts. A fold of cross-validation
+/// runs the same searches.
 #[test]
-fn a_fit_from_two_starts_keeps_the_better_search() {
+fn design_starts_run_one_search_more_each_and_the_fit_keeps_the_lowest() {
     let dir = tempfile::tempdir().unwrap();
-    // a stated start far from the truth (1200, 1700) in both ports
-    let params = PORTS
-        .replace("max = 2400.0", "max = 2400.0\nstart = 2350.0")
-        .replace("max = 4000.0", "max = 4000.0\nstart = 1050.0");
-    let file = setup(dir.path(), &params);
-    set_budget(&file, 24);
-    let text = std::fs::read_to_string(&file).unwrap();
-    let with = |from: &str| {
-        let f = dir.path().join(format!("cal-{}.toml", from.len()));
-        std::fs::write(
-            &f,
-            text.replace(
-                "max_evaluations = 24",
-                &format!("max_evaluations = 24\nsearch_from = {from}"),
-            ),
-        )
-        .unwrap();
-        let cal = Calibration::load(&f).expect("valid calibration");
-        calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("fit runs")
-    };
-    let stated = with(r#"["start"]"#);
-    let middle = with(r#"["middle"]"#);
-    let both = with(r#"["start", "middle"]"#);
-    assert_eq!(stated.searches.len(), 1);
+    let file = setup(dir.path(), PORTS);
+    set_budget(&file, 12);
+    let cal = Calibration::load(&file).expect("valid calibration");
+    assert_eq!(cal.design_starts, 0);
+    let middle = calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("fit runs");
+    assert_eq!(middle.searches.len(), 1);
+    assert_eq!(middle.searches[0].0, SearchStart::Middle);
+
+    set_design_starts(&file, 3);
+    let cal = Calibration::load(&file).expect("valid calibration");
+    let fit = calibrate::fit(&cal, &AtomicBool::new(false), &|_| {}).expect("fit runs");
+    let from: Vec<SearchStart> = fit.searches.iter().map(|s| s.0).collect();
     assert_eq!(
-        both.searches,
-        vec![
-            (SearchStart::Stated, stated.searches[0].1),
-            (SearchStart::Middle, middle.searches[0].1)
+        from,
+        [
+            SearchStart::Middle,
+            SearchStart::Design(1),
+            SearchStart::Design(2),
+            SearchStart::Design(3)
         ]
     );
-    let better = if middle.objective_after < stated.objective_after {
-        &middle
-    } else {
-        &stated
-    };
-    assert_eq!(both.values, better.values);
-    assert_eq!(both.objective_after, better.objective_after);
-    assert_eq!(both.evaluations, stated.evaluations + middle.evaluations);
-    // the starts differ, so the searches do
-    assert_ne!(stated.values, middle.values);
     assert_eq!(
-        number(&middle.parameters[0].start),
-        2350.0,
-        "the stated start is reported"
+        fit.searches[0], middle.searches[0],
+        "the first search is the middle's"
     );
-    // cross-validation: each fold searches from both starts too
-    let f = dir.path().join("cal-both.toml");
-    std::fs::write(
-        &f,
-        text.replace(
-            "max_evaluations = 24",
-            "max_evaluations = 24\nsearch_from = [\"start\", \"middle\"]",
-        ),
-    )
-    .unwrap();
-    let cal = Calibration::load(&f).unwrap();
+    assert!(fit.evaluations > middle.evaluations && fit.evaluations <= 4 * 12);
+    // the lowest, the earliest on a tie
+    let lowest = fit.searches.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+    assert_eq!(fit.objective_after, lowest);
+    let kept = fit.searches.iter().position(|s| s.1 == lowest).unwrap();
+    // the reported start is the kept search's: the middle, or its design point
+    let starts = calibrate::search::start_points(&cal);
+    assert_eq!(starts.len(), 4);
+    let (_, u, _) = &starts[kept];
+    for ((p, c), u) in fit.parameters.iter().zip(&cal.parameters).zip(u) {
+        let calibrate::Domain::Continuous { min, max, .. } = c.domain else {
+            unreachable!()
+        };
+        assert!(
+            (number(&p.start) - (min + u * (max - min))).abs() <= 1e-4 * (max - min),
+            "{p:?}"
+        );
+    }
+    // each design point is elsewhere than the middle
+    for (_, u, _) in &starts[1..] {
+        assert!(u.iter().all(|x| (0.0..1.0).contains(x)) && u != &starts[0].1);
+    }
+    // cross-validation: each fold runs the same four searches from the same starts
+    set_budget(&file, 4);
+    let cal = Calibration::load(&file).unwrap();
     let folds = calibrate::cross_validate(&cal, &AtomicBool::new(false), &|_, _| {}).unwrap();
     for fold in &folds {
         let from: Vec<SearchStart> = fold.searches.iter().map(|s| s.0).collect();
-        assert_eq!(from, vec![SearchStart::Stated, SearchStart::Middle]);
+        assert_eq!(from, SearchStart::all(3));
         let lowest = fold.searches.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
         assert_eq!(fold.objective, lowest, "{}", fold.held_out);
+    }
+}
+
+/// No fold can see its held-out curve through a start: the only values in the files that
+/// earlier fits (to all the curves) chose are the hardware file's current values of the
+/// fitted constants, and with every one of them changed the folds are the same, to the
+/// last digit (fitted values, objectives, searches, predictions).
+#[test]
+fn cross_validation_does_not_depend_on_the_hardware_file_s_current_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PORTS);
+    set_budget(&file, 5);
+    set_design_starts(&file, 1);
+    let folds = || {
+        let cal = Calibration::load(&file).expect("valid calibration");
+        calibrate::cross_validate(&cal, &AtomicBool::new(false), &|_, _| {}).expect("folds run")
+    };
+    let before = folds();
+    // the same file with the two fitted constants elsewhere (the measurements stay)
+    std::fs::write(dir.path().join("artisoft-1992.toml"), hardware(2333.0, 1111.0)).unwrap();
+    let cal = Calibration::load(&file).unwrap();
+    let current: Vec<f64> = cal.parameters.iter().map(|p| number(&p.current)).collect();
+    assert_eq!(
+        current,
+        [2333.0, 1111.0],
+        "every fitted constant's current value moved"
+    );
+    let after = folds();
+    assert_eq!(before.len(), 2);
+    assert_eq!(after, before);
+}
+
+#[test]
+fn a_hand_picked_start_is_refused_naming_its_key_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = setup(dir.path(), PARAMS);
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("max = 4000.0", "max = 4000.0\nstart = 1700.0");
+    let line = text.lines().position(|l| l == "start = 1700.0").unwrap() + 1;
+    std::fs::write(&file, &text).unwrap();
+    let err = Calibration::load(&file)
+        .expect_err("a start is refused")
+        .to_string();
+    for want in [
+        format!("cal.toml:{line}"),
+        "parameter[1].start".into(),
+        "middle of the bounds".into(),
+        "design".into(),
+    ] {
+        assert!(err.contains(&want), "{want:?} not in: {err}");
     }
 }
 
@@ -488,22 +543,19 @@ fn bad_calibration_files_are_refused_before_any_run() {
         |t| t.replace("nos.protocol.retry_base_ms", "adapter.transmit_buffers"),
         &["no scenario uses"],
     );
-    // searches: none, an unknown start, one twice
-    for (from, want) in [
-        ("[]", &["search_from", "needs 1..=2"][..]),
+    // searches: the former search_from, too many or negative design starts, a negative
+    // design seed
+    for (line, want) in [
         (
-            r#"["start", "random"]"#,
-            &["search_from[1]", "`random` is not one of"],
+            r#"search_from = ["middle"]"#,
+            &["search_from", "no longer accepted", "design_starts"][..],
         ),
-        (r#"["middle", "middle"]"#, &["search_from[1]", "given twice"]),
+        ("design_starts = 65", &["design_starts", "0..=64"]),
+        ("design_starts = -1", &["design_starts", "0..=64"]),
+        ("design_seed = -3", &["design_seed", "0..="]),
     ] {
         refused(
-            |t| {
-                t.replace(
-                    "max_evaluations = 90",
-                    &format!("max_evaluations = 90\nsearch_from = {from}"),
-                )
-            },
+            |t| t.replace("max_evaluations = 90", &format!("max_evaluations = 90\n{line}")),
             want,
         );
     }
@@ -664,7 +716,7 @@ fn fitted_values_inside_inline_tables_stay_valid_toml_and_are_marked_after_the_t
     // the 1995 ttcp calibration fits `workload.hosts.kelewan.isa.bridge_ns`, a value
     // inside `isa = { ... }` where a comment cannot go
     let cal = Calibration::load(Path::new("calibrations/ttcp1995/fit.toml")).expect("valid calibration");
-    let values: Vec<toml::Value> = cal.parameters.iter().map(|p| p.start.clone()).collect();
+    let values: Vec<toml::Value> = cal.parameters.iter().map(|p| p.middle.clone()).collect();
     let text = ethersim::calibrate::trial::hardware_text(&cal, &values, Some("calibrated by t"))
         .expect("the fitted copy is written");
     let doc: toml::Table = toml::from_str(&text).expect("the fitted copy parses");
@@ -694,7 +746,7 @@ fn a_value_inside_an_inline_table_fitted_again_keeps_one_note_naming_the_value_i
         .iter()
         .position(|p| p.key == "workload.hosts.kelewan.isa.bridge_ns")
         .unwrap();
-    let first: Vec<toml::Value> = cal.parameters.iter().map(|p| p.start.clone()).collect();
+    let first: Vec<toml::Value> = cal.parameters.iter().map(|p| p.middle.clone()).collect();
     let once = ethersim::calibrate::trial::hardware_text(&cal, &first, Some("calibrated by t"))
         .expect("the first fit is written");
     let mut second = first.clone();
@@ -753,7 +805,7 @@ fn several_measured_tables_each_with_its_figure() {
     assert_eq!(two.measured.len(), 2 * one.measured.len());
     assert!(two.measured[..one.measured.len()].iter().all(|m| m.figure == 0));
     assert!(two.measured[one.measured.len()..].iter().all(|m| m.figure == 1));
-    let values: Vec<toml::Value> = two.parameters.iter().map(|p| p.start.clone()).collect();
+    let values: Vec<toml::Value> = two.parameters.iter().map(|p| p.middle.clone()).collect();
     let sims = calibrate::trial::simulate(&two, &values, &[1992]).unwrap();
     let n = one.measured.len();
     for i in 0..n {

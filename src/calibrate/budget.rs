@@ -61,7 +61,7 @@ fn judgement_runs(cal: &Calibration) -> f64 {
 /// One fit of `cal` whose scenarios cost `costs` CPU seconds a run: (runs, CPU seconds).
 fn fit_cost(cal: &Calibration, costs: &[f64]) -> (f64, f64) {
     let per_eval: f64 = costs.iter().sum::<f64>() * cal.seeds.len() as f64;
-    let evals = cal.search_from.len() as f64 * cal.max_evaluations as f64;
+    let evals = cal.searches().len() as f64 * cal.max_evaluations as f64;
     let runs_per_eval = (costs.len() * cal.seeds.len()) as f64;
     let judge = judgement_runs(cal);
     (
@@ -107,11 +107,11 @@ pub fn admit(cal: &Calibration, cross_validate: bool, limit_h: f64) -> Result<Es
         "{}: {what} refused as too long: up to {:.0} scenario runs estimated at {:.1} hours \
          of CPU in all (limit {limit_h} hours; {} searches of at most {} evaluations, {} \
          scenarios on {} seeds each); raise the limit with --max-cpu-hours H, or lower \
-         max_evaluations, the seeds or the searches",
+         max_evaluations, the seeds or design_starts",
         cal.path.display(),
         e.runs,
         e.cpu_s / 3600.0,
-        cal.search_from.len(),
+        cal.searches().len(),
         cal.max_evaluations,
         cal.scenarios.len(),
         cal.seeds.len(),

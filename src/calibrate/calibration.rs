@@ -35,6 +35,12 @@
 //! changes, merged onto the fit by the rule of [`super::extends`] before the raw tier.
 //! `[verdict]` records what was decided about the file and the objective `--evaluate`
 //! gives for it ([`super::verdict`]).
+//!
+//! Where the searches start is never written in the file as a point: a fit searches from
+//! the middle of the bounds and from `design_starts = N` (0..=[`MAX_DESIGN_STARTS`],
+//! default 0) points of a Latin-hypercube design seeded by `design_seed` (a non-negative
+//! integer, default [`DEFAULT_DESIGN_SEED`]) ([`super::design`]). A `start` in a
+//! `[[parameter]]` and the former `search_from` are refused, naming the file, line and key.
 
 use std::path::{Path, PathBuf};
 
@@ -42,10 +48,11 @@ use crate::scenario::de::from_value;
 use crate::scenario::error::{FieldError, Problem};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
+use super::design::{SearchStart, DEFAULT_DESIGN_SEED, MAX_DESIGN_STARTS};
 use super::extends::{located_in, Merged};
 use super::line_bar::{Bar, LineBar, RawLineBar, LINE_FIGURE};
 use super::measured::{measured_tables, read_measured, Measured, MAX_SCATTER_PERCENT};
-use super::parameter::{clip, search_starts, Parameter, SearchStart, MAX_PARAMETERS};
+use super::parameter::{clip, Parameter, MAX_PARAMETERS};
 use super::raw::RawFile;
 use super::verdict::{RawVerdict, Verdict};
 use super::CalibrationError;
@@ -126,9 +133,11 @@ pub struct Calibration {
     pub seeds: Vec<u64>,
     pub report_seeds: Vec<u64>,
     pub max_evaluations: u32,
-    /// The searches of a fit, in order (at least one; `[Stated]` by default). A fold of
-    /// cross-validation runs the same searches.
-    pub search_from: Vec<SearchStart>,
+    /// Searches from the seeded design besides the one from the middle (`design_starts`).
+    /// A fold of cross-validation runs the same searches from the same starts.
+    pub design_starts: u32,
+    /// The seed of the design (`design_seed`).
+    pub design_seed: u64,
     pub parameters: Vec<Parameter>,
     pub measured: Vec<Measured>,
     /// Settings held in every scenario of every evaluation (a hypothesis the scenarios do
@@ -241,7 +250,30 @@ impl Calibration {
             )));
         }
 
-        let search_from = search_starts(raw.search_from.as_deref()).map_err(err)?;
+        if raw.search_from.is_some() {
+            return Err(err(FieldError::invalid(
+                "search_from",
+                "is no longer accepted: every fit searches from the middle of the bounds, plus \
+                 `design_starts = N` searches from a seeded Latin-hypercube design \
+                 (`design_seed`); remove the line",
+            )));
+        }
+        let design_starts = raw.design_starts.unwrap_or(0);
+        if !(0..=MAX_DESIGN_STARTS as i64).contains(&design_starts) {
+            return Err(err(FieldError::range(
+                "design_starts",
+                design_starts,
+                format!("0..={MAX_DESIGN_STARTS}"),
+            )));
+        }
+        let design_seed = raw.design_seed.unwrap_or(DEFAULT_DESIGN_SEED as i64);
+        if design_seed < 0 {
+            return Err(err(FieldError::range(
+                "design_seed",
+                design_seed,
+                "0..=9223372036854775807",
+            )));
+        }
 
         let tables = measured_tables(raw.measured, raw.figure).map_err(err)?;
         let key_column = tables[0].1.key_column.clone();
@@ -429,7 +461,8 @@ impl Calibration {
             seeds: fit_seeds,
             report_seeds,
             max_evaluations: max_evaluations as u32,
-            search_from,
+            design_starts: design_starts as u32,
+            design_seed: design_seed as u64,
             parameters,
             measured,
             overrides,
@@ -437,6 +470,11 @@ impl Calibration {
             extends: merged.parent.as_ref().map(|p| p.path.clone()),
             scenarios_from: merged.source_of("scenarios").clone(),
         })
+    }
+
+    /// The searches of a fit, in order: the middle, then each design point.
+    pub fn searches(&self) -> Vec<SearchStart> {
+        SearchStart::all(self.design_starts)
     }
 
     /// Refuses cross-validation of a calibration with fewer than

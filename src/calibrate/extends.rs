@@ -4,7 +4,7 @@
 //! made on the TOML documents, before the raw serde tier, by these rules:
 //!
 //! - A top-level key the hypothesis gives replaces the parent's whole, tables included
-//!   (`overrides`, `search_from`, `seeds`, `[line_bar]`, `[measured]`, ...): no deep merge.
+//!   (`overrides`, `design_starts`, `seeds`, `[line_bar]`, `[measured]`, ...): no deep merge.
 //! - `[[parameter]]` entries merge by `key`: an entry whose key the parent fits replaces
 //!   that entry whole, in its place; an entry with a new key is appended, in the
 //!   hypothesis's order.

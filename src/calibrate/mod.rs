@@ -4,8 +4,10 @@
 //!
 //! - [`measured`]: the `[measured]` tables and the measured CSV, one point per row.
 //! - [`line_bar`]: the bars on each throughput curve's per-block and per-byte costs.
-//! - [`parameter`]: the constants to fit, their domains, where searches start, and how a
-//!   trial value is rounded.
+//! - [`parameter`]: the constants to fit, their domains and middles, and how a trial
+//!   value is rounded.
+//! - [`design`]: where the searches start: the middle, and a seeded Latin-hypercube design
+//!   that depends on nothing measured.
 //! - [`verdict`]: the `[verdict]` of a file: kept or rejected, at which objective, why.
 //! - [`extends`]: a hypothesis file on its fit: the merge rule of `extends`, `remove`
 //!   and `remove_parameters`, and errors located in the file that gives the key.
@@ -34,13 +36,14 @@
 //!
 //! The objective is deterministic: every evaluation runs the same seeds (common random
 //! numbers), and runs go in parallel on the current rayon pool but are combined in a fixed
-//! order, so the result is the same for any number of threads. The search starts from the
-//! middle of the bounds (or stated starting values), never from the hardware file's
-//! current values. Trial values are rounded to 6 significant digits (integers for integer
+//! order, so the result is the same for any number of threads. The searches start from the
+//! middle of the bounds and from a seeded design, never from the hardware file's current
+//! values nor from any point chosen by hand. Trial values are rounded to 6 significant digits (integers for integer
 //! keys) before they are evaluated, so the written file reproduces the fit exactly.
 
 pub mod budget;
 pub mod calibration;
+pub mod design;
 pub mod extends;
 pub mod line_bar;
 pub mod measured;
@@ -52,8 +55,9 @@ pub mod trial;
 pub mod verdict;
 
 pub use calibration::{Calibration, Objective};
+pub use design::SearchStart;
 pub use measured::Measured;
-pub use parameter::{Domain, Parameter, SearchStart};
+pub use parameter::{Domain, Parameter};
 pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
 pub use verdict::{Decision, Verdict};
 

@@ -1,10 +1,10 @@
 //! The constants a calibration fits: the `[[parameter]]` table as written (raw tier),
-//! the validated [`Parameter`] with its [`Domain`], where searches start
-//! ([`SearchStart`]), and how a trial value is rounded before it is evaluated or written.
+//! the validated [`Parameter`] with its [`Domain`] and its middle (where the first search
+//! starts), and how a trial value is rounded before it is evaluated or written.
 //!
 //! Invariants: a parameter's key is a key of the hardware file, fitted once, not held by
 //! an override, and left to the hardware file by at least one scenario; a continuous
-//! domain has finite bounds with min < max and its start inside them (an integer key's
+//! domain has finite bounds with min < max (an integer key's
 //! bounds hold at least one integer, and every trial value is one of them); a discrete one has
 //! 1..=[`MAX_CHOICES`] choices of the hardware value's type. Units are the hardware key's
 //! own.
@@ -27,6 +27,7 @@ pub(super) struct RawParameter {
     pub(super) key: String,
     min: Option<f64>,
     max: Option<f64>,
+    /// Refused: searches start only from the middle of the bounds and a seeded design.
     start: Option<toml::Value>,
     choices: Option<Vec<toml::Value>>,
 }
@@ -40,36 +41,13 @@ pub enum Domain {
     Discrete { choices: Vec<toml::Value> },
 }
 
-/// Where one search of the fit starts (`search_from`). The fit keeps the lowest objective
-/// its searches reach; each search has the whole `max_evaluations`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchStart {
-    /// Each constant's `start` (the middle of its bounds where it has none).
-    Stated,
-    /// The middle of every constant's bounds (its middle choice).
-    Middle,
-}
-
-impl SearchStart {
-    pub const NAMES: [&'static str; 2] = ["start", "middle"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SearchStart::Stated => Self::NAMES[0],
-            SearchStart::Middle => Self::NAMES[1],
-        }
-    }
-}
-
 /// One constant to fit: a key of the hardware file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameter {
     pub key: String,
     pub domain: Domain,
-    /// Where the search starts: the stated `start`, else the middle of the bounds (the
-    /// middle choice), never the hardware file's current value.
-    pub start: toml::Value,
-    /// The middle of the bounds (the middle choice): where a search from `"middle"` starts.
+    /// The middle of the bounds (the middle choice): where the first search starts, never
+    /// the hardware file's current value.
     pub middle: toml::Value,
     /// The hardware file's current value (the "before" of the report).
     pub current: toml::Value,
@@ -127,6 +105,14 @@ impl RawParameter {
     ) -> Result<Parameter, CalibrationError> {
         let p = self;
         let at = |k: &str| format!("parameter[{i}].{k}");
+        if p.start.is_some() {
+            return Err(err(FieldError::invalid(
+                at("start"),
+                "a hand-picked start is not accepted: searches start only from the middle of \
+                 the bounds and from a seeded Latin-hypercube design (`design_starts`, \
+                 `design_seed`), never from a point an earlier fit chose; remove the line",
+            )));
+        }
         let Some(current) = lookup(hw_doc, &p.key).cloned() else {
             return Err(err(FieldError::invalid(
                 at("key"),
@@ -158,7 +144,7 @@ impl RawParameter {
                 ),
             )));
         }
-        let (domain, start, middle) = match (&p.choices, p.min, p.max) {
+        let (domain, middle) = match (&p.choices, p.min, p.max) {
             (Some(choices), None, None) => {
                 if choices.is_empty() || choices.len() > MAX_CHOICES {
                     return Err(err(FieldError::invalid(
@@ -178,22 +164,11 @@ impl RawParameter {
                         )));
                     }
                 }
-                let start = match &p.start {
-                    Some(s) if choices.contains(s) => s.clone(),
-                    Some(s) => {
-                        return Err(err(FieldError::invalid(
-                            at("start"),
-                            format!("{} is not one of the choices", clip(&s.to_string())),
-                        )))
-                    }
-                    None => choices[(choices.len() - 1) / 2].clone(),
-                };
                 let middle = choices[(choices.len() - 1) / 2].clone();
                 (
                     Domain::Discrete {
                         choices: choices.clone(),
                     },
-                    start,
                     middle,
                 )
             }
@@ -225,23 +200,9 @@ impl RawParameter {
                         ),
                     )));
                 }
-                let start = match &p.start {
-                    None => (min + max) / 2.0,
-                    Some(v) => match number(v) {
-                        Some(s) if (min..=max).contains(&s) => s,
-                        _ => {
-                            return Err(err(FieldError::range(
-                                at("start"),
-                                v,
-                                format!("a number in [{min}, {max}]"),
-                            )));
-                        }
-                    },
-                };
                 let domain = Domain::Continuous { min, max, integer };
-                let start = written(&domain, start);
                 let middle = written(&domain, (min + max) / 2.0);
-                (domain, start, middle)
+                (domain, middle)
             }
             _ => {
                 return Err(err(FieldError::invalid(
@@ -253,50 +214,10 @@ impl RawParameter {
         Ok(Parameter {
             key: p.key.clone(),
             domain,
-            start,
             middle,
             current,
         })
     }
-}
-
-/// `search_from`: one to two distinct names of [`SearchStart`]; `["start"]` when absent.
-pub(super) fn search_starts(names: Option<&[String]>) -> Result<Vec<SearchStart>, FieldError> {
-    let Some(names) = names else {
-        return Ok(vec![SearchStart::Stated]);
-    };
-    if names.is_empty() || names.len() > SearchStart::NAMES.len() {
-        return Err(FieldError::invalid(
-            "search_from",
-            format!(
-                "needs 1..={} of {:?}, has {}",
-                SearchStart::NAMES.len(),
-                SearchStart::NAMES,
-                names.len()
-            ),
-        ));
-    }
-    let mut out = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        let s = match n.as_str() {
-            "start" => SearchStart::Stated,
-            "middle" => SearchStart::Middle,
-            other => {
-                return Err(FieldError::invalid(
-                    format!("search_from[{i}]"),
-                    format!("`{}` is not one of {:?}", clip(other), SearchStart::NAMES),
-                ))
-            }
-        };
-        if out.contains(&s) {
-            return Err(FieldError::invalid(
-                format!("search_from[{i}]"),
-                format!("`{}` is given twice", clip(n)),
-            ));
-        }
-        out.push(s);
-    }
-    Ok(out)
 }
 
 pub(super) fn clip(s: &str) -> String {

@@ -26,8 +26,12 @@ pub(super) struct RawFile {
     pub(super) seeds: Vec<i64>,
     pub(super) report_seeds: Option<Vec<i64>>,
     pub(super) max_evaluations: Option<i64>,
-    /// Where the searches start (`"start"`, `"middle"`), one search each.
-    pub(super) search_from: Option<Vec<String>>,
+    /// Refused: every fit searches from the middle and from `design_starts` design points.
+    pub(super) search_from: Option<toml::Value>,
+    /// Searches from a seeded Latin-hypercube design, besides the one from the middle.
+    pub(super) design_starts: Option<i64>,
+    /// The seed of that design.
+    pub(super) design_seed: Option<i64>,
     /// One table, or an array of tables each with its `figure`.
     pub(super) measured: toml::Value,
     /// `KEY=VALUE` settings held in every scenario while fitting (as `--set` would).

@@ -10,10 +10,12 @@
 //! 3. repeat 1-2 from the best point while a discrete change helped (at most 3 rounds),
 //!    within `max_evaluations`.
 //!
-//! A fit runs that search once per start of `search_from` (the stated starts, the middle
-//! of the bounds), each with its own budget, and keeps the lowest objective; a fold of
-//! cross-validation does the same on its own scenarios, so its choice never sees the
-//! held-out one.
+//! A fit runs that search from the middle of the bounds and then from each of the
+//! `design_starts` points of the seeded design ([`super::design`]), each with its own
+//! budget, and keeps the lowest objective (the earlier search on a tie). No start depends
+//! on a measurement or on the hardware file's current values, so a fold of
+//! cross-validation searches from exactly the full fit's starts, on its own scenarios, and
+//! its choice never sees the held-out one.
 //!
 //! **Sensitivity.** At the fitted point, each continuous constant is moved by +-10% of its
 //! value (within its bounds) and each discrete one to each other choice; the sensitivity
@@ -31,8 +33,9 @@ use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 
 use super::calibration::Calibration;
+use super::design::{latin_hypercube, SearchStart};
 use super::line_bar::{line_error, LineError, LINE_FIGURE};
-use super::parameter::{Domain, Parameter, SearchStart};
+use super::parameter::Domain;
 use super::trial::{self, check_bounds, error_pct, means, objective, simulate, written};
 use super::verdict::Verdict;
 use super::CalibrationError;
@@ -52,6 +55,7 @@ pub struct ParamFit {
     pub key: String,
     /// The hardware file's value before the fit.
     pub before: toml::Value,
+    /// Where the search the fit kept started (the middle for [`evaluate`]).
     pub start: toml::Value,
     pub fitted: toml::Value,
     /// Smallest relative rise of the objective when the constant moves (see module doc).
@@ -332,54 +336,91 @@ fn scenario_fits(cal: &Calibration, sims: &[f64]) -> Vec<ScenarioFit> {
         .collect()
 }
 
-/// Fits the calibration's constants: one search from each of `search_from`'s starts, each
-/// with the whole budget, keeping the lowest objective (the earlier search on a tie).
-/// `stop` ends the search early (Ctrl-C); the result is then the best point found so far,
-/// complete. `progress` is called after each evaluation.
+/// Where each search of `cal` starts, in order ([`Calibration::searches`]): its name, the
+/// continuous constants' search coordinates and the discrete ones' choice indices. The
+/// middle is the middle of each constant's bounds as written (an integer key rounded); a
+/// design point is the seeded Latin-hypercube point; discrete constants start at their
+/// middle choice in every search. Nothing here reads a measurement or a current value.
+pub fn start_points(cal: &Calibration) -> Vec<(SearchStart, Vec<f64>, Vec<usize>)> {
+    let mut middle_u = Vec::new();
+    let mut middle_d = Vec::new();
+    for p in &cal.parameters {
+        match &p.domain {
+            Domain::Continuous { min, max, .. } => {
+                let s = p
+                    .middle
+                    .as_float()
+                    .or_else(|| p.middle.as_integer().map(|x| x as f64))
+                    .unwrap_or((min + max) / 2.0);
+                middle_u.push((s - min) / (max - min));
+            }
+            Domain::Discrete { choices } => {
+                middle_d.push(choices.iter().position(|c| *c == p.middle).unwrap_or(0));
+            }
+        }
+    }
+    let design = latin_hypercube(cal.design_seed, middle_u.len(), cal.design_starts);
+    cal.searches()
+        .into_iter()
+        .map(|from| match from {
+            SearchStart::Middle => (from, middle_u.clone(), middle_d.clone()),
+            SearchStart::Design(k) => (from, design[k as usize - 1].clone(), middle_d.clone()),
+        })
+        .collect()
+}
+
+/// Fits the calibration's constants: one search from the middle and one from each design
+/// point ([`start_points`]), each with the whole budget, keeping the lowest objective (the
+/// earlier search on a tie). `stop` ends the search early (Ctrl-C); the result is then the
+/// best point found so far, complete. `progress` is called after each evaluation.
 pub fn fit(
     cal: &Calibration,
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Fit, CalibrationError> {
     check_bounds(cal)?;
-    let mut best: Option<Best> = None;
+    let mut best: Option<(Best, Vec<toml::Value>)> = None;
     let mut evaluations = 0;
     let mut searches = Vec::new();
-    for &from in &cal.search_from {
+    for (from, u0, d0) in start_points(cal) {
         // a stop before anything ran still evaluates the first start
         if stop.load(Ordering::SeqCst) && best.is_some() {
             break;
         }
-        let (found, n) = search(cal, from, stop, progress)?;
+        let (found, n) = search(cal, from, &u0, &d0, stop, progress)?;
         evaluations += n;
         if let Some(found) = found {
             searches.push((from, found.0));
-            if best.as_ref().is_none_or(|b| found.0 < b.0) {
-                best = Some(found);
+            if best.as_ref().is_none_or(|b| found.0 < b.0 .0) {
+                best = Some((found, values_at(cal, &u0, &d0)));
             }
         }
     }
     let interrupted = stop.load(Ordering::SeqCst);
-    let Some((_, u, d)) = best else {
+    let Some(((_, u, d), started)) = best else {
         return Err(CalibrationError::Edit("no evaluation completed".into()));
     };
     let values = values_at(cal, &u, &d);
     let mut f = finish(cal, values, evaluations, interrupted)?;
+    for (p, s) in f.parameters.iter_mut().zip(started) {
+        p.start = s;
+    }
     f.searches = searches;
     Ok(f)
 }
 
 /// One search (Nelder-Mead over the continuous constants, with rounds over each discrete
-/// constant's choices) from `from`: the best point it found and its evaluations.
+/// constant's choices) from search coordinates `u0` and choices `d0` (the start `from`):
+/// the best point it found and its evaluations.
 fn search(
     cal: &Calibration,
     from: SearchStart,
+    u0: &[f64],
+    d0: &[usize],
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<(Option<Best>, u32), CalibrationError> {
-    let cont: Vec<usize> = (0..cal.parameters.len())
-        .filter(|&i| matches!(cal.parameters[i].domain, Domain::Continuous { .. }))
-        .collect();
+    let cont = u0.len();
     let disc: Vec<usize> = (0..cal.parameters.len())
         .filter(|&i| matches!(cal.parameters[i].domain, Domain::Discrete { .. }))
         .collect();
@@ -394,46 +435,17 @@ fn search(
         failure: Mutex::new(None),
         halted: AtomicBool::new(false),
     };
-    let at = |p: &Parameter| match from {
-        SearchStart::Stated => p.start.clone(),
-        SearchStart::Middle => p.middle.clone(),
-    };
-    // the start, in search coordinates
-    let u0: Vec<f64> = cont
-        .iter()
-        .map(|&i| match &cal.parameters[i].domain {
-            Domain::Continuous { min, max, .. } => {
-                let s = at(&cal.parameters[i]);
-                let s = s
-                    .as_float()
-                    .or_else(|| s.as_integer().map(|x| x as f64))
-                    .unwrap_or((min + max) / 2.0);
-                (s - min) / (max - min)
-            }
-            _ => 0.5,
-        })
-        .collect();
-    let d0: Vec<usize> = disc
-        .iter()
-        .map(|&i| match &cal.parameters[i].domain {
-            Domain::Discrete { choices } => {
-                let s = at(&cal.parameters[i]);
-                choices.iter().position(|c| *c == s).unwrap_or(0)
-            }
-            _ => 0,
-        })
-        .collect();
-    let dims = cont.len().max(1) as u64;
+    let dims = cont.max(1) as u64;
     let main_iters = (cal.max_evaluations as u64).max(10);
     let polish_iters = 12 * dims;
-    let first = ev.eval(&u0, &d0);
+    let first = ev.eval(u0, d0);
     if let Ok(f) = first {
         if !f.is_finite() {
             let at = format!("the start of the search from `{}`", from.name());
-            return Err(not_finite(cal, &values_at(cal, &u0, &d0), &at));
+            return Err(not_finite(cal, &values_at(cal, u0, d0), &at));
         }
     }
-    let mut running = first.is_ok() && ev.nelder_mead(&u0, &d0, main_iters / 2);
+    let mut running = first.is_ok() && ev.nelder_mead(u0, d0, main_iters / 2);
     let mut rounds = 0;
     while running && !disc.is_empty() && rounds < 3 {
         rounds += 1;
@@ -595,7 +607,7 @@ fn finish(
         parameters.push(ParamFit {
             key: p.key.clone(),
             before: p.current.clone(),
-            start: p.start.clone(),
+            start: p.middle.clone(),
             fitted: values[i].clone(),
             sensitivity,
             flagged,

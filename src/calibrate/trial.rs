@@ -202,9 +202,9 @@ fn trial_error(
 }
 
 /// Checks, without running anything, that every scenario loads with each parameter at each
-/// end of its range (the others at their starting values).
+/// end of its range (the others at their middles).
 pub fn check_bounds(cal: &Calibration) -> Result<(), CalibrationError> {
-    let start: Vec<toml::Value> = cal.parameters.iter().map(|p| p.start.clone()).collect();
+    let start: Vec<toml::Value> = cal.parameters.iter().map(|p| p.middle.clone()).collect();
     for (i, p) in cal.parameters.iter().enumerate() {
         let ends: Vec<toml::Value> = match &p.domain {
             Domain::Continuous { min, max, .. } => vec![written(&p.domain, *min), written(&p.domain, *max)],
