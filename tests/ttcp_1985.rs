@@ -110,7 +110,10 @@ fn the_level_reached() {
         .count();
     let sys = ok.iter().filter(|r| r.sys_error_points().abs() <= 8.0).count();
     assert!(thr >= 24, "throughput within 10% in {thr} of 26");
-    assert!(sys >= 23, "system CPU within 8 points in {sys} of 26");
+    // 22: the fit searched from neutral starts (the middle and a seeded design) reaches
+    // 22 rows; 23 came from hand-picked starts that had seen every row (the bar moved,
+    // docs/repro/ttcp1985.md says so)
+    assert!(sys >= 22, "system CPU within 8 points in {sys} of 26");
     // the single-processor Excelan rows within 8% (they were 13-22% fast without the
     // EXOS's request take-up); the Interlan rows within 26%
     for row in &ok {
