@@ -159,3 +159,46 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
         "{err}"
     );
 }
+
+#[test]
+fn the_workstations_cards_may_run_in_another_mode_than_the_servers() {
+    // 16-bit server, 8-bit workstations: each port at its own width on its own bus
+    let doc: toml::Table = HARDWARE.1.parse().unwrap();
+    let ready = number(&doc, "adapter.ready_ns");
+    let (server, ws, _) = access(0, &["adapter.workstation.bus_width=8"]).unwrap();
+    let (s16, _, _) = access(0, &[]).unwrap();
+    let (_, w8, _) = access(1, &[]).unwrap();
+    assert_eq!(server, s16, "the server keeps its 16-bit port");
+    assert_eq!(ws, w8, "the workstations take their 8-bit port");
+    let clock_ns = 1e3 / number(&doc, "hosts.workstation.isa_clock_mhz");
+    let r8 = number(&doc, "hosts.workstation.io_recovery_clocks_8bit");
+    assert!((ws - ((2.0 + 4.0 + r8) * clock_ns + ready)).abs() < 1e-9);
+    // an unknown width is refused naming the key
+    let err = access(0, &["adapter.workstation.bus_width=12"]).unwrap_err();
+    assert!(err.contains("adapter.workstation.bus_width"), "{err}");
+}
+
+#[test]
+fn upgrading_only_the_servers_card_to_16_bit_gains_what_the_servers_port_cost() {
+    // the 1992 administrator's question on 8-bit optimized: which card to upgrade first
+    let mean = |set: &[&str]| {
+        let overrides: Vec<Override> = set.iter().map(|s| Override::parse(s).unwrap()).collect();
+        let (name, text) = SCENARIOS[1];
+        let mut s = scenario::load_embedded(name, text, Some(HARDWARE), &overrides).unwrap();
+        if let Workload::Perform3(w) = &mut s.workload {
+            w.config.block_sizes = vec![15360, 31744];
+            w.config.measure = ethersim::time::SimDuration::from_secs(3);
+        }
+        let out = ethersim::run::run(&s);
+        out.points.iter().map(|p| p[1]).sum::<f64>() / out.points.len() as f64
+    };
+    let all8 = mean(&[]);
+    let server16 = mean(&["adapter.bus_width=16", "adapter.workstation.bus_width=8"]);
+    let ws16 = mean(&["adapter.workstation.bus_width=16"]);
+    let all16 = mean(&["adapter.bus_width=16", "adapter.workstation.bus_width=16"]);
+    // 8-bit optimized is bound by the server's CPU, most of it the copies through its port:
+    // a 16-bit server card gains much, 16-bit workstation cards next to nothing
+    assert!(server16 > all8 * 1.25, "{all8} -> {server16}");
+    assert!((ws16 / all8 - 1.0).abs() < 0.03, "{all8} -> {ws16}");
+    assert!(all16 > server16, "{server16} -> {all16}");
+}

@@ -74,6 +74,8 @@ pub struct RawAdapter {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawDriver {
+    /// The workstations' cards in another mode (8 or 16 bits) than the server's.
+    pub bus_width: Option<i64>,
     pub transmit_buffers: Option<i64>,
     pub packet_size: Option<i64>,
     pub io_access_ns_8bit: Option<f64>,
@@ -420,23 +422,32 @@ pub fn validate(
         }
     }
 
-    let width = adapter.bus_width;
     let widths = params::get(None, "adapter.bus_width").int_values();
-    if !widths.contains(&width) {
+    let check_width = |key: &str, width: i64| -> Result<i64, FieldError> {
+        if widths.contains(&width) {
+            return Ok(width);
+        }
         let (last, rest) = widths.split_last().expect("registered widths");
         let rest: Vec<String> = rest.iter().map(i64::to_string).collect();
-        return Err(FieldError::range(
-            "adapter.bus_width",
+        Err(FieldError::range(
+            key,
             width,
             format!("{} or {last}", rest.join(", ")),
-        ));
-    }
-    let key = format!("adapter.io_access_ns_{width}bit");
-    let explicit = match width {
+        ))
+    };
+    let width = check_width("adapter.bus_width", adapter.bus_width)?;
+    let ws = adapter.workstation.clone().unwrap_or_default();
+    let ws_width = match ws.bus_width {
+        Some(w) => check_width("adapter.workstation.bus_width", w)?,
+        None => width,
+    };
+    let explicit_at = |w: i64| match w {
         8 => adapter.io_access_ns_8bit,
         16 => adapter.io_access_ns_16bit,
         _ => adapter.io_access_ns_32bit,
     };
+    let key = format!("adapter.io_access_ns_{width}bit");
+    let explicit = explicit_at(width);
     let access_ns = port_access(
         server_bus.map(|b| ("hosts.server", b)),
         &port,
@@ -455,24 +466,45 @@ pub fn validate(
         )
     })?;
     let setup_ns = real_key("adapter.setup_ns", adapter.setup_ns)?;
-    let ws = adapter.workstation.clone().unwrap_or_default();
-    // the workstations' port timing: from their own bus, or their own value, else the
-    // server's
-    let ws_key = format!("adapter.workstation.io_access_ns_{width}bit");
-    let ws_explicit = match width {
+    // the workstations' port timing at their own width: from their own bus, or their own
+    // value, else the server's at that width
+    let ws_key = format!("adapter.workstation.io_access_ns_{ws_width}bit");
+    let ws_explicit = match ws_width {
         8 => ws.io_access_ns_8bit,
         16 => ws.io_access_ns_16bit,
         _ => ws.io_access_ns_32bit,
     };
-    let ws_access_ns = port_access(
+    let ws_access_ns = match port_access(
         ws_bus.map(|b| ("hosts.workstation", b)),
         &port,
-        width,
+        ws_width,
         &ws_key,
         ws_explicit,
         warnings,
-    )?
-    .unwrap_or(access_ns);
+    )? {
+        Some(a) => a,
+        None if ws_width == width => access_ns,
+        None => {
+            let key = format!("adapter.io_access_ns_{ws_width}bit");
+            port_access(
+                server_bus.map(|b| ("hosts.server", b)),
+                &port,
+                ws_width,
+                &key,
+                explicit_at(ws_width),
+                &mut Vec::new(),
+            )?
+            .ok_or_else(|| {
+                FieldError::invalid(
+                    &ws_key,
+                    format!(
+                        "missing: needed for adapter.workstation.bus_width = {ws_width} (or \
+                         hosts.workstation.isa_clock_mhz to derive it from the bus cycle)"
+                    ),
+                )
+            })?
+        }
+    };
     let ws_setup_ns = match ws.setup_ns {
         Some(v) => real_key("adapter.workstation.setup_ns", v)?,
         None => setup_ns,
@@ -545,7 +577,7 @@ pub fn validate(
             crate::ether::frame_bytes(largest)
         ));
     }
-    let profile = |tx: u32, pkt: u32, copy: &CopyEngine| -> Result<AdapterProfile, FieldError> {
+    let profile = |width: i64, tx: u32, pkt: u32, copy: &CopyEngine| -> Result<AdapterProfile, FieldError> {
         let p = AdapterProfile {
             name: adapter.name.clone().unwrap_or_else(|| "adapter".into()),
             bus_width_bits: width as u32,
@@ -622,8 +654,8 @@ pub fn validate(
     Ok(LanProfile {
         server_host,
         workstation_host,
-        server_adapter: profile(tx, pkt, &copy)?,
-        workstation_adapter: profile(ws_tx, ws_pkt, &ws_copy)?,
+        server_adapter: profile(width, tx, pkt, &copy)?,
+        workstation_adapter: profile(ws_width, ws_tx, ws_pkt, &ws_copy)?,
         server_session,
         workstation_session,
         redir,

@@ -141,11 +141,18 @@ impl Perform3Workload {
     /// One line for `ethersim validate`.
     pub fn summary(&self) -> String {
         let c = &self.config;
-        let a = &c.lan.profile.server_adapter;
+        let (a, w) = (&c.lan.profile.server_adapter, &c.lan.profile.workstation_adapter);
+        let widths = if a.bus_width_bits == w.bus_width_bits {
+            format!("{}-bit adapters", a.bus_width_bits)
+        } else {
+            format!(
+                "a {}-bit adapter in the server, {}-bit in the workstations",
+                a.bus_width_bits, w.bus_width_bits
+            )
+        };
         format!(
-            "{} workstations + server, {}-bit adapters, {} block sizes ({}..={} bytes), {} s + {} s each",
+            "{} workstations + server, {widths}, {} block sizes ({}..={} bytes), {} s + {} s each",
             c.lan.workstations,
-            a.bus_width_bits,
             c.block_sizes.len(),
             c.block_sizes.iter().min().copied().unwrap_or(0),
             c.block_sizes.iter().max().copied().unwrap_or(0),

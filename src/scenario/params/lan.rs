@@ -217,6 +217,15 @@ const ADAPTER_PARAMS: &[Param] = &[
         .unit("bytes")
         .label("AEX PACKET_SIZE (bytes)")
         .means("The AEX driver's PACKET_SIZE: the largest packet of data, frame header and FCS excluded."),
+    Param::ints(
+        "adapter.workstation.bus_width",
+        &[8, 16, 32],
+        "ISA 8- and 16-bit data ports; 32 for EISA/VL cards",
+    )
+    .unit("bits")
+    .default("adapter.bus_width")
+    .label("Workstation bus width (bits)")
+    .means("The workstations' cards in another mode than the server's (e.g. a 16-bit server with 8-bit workstations)."),
     Param::int("adapter.workstation.transmit_buffers", TX_MIN, TX_MAX)
         .unit("frames")
         .default("adapter.transmit_buffers")
