@@ -36,6 +36,7 @@ pub mod merge;
 pub mod params;
 pub mod perform3;
 pub mod saturate;
+pub mod traffic;
 pub mod source;
 pub mod stack;
 pub mod ttcp;

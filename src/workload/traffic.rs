@@ -349,9 +349,9 @@ pub struct TrafficReport {
     /// Collisions suffered per frame sent.
     pub collisions_per_frame: f64,
     /// Arrival to end of successful transmission, µs, over the frames sent.
-    pub access_delay_mean_us: f64,
+    pub queue_access_delay_mean_us: f64,
     /// 95th percentile of the same (within 1/32 of the value, [`Histogram`]).
-    pub access_delay_p95_us: f64,
+    pub queue_access_delay_p95_us: f64,
     /// Frames that arrived at a full queue.
     pub queue_drops: u64,
     /// Frames discarded after 16 attempts.
@@ -400,12 +400,12 @@ pub fn run_observed(
         mean_frame_bytes: per_frame(st.arrived_bytes as f64, st.arrived),
         frames_sent: ether.frames_sent,
         collisions_per_frame: per_frame(ether.collisions as f64, ether.frames_sent),
-        access_delay_mean_us: if st.delay.count() == 0 {
+        queue_access_delay_mean_us: if st.delay.count() == 0 {
             f64::NAN
         } else {
             st.delay.mean() / 1e3
         },
-        access_delay_p95_us: if st.delay.count() == 0 {
+        queue_access_delay_p95_us: if st.delay.count() == 0 {
             f64::NAN
         } else {
             st.delay.quantile(0.95) as f64 / 1e3

@@ -295,6 +295,7 @@ pub const SECTIONS: &[Section] = &[
     nos::SECTION,
     workloads::WORKLOAD,
     workloads::SATURATE,
+    workloads::TRAFFIC,
     workloads::PERFORM3,
     workloads::LANPERF,
     ttcp::SECTION,
