@@ -3,14 +3,16 @@
 //! above capacity, the size mixes, determinism, admission and refusals of bad input.
 
 use ethersim::report::{exporter, Format};
-use ethersim::run::output::{RunDetail, RunOutput};
 use ethersim::run;
+use ethersim::run::output::{RunDetail, RunOutput};
 use ethersim::scenario::{self, Override, ScenarioError};
 use ethersim::workload::traffic::TrafficReport;
 
 /// A traffic scenario on the default 10 Mb/s, 185 m thin-coax segment.
 fn scenario_text(workload: &str) -> String {
-    format!("name = \"t\"\nseed = 1\n[medium]\nlength_m = 185.0\n[workload]\nkind = \"traffic\"\n{workload}\n")
+    format!(
+        "name = \"t\"\nseed = 1\n[medium]\nlength_m = 185.0\n[workload]\nkind = \"traffic\"\n{workload}\n"
+    )
 }
 
 fn load(workload: &str, sets: &[&str]) -> Result<scenario::Scenario, ScenarioError> {
@@ -159,7 +161,11 @@ fn a_table_of_sizes_draws_its_weighted_mean() {
     );
     let r = report(&out);
     let want = (6.0 * 64.0 + 2.0 * 1518.0) / 8.0;
-    assert!((r.mean_frame_bytes / want - 1.0).abs() < 0.02, "{}", r.mean_frame_bytes);
+    assert!(
+        (r.mean_frame_bytes / want - 1.0).abs() < 0.02,
+        "{}",
+        r.mean_frame_bytes
+    );
     assert!((r.offered_load_measured / 0.4 - 1.0).abs() < 0.03);
 }
 
@@ -190,7 +196,10 @@ fn refused_key(workload: &str, sets: &[&str]) -> (String, String) {
 fn bad_input_is_refused_naming_the_key() {
     let base = "stations = 4\noffered_load = 0.5\nsizes = { kind = \"bimodal\" }";
     for (sets, key) in [
-        (&["workload.sizes.small_fraction=1.5"][..], "workload.sizes.small_fraction"),
+        (
+            &["workload.sizes.small_fraction=1.5"][..],
+            "workload.sizes.small_fraction",
+        ),
         (&["workload.offered_load=0"][..], "workload.offered_load"),
         (&["workload.offered_load=2.5"][..], "workload.offered_load"),
         (&["workload.sizes.large=1519"][..], "workload.sizes.large"),
@@ -206,7 +215,10 @@ fn bad_input_is_refused_naming_the_key() {
         &[],
     );
     assert_eq!(k, "workload.sizes.weights", "{text}");
-    assert!(text.contains("workload.sizes.weights") && text.contains("zero"), "{text}");
+    assert!(
+        text.contains("workload.sizes.weights") && text.contains("zero"),
+        "{text}"
+    );
     let (k, text) = refused_key(
         "stations = 4\noffered_load = 0.5\nsizes = { kind = \"uniform\", min = 64 }",
         &[],
@@ -241,7 +253,10 @@ fn the_shipped_boggs_scenario_runs() {
     let out = run::run(&s);
     let r = report(&out);
     assert_eq!(r.senders, 24);
-    assert!(r.carried_load > 0.5 && r.carried_load <= r.offered_load_measured, "{r:?}");
+    assert!(
+        r.carried_load > 0.5 && r.carried_load <= r.offered_load_measured,
+        "{r:?}"
+    );
     assert_conserved(r);
 }
 

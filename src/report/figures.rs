@@ -457,7 +457,11 @@ mod tests {
 
     #[test]
     fn test_every_column_is_registered() {
-        for c in SATURATE_COLUMNS.iter().chain(&PERFORM3_COLUMNS).chain(&TRAFFIC_COLUMNS) {
+        for c in SATURATE_COLUMNS
+            .iter()
+            .chain(&PERFORM3_COLUMNS)
+            .chain(&TRAFFIC_COLUMNS)
+        {
             let f = figure(c).unwrap_or_else(|| panic!("column {c} has no entry in FIGURES"));
             assert!(!f.name.is_empty() && !f.description.is_empty(), "{c}");
         }

@@ -56,7 +56,10 @@ impl RunOutput {
     pub fn unfinished(&self) -> Option<String> {
         match &self.detail {
             RunDetail::Ttcp(s) => s.error.as_ref().map(|e| format!("{}: {e}", self.scenario)),
-            RunDetail::Saturate(_) | RunDetail::Traffic(_) | RunDetail::Perform3(_) | RunDetail::Lanperf(_) => None,
+            RunDetail::Saturate(_)
+            | RunDetail::Traffic(_)
+            | RunDetail::Perform3(_)
+            | RunDetail::Lanperf(_) => None,
         }
     }
 

@@ -220,7 +220,8 @@ impl RawTraffic {
         let duration_s = self.duration_s.unwrap_or(10.0);
         let duration =
             params::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
-        let events = budget::traffic_events(medium, senders, sizes.mean_bytes(), load, duration.as_secs_f64());
+        let events =
+            budget::traffic_events(medium, senders, sizes.mean_bytes(), load, duration.as_secs_f64());
         budget::admit(
             "workload.duration_s",
             budget::TRAFFIC_COST,

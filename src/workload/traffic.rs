@@ -53,9 +53,14 @@ pub enum Arrivals {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Sizes {
-    Fixed { bytes: u32 },
+    Fixed {
+        bytes: u32,
+    },
     /// Every size in `min..=max` equally likely.
-    Uniform { min: u32, max: u32 },
+    Uniform {
+        min: u32,
+        max: u32,
+    },
     /// `small` with probability `small_fraction`, else `large`.
     Bimodal {
         small: u32,
@@ -64,7 +69,10 @@ pub enum Sizes {
     },
     /// `bytes[i]` with probability `weights[i] / sum(weights)`; weights are non-negative,
     /// their sum positive, the two lists of equal length.
-    Table { bytes: Vec<u32>, weights: Vec<f64> },
+    Table {
+        bytes: Vec<u32>,
+        weights: Vec<f64>,
+    },
 }
 
 impl Sizes {
@@ -80,7 +88,12 @@ impl Sizes {
             } => small_fraction * *small as f64 + (1.0 - small_fraction) * *large as f64,
             Sizes::Table { bytes, weights } => {
                 let total: f64 = weights.iter().sum();
-                bytes.iter().zip(weights).map(|(&b, &w)| b as f64 * w).sum::<f64>() / total
+                bytes
+                    .iter()
+                    .zip(weights)
+                    .map(|(&b, &w)| b as f64 * w)
+                    .sum::<f64>()
+                    / total
             }
         }
     }
@@ -122,7 +135,9 @@ impl TrafficConfig {
 pub enum TrafficEvent {
     Ether(EtherEvent),
     /// A frame arrives at `station`'s queue.
-    Arrival { station: StationId },
+    Arrival {
+        station: StationId,
+    },
 }
 
 impl From<EtherEvent> for TrafficEvent {
@@ -136,8 +151,15 @@ impl From<EtherEvent> for TrafficEvent {
 enum SizeDraw {
     Fixed(u32),
     Uniform(Uniform<u32>),
-    Bimodal { small: u32, large: u32, pick: Bernoulli },
-    Table { bytes: Vec<u32>, index: WeightedIndex<f64> },
+    Bimodal {
+        small: u32,
+        large: u32,
+        pick: Bernoulli,
+    },
+    Table {
+        bytes: Vec<u32>,
+        index: WeightedIndex<f64>,
+    },
 }
 
 impl SizeDraw {
