@@ -168,10 +168,11 @@ pub fn admit_ttcp(cfg: &TtcpConfig) -> Result<(), FieldError> {
 }
 
 /// Traffic: the saturate composition plus one arrival event per generated frame, so
-/// saturate's cost is kept. Measured only with the test-profile binary (opt-level 2 with
-/// debug assertions, slower than release), 64-byte frames at load 2.0 (1.0 at 1024), 5 s,
-/// wall time (start-up included) over events dispatched: 145 ns at 24 stations, 170 at 300,
-/// 330 at 1024; saturate's figure gives 80, 199 and 510.
+/// saturate's cost is kept. Measured (release, `ethersim run scenarios/traffic-boggs.toml`
+/// with `--set`, wall time over events dispatched, other builds sharing the 2 cores): 91 ns
+/// at 24 stations (64-byte frames at load 2.0, 20 s, 2.7 M events), 102 at 24 (the bimodal
+/// mix at 0.9, 60 s), 197 at 300 (64 bytes at 2.0), 314 at 1024 (64 bytes at 1.0, 10 s,
+/// 6.0 M events); saturate's figure gives 80, 80, 199 and 510.
 pub const TRAFFIC_COST: EventCost = SATURATE_COST;
 /// Events per generated frame of a traffic source (its arrival).
 const TRAFFIC_PER_ARRIVAL: f64 = 1.0;
