@@ -51,7 +51,10 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
                 c.offered_load,
                 c.duration.as_secs_f64(),
             );
-            (est, ethersim::workload::traffic::run(c, &w.segment, s.seed).events)
+            (
+                est,
+                ethersim::workload::traffic::run(c, &w.segment, s.seed).events,
+            )
         }
         Workload::Ttcp(w) => {
             let events = ttcp::run(&w.config, s.seed).map_or(0, |r| r.events);
