@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use ethersim::scenario::params::{self, Param, Range};
-use ethersim::scenario::{self, de, lan, lanperf, medium, perform3, saturate, stack, ttcp, unibus};
+use ethersim::scenario::{self, de, lan, lanperf, medium, perform3, saturate, stack, traffic, ttcp, unibus};
 use ethersim::scenario::{Override, Problem, ScenarioError};
 use serde::de::DeserializeOwned;
 
@@ -69,6 +69,7 @@ fn s(v: &str) -> toml::Value {
 /// Every (table prefix, workload kind, accepted field names) of the scenario format.
 fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
     let sat = Some("saturate");
+    let tr = Some("traffic");
     let p3 = Some("perform3");
     let lp = Some("lanperf");
     let tc = Some("ttcp");
@@ -89,6 +90,14 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ("nos.workstation.ailanbio", None, fields::<lan::RawAilanbio>(&[])),
         ("nos.workstation.redir", None, fields::<lan::RawRedir>(&[])),
         ("workload", sat, fields::<saturate::RawSaturate>(&[])),
+        ("workload", tr, fields::<traffic::RawTraffic>(&[])),
+        ("workload.sizes", tr, {
+            let mut f = vec!["kind".to_string()];
+            for kind in ["fixed", "uniform", "bimodal", "table"] {
+                f.extend(fields::<traffic::RawSizes>(&[("kind", s(kind))]));
+            }
+            f
+        }),
         ("workload", p3, fields::<perform3::RawPerform3>(&[])),
         ("workload", lp, fields::<lanperf::RawLanperf>(&[])),
         ("workload.disk", lp, fields::<lanperf::RawDisk>(&[])),
@@ -206,6 +215,26 @@ fn choice_keys_list_the_parser_s_names() {
         Some("saturate"),
         variants::<saturate::RawDestination>(),
     );
+    check(
+        "workload.destination",
+        Some("traffic"),
+        variants::<saturate::RawDestination>(),
+    );
+    check(
+        "workload.arrivals",
+        Some("traffic"),
+        variants::<traffic::RawArrivals>(),
+    );
+    // an internally tagged table: the names come from its `kind`
+    let mut probe = toml::Table::new();
+    probe.insert("kind".into(), s("zz_probe"));
+    match de::from_value::<traffic::RawSizes>(toml::Value::Table(probe), "") {
+        Err(e) => match e.problem {
+            Problem::UnknownVariant { valid, .. } => check("workload.sizes.kind", Some("traffic"), valid),
+            p => panic!("probe of the sizes' kind gave {p:?}"),
+        },
+        Ok(v) => panic!("probe accepted: {v:?}"),
+    }
     check(
         "workload.cards.*.engine",
         Some("ttcp"),
@@ -498,6 +527,7 @@ fn registered_defaults_are_what_the_validators_use() {
     let mut checked = 0;
     for (kind, base) in [
         ("saturate", "saturate.toml"),
+        ("traffic", "traffic-boggs.toml"),
         ("perform3", "bulletin/artisoft-1992.toml"),
         ("lanperf", "lanperf/lanperf-x.toml"),
         ("ttcp", "ttcp1995/ttcp-1995-3c509-3c509-transmit.toml"),

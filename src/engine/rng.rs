@@ -25,6 +25,9 @@ pub enum StreamKind {
     Host = 4,
     /// An adapter's own processor (a polled firmware's take-up of a request).
     Adapter = 5,
+    /// An open-loop traffic source's arrival times and frame sizes (one per station), kept
+    /// apart from the MAC's backoff streams so adding a source changes no backoff draw.
+    Traffic = 6,
 }
 
 /// Derives per-component random streams from one seed.

@@ -15,6 +15,7 @@ use super::units::{align_with, Unit};
 use crate::run::output::{RunDetail, RunOutput};
 use crate::workload::perform3::{Bottleneck, Perform3Report};
 use crate::workload::saturate::SaturateReport;
+use crate::workload::traffic::TrafficReport;
 
 /// The width every line of a default view fits in.
 pub const COLUMNS: usize = 100;
@@ -24,6 +25,7 @@ pub const COLUMNS: usize = 100;
 pub fn run(out: &RunOutput) -> String {
     match &out.detail {
         RunDetail::Saturate(r) => saturate(r),
+        RunDetail::Traffic(r) => traffic(r),
         RunDetail::Perform3(r) => perform3(r),
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
         RunDetail::Ttcp(r) => r.explain(),
@@ -35,6 +37,7 @@ pub fn run(out: &RunOutput) -> String {
 pub fn narrative(out: &RunOutput) -> String {
     match &out.detail {
         RunDetail::Saturate(r) => saturate(r),
+        RunDetail::Traffic(r) => traffic(r),
         RunDetail::Perform3(r) => perform3_narrative(r),
         // LANPERF's default view is its own layout, so the explanation is all of it
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
@@ -182,6 +185,39 @@ pub fn perform3_narrative(r: &Perform3Report) -> String {
         ),
     };
     wrap(&s)
+}
+
+/// The explanation of a traffic run: what was offered, what the wire carried and at what
+/// delay, then how the medium's time was spent.
+pub fn traffic(r: &TrafficReport) -> String {
+    let count = |n: u64| Unit::Count("").number(n as f64);
+    let mut s = wrap(&format!(
+        "Offered {} of the wire ({} arrived), carried {} ({}): {} frames sent of {} generated, \
+         {} collisions per frame; access delay (arrival to the end of a successful \
+         transmission) mean {}, 95th percentile {}. Dropped: {} at a full queue of {} frames, \
+         {} after 16 attempts.",
+        pct(r.offered_load),
+        pct(r.offered_load_measured),
+        pct(r.carried_load),
+        Unit::MegabitsPerSecond.show(r.throughput_mbps),
+        count(r.frames_sent),
+        count(r.frames_arrived),
+        Unit::Ratio("").number(r.collisions_per_frame),
+        Unit::Microseconds.show(r.queue_access_delay_mean_us),
+        Unit::Microseconds.show(r.queue_access_delay_p95_us),
+        count(r.queue_drops),
+        r.queue_frames,
+        count(r.excessive_collision_drops)
+    ));
+    let e = &r.ether;
+    s.push_str(&wrap(&format!(
+        "Medium time over {}: {} carrying successful frames, {} in collisions, {} idle.",
+        Unit::Seconds.show(e.elapsed_s),
+        pct(e.time_success_s / e.elapsed_s),
+        pct(e.time_collision_s / e.elapsed_s),
+        pct(e.time_idle_s / e.elapsed_s)
+    )));
+    s
 }
 
 /// The explanation of a saturate run: how the medium's time was spent.

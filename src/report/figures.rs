@@ -4,7 +4,7 @@
 //! Chart axes and legends, table headings and the sweep summary take their words from
 //! here, never from the raw column names.
 //!
-//! Every column of [`crate::run::output::SATURATE_COLUMNS`] and [`crate::run::output::PERFORM3_COLUMNS`]
+//! Every column of [`crate::run::output::SATURATE_COLUMNS`], [`crate::run::output::TRAFFIC_COLUMNS`] and [`crate::run::output::PERFORM3_COLUMNS`]
 //! has an entry (a test checks it), so a new workload's columns must be registered here.
 
 use super::units::Unit;
@@ -162,6 +162,73 @@ pub const FIGURES: &[Figure] = &[
         "Access delay, 99th percentile",
         Unit::Microseconds,
         "from a frame reaching the head of its queue to the start of its successful transmission",
+    ),
+    // traffic (besides throughput_mbps, frames_queued, utilization and events above)
+    fig(
+        "offered_load",
+        "Offered load",
+        Unit::Share,
+        "frame bits (header to FCS) the stations were asked to generate per second, over the bit rate",
+    ),
+    fig(
+        "offered_load_measured",
+        "Offered load, generated",
+        Unit::Share,
+        "frame bits (header to FCS) the stations generated per second, over the bit rate",
+    ),
+    fig(
+        "carried_load",
+        "Carried load",
+        Unit::Share,
+        "frame bits (header to FCS) delivered intact per second, over the bit rate",
+    ),
+    fig(
+        "frames_arrived",
+        "Frames generated",
+        Unit::Count("frames"),
+        "frames the open-loop sources generated, dropped ones included",
+    ),
+    fig(
+        "mean_frame_bytes",
+        "Mean frame size",
+        Unit::Count("bytes"),
+        "mean size of the frames generated, header to FCS",
+    ),
+    fig(
+        "frames_sent",
+        "Frames sent",
+        Unit::Count("frames"),
+        "frames that left their station without a collision",
+    ),
+    fig(
+        "collisions_per_frame",
+        "Collisions per frame",
+        Unit::Ratio(""),
+        "collisions suffered per frame sent",
+    ),
+    fig(
+        "queue_access_delay_mean_us",
+        "Access delay with queueing, mean",
+        Unit::Microseconds,
+        "from a frame's arrival at its station to the end of its successful transmission",
+    ),
+    fig(
+        "queue_access_delay_p95_us",
+        "Access delay with queueing, 95th percentile",
+        Unit::Microseconds,
+        "from a frame's arrival at its station to the end of its successful transmission",
+    ),
+    fig(
+        "queue_drops",
+        "Frames dropped at a full queue",
+        Unit::Count("frames"),
+        "frames that arrived at a full transmit queue",
+    ),
+    fig(
+        "excessive_collision_drops",
+        "Frames dropped after 16 attempts",
+        Unit::Count("frames"),
+        "frames discarded after 16 transmission attempts (excessive collisions)",
     ),
     fig(
         "events",
@@ -386,11 +453,15 @@ pub fn headline_text(out: &RunOutput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::output::{PERFORM3_COLUMNS, SATURATE_COLUMNS};
+    use crate::run::output::{PERFORM3_COLUMNS, SATURATE_COLUMNS, TRAFFIC_COLUMNS};
 
     #[test]
     fn test_every_column_is_registered() {
-        for c in SATURATE_COLUMNS.iter().chain(&PERFORM3_COLUMNS) {
+        for c in SATURATE_COLUMNS
+            .iter()
+            .chain(&PERFORM3_COLUMNS)
+            .chain(&TRAFFIC_COLUMNS)
+        {
             let f = figure(c).unwrap_or_else(|| panic!("column {c} has no entry in FIGURES"));
             assert!(!f.name.is_empty() && !f.description.is_empty(), "{c}");
         }

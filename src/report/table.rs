@@ -155,6 +155,8 @@ impl Exporter for TableExporter {
             match &out.detail {
                 crate::run::output::RunDetail::Perform3(r) => s.push_str(&explain::perform3_table(r)),
                 crate::run::output::RunDetail::Saturate(_) => s.push_str(&compact(out)),
+                // one point of a few figures: each on its own line is already compact
+                crate::run::output::RunDetail::Traffic(_) => s.push_str(&wide(out)),
                 crate::run::output::RunDetail::Lanperf(_) => unreachable!("LANPERF returned above"),
                 // one point: every figure on its own line is already compact
                 crate::run::output::RunDetail::Ttcp(_) => s.push_str(&wide(out)),

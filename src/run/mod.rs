@@ -20,10 +20,10 @@ use crate::lan::observe::{reborrow, Observer};
 pub mod output;
 
 use self::output::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
-pub use self::output::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS};
+pub use self::output::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS, TRAFFIC_COLUMNS};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
 use crate::time::SimDuration;
-use crate::workload::{lanperf, perform3, saturate, ttcp};
+use crate::workload::{lanperf, perform3, saturate, traffic, ttcp};
 
 /// Builds a row of named figures in order.
 #[derive(Default)]
@@ -45,6 +45,7 @@ impl Row {
 pub fn observed_segment(scenario: &Scenario) -> Option<&SegmentConfig> {
     match &scenario.workload {
         Workload::Saturate(w) => Some(&w.segment),
+        Workload::Traffic(w) => Some(&w.segment),
         Workload::Perform3(w) => Some(&w.config.lan.segment),
         Workload::Lanperf(w) if w.config.local.is_none() => Some(&w.config.lan.segment),
         Workload::Lanperf(_) => None,
@@ -55,11 +56,12 @@ pub fn observed_segment(scenario: &Scenario) -> Option<&SegmentConfig> {
     }
 }
 
-/// How long the observed run lasts, when known before it runs (saturate: its duration;
+/// How long the observed run lasts, when known before it runs (saturate, traffic: its duration;
 /// PERFORM3: warm-up and window); `None` when the run ends when its work is done.
 pub fn planned_span(scenario: &Scenario) -> Option<SimDuration> {
     match &scenario.workload {
         Workload::Saturate(w) => Some(w.config.duration),
+        Workload::Traffic(w) => Some(w.config.duration),
         Workload::Perform3(w) => Some(w.config.warmup + w.config.measure),
         Workload::Lanperf(_) | Workload::Ttcp(_) => None,
     }
@@ -129,6 +131,37 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                     value: throughput_mbps,
                 },
                 detail: RunDetail::Saturate(Box::new(r)),
+            }
+        }
+        Workload::Traffic(w) => {
+            let r = traffic::run_observed(&w.config, &w.segment, scenario.seed, reborrow(&mut obs));
+            let mut row = Row::default();
+            row.put("offered_load", r.offered_load)
+                .put("offered_load_measured", r.offered_load_measured)
+                .put("carried_load", r.carried_load)
+                .put("throughput_mbps", r.throughput_mbps)
+                .put("frames_arrived", r.frames_arrived as f64)
+                .put("mean_frame_bytes", r.mean_frame_bytes)
+                .put("frames_sent", r.frames_sent as f64)
+                .put("collisions_per_frame", r.collisions_per_frame)
+                .put("queue_access_delay_mean_us", r.queue_access_delay_mean_us)
+                .put("queue_access_delay_p95_us", r.queue_access_delay_p95_us)
+                .put("queue_drops", r.queue_drops as f64)
+                .put("excessive_collision_drops", r.excessive_collision_drops as f64)
+                .put("frames_queued", r.ether.frames_queued as f64)
+                .put("utilization", r.ether.utilization)
+                .put("events", r.events as f64);
+            RunOutput {
+                scenario: scenario.name.clone(),
+                seed: scenario.seed,
+                workload: scenario.workload.kind().to_string(),
+                columns: row.columns,
+                points: vec![row.values],
+                headline: Headline {
+                    name: "throughput_mbps".into(),
+                    value: r.throughput_mbps,
+                },
+                detail: RunDetail::Traffic(Box::new(r)),
             }
         }
         Workload::Perform3(w) => {
@@ -258,6 +291,7 @@ pub fn lanperf_test_code(t: lanperf::Test) -> f64 {
 pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
     match &scenario.workload {
         Workload::Saturate(_) => &SATURATE_COLUMNS,
+        Workload::Traffic(_) => &TRAFFIC_COLUMNS,
         Workload::Perform3(_) => &PERFORM3_COLUMNS,
         Workload::Lanperf(_) => &LANPERF_COLUMNS,
         Workload::Ttcp(_) => &ttcp::TTCP_COLUMNS,
@@ -286,6 +320,7 @@ pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String>
                 Workload::Perform3(_) => "block_size",
                 Workload::Lanperf(_) => "test",
                 Workload::Saturate(_) => "none: a saturate run has one point",
+                Workload::Traffic(_) => "none: a traffic run has one point",
                 Workload::Ttcp(_) => "bytes (its one point)",
             }
         )),

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::workload::lanperf::LanperfReport;
 use crate::workload::perform3::Perform3Report;
 use crate::workload::saturate::SaturateReport;
+use crate::workload::traffic::TrafficReport;
 use crate::workload::ttcp::TtcpSummary;
 
 /// The headline figure of a run: what a sweep plots.
@@ -26,6 +27,7 @@ pub struct Headline {
 #[serde(untagged)]
 pub enum RunDetail {
     Saturate(Box<SaturateReport>),
+    Traffic(Box<TrafficReport>),
     Perform3(Perform3Report),
     Lanperf(Box<LanperfReport>),
     Ttcp(Box<TtcpSummary>),
@@ -54,7 +56,10 @@ impl RunOutput {
     pub fn unfinished(&self) -> Option<String> {
         match &self.detail {
             RunDetail::Ttcp(s) => s.error.as_ref().map(|e| format!("{}: {e}", self.scenario)),
-            RunDetail::Saturate(_) | RunDetail::Perform3(_) | RunDetail::Lanperf(_) => None,
+            RunDetail::Saturate(_)
+            | RunDetail::Traffic(_)
+            | RunDetail::Perform3(_)
+            | RunDetail::Lanperf(_) => None,
         }
     }
 
@@ -128,6 +133,26 @@ pub const SATURATE_COLUMNS: [&str; 19] = [
     "capture_longest_run",
     "access_delay_mean_us",
     "access_delay_p99_us",
+    "events",
+];
+
+/// The figures of a traffic run's one point, in column order. Loads are fractions of the
+/// bit rate counting frame bits header to FCS.
+pub const TRAFFIC_COLUMNS: [&str; 15] = [
+    "offered_load",
+    "offered_load_measured",
+    "carried_load",
+    "throughput_mbps",
+    "frames_arrived",
+    "mean_frame_bytes",
+    "frames_sent",
+    "collisions_per_frame",
+    "queue_access_delay_mean_us",
+    "queue_access_delay_p95_us",
+    "queue_drops",
+    "excessive_collision_drops",
+    "frames_queued",
+    "utilization",
     "events",
 ];
 

@@ -38,6 +38,7 @@ pub mod perform3;
 pub mod saturate;
 pub mod source;
 pub mod stack;
+pub mod traffic;
 pub mod ttcp;
 mod ttcp_keys;
 pub mod unibus;

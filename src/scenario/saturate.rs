@@ -89,17 +89,7 @@ impl RawSaturate {
             ),
             "shorten duration_s or use fewer stations",
         )?;
-        let positions = match destination {
-            Destination::Sink => match &medium.positions_m {
-                Some(_) => {
-                    let mut p = medium.positions(senders, "stations")?;
-                    p.push(medium.length_m);
-                    p
-                }
-                None => medium.even_positions(senders + 1),
-            },
-            Destination::RoundRobin => medium.positions(senders, "stations")?,
-        };
+        let positions = positions(medium, senders, destination)?;
         Ok(SaturateWorkload {
             config: SaturateConfig {
                 senders,
@@ -110,6 +100,26 @@ impl RawSaturate {
             segment: medium.segment(positions),
         })
     }
+}
+
+/// The stations' positions: the senders (evenly spaced, or `medium.positions_m`), and for
+/// a sink one more at the far end (`medium.length_m`).
+pub(super) fn positions(
+    medium: &Medium,
+    senders: usize,
+    destination: Destination,
+) -> Result<Vec<f64>, FieldError> {
+    Ok(match destination {
+        Destination::Sink => match &medium.positions_m {
+            Some(_) => {
+                let mut p = medium.positions(senders, "stations")?;
+                p.push(medium.length_m);
+                p
+            }
+            None => medium.even_positions(senders + 1),
+        },
+        Destination::RoundRobin => medium.positions(senders, "stations")?,
+    })
 }
 
 impl SaturateWorkload {

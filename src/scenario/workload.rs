@@ -10,6 +10,7 @@ use super::error::{clip, FieldError, Problem};
 use super::lanperf::{LanperfWorkload, RawLanperf};
 use super::perform3::{Perform3Workload, RawPerform3};
 use super::saturate::{RawSaturate, SaturateWorkload};
+use super::traffic::{RawTraffic, TrafficWorkload};
 use super::ttcp::{RawTtcp, TtcpWorkload};
 use super::Sections;
 
@@ -20,6 +21,7 @@ pub use super::params::workloads::KINDS;
 #[derive(Clone, Debug)]
 pub enum Workload {
     Saturate(SaturateWorkload),
+    Traffic(Box<TrafficWorkload>),
     Perform3(Box<Perform3Workload>),
     Lanperf(Box<LanperfWorkload>),
     Ttcp(Box<TtcpWorkload>),
@@ -35,6 +37,17 @@ impl Workload {
                 let events =
                     budget::saturate_events(medium, c.senders, c.frame_bytes, c.duration.as_secs_f64());
                 budget::cpu_s(budget::SATURATE_COST, events, c.senders + 1)
+            }
+            Workload::Traffic(w) => {
+                let c = &w.config;
+                let events = budget::traffic_events(
+                    medium,
+                    c.senders,
+                    c.sizes.mean_bytes(),
+                    c.offered_load,
+                    c.duration.as_secs_f64(),
+                );
+                budget::cpu_s(budget::TRAFFIC_COST, events, c.senders + 1)
             }
             Workload::Perform3(w) => {
                 let c = &w.config;
@@ -65,6 +78,7 @@ impl Workload {
     pub fn kind(&self) -> &'static str {
         match self {
             Workload::Saturate(_) => "saturate",
+            Workload::Traffic(_) => "traffic",
             Workload::Perform3(_) => "perform3",
             Workload::Lanperf(_) => "lanperf",
             Workload::Ttcp(_) => "ttcp",
@@ -75,6 +89,7 @@ impl Workload {
     pub fn summary(&self) -> String {
         match self {
             Workload::Saturate(w) => w.summary(),
+            Workload::Traffic(w) => w.summary(),
             Workload::Perform3(w) => w.summary(),
             Workload::Lanperf(w) => w.summary(),
             Workload::Ttcp(w) => w.summary(),
@@ -108,6 +123,10 @@ pub(super) fn validate(
         "saturate" => {
             let raw: RawSaturate = de::from_value(body, "workload")?;
             Ok(Workload::Saturate(raw.validate(sections, warnings)?))
+        }
+        "traffic" => {
+            let raw: RawTraffic = de::from_value(body, "workload")?;
+            Ok(Workload::Traffic(Box::new(raw.validate(sections, warnings)?)))
         }
         "perform3" => {
             let raw: RawPerform3 = de::from_value(body, "workload")?;

@@ -295,6 +295,7 @@ pub const SECTIONS: &[Section] = &[
     nos::SECTION,
     workloads::WORKLOAD,
     workloads::SATURATE,
+    workloads::TRAFFIC,
     workloads::PERFORM3,
     workloads::LANPERF,
     ttcp::SECTION,
@@ -409,6 +410,9 @@ mod tests {
         let sizes = get(Some("perform3"), "workload.block_sizes").meaning;
         let most = crate::scenario::perform3::MAX_BLOCK_SIZES;
         assert!(sizes.contains(&format!("1 to {most} of them")), "{sizes}");
+        let table = get(Some("traffic"), "workload.sizes.bytes").meaning;
+        let most = crate::scenario::traffic::MAX_TABLE_ENTRIES;
+        assert!(table.contains(&format!("1 to {most} of them")), "{table}");
     }
 
     #[test]

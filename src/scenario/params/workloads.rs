@@ -1,4 +1,4 @@
-//! Keys of `[workload]` for the kinds `saturate`, `perform3` and `lanperf` (the `ttcp`
+//! Keys of `[workload]` for the kinds `saturate`, `traffic`, `perform3` and `lanperf` (the `ttcp`
 //! kind has its own files, [`super::ttcp`] and [`super::stack`]). Units: seconds, ms,
 //! bytes, kinstr.
 
@@ -27,7 +27,7 @@ pub const SATURATE: Section = Section {
 };
 
 /// The workload kinds this build knows.
-pub const KINDS: &[&str] = &["saturate", "perform3", "lanperf", "ttcp"];
+pub const KINDS: &[&str] = &["saturate", "traffic", "perform3", "lanperf", "ttcp"];
 
 /// `workload.kind`, shared by every kind.
 const KIND: Param = Param::choice("workload.kind", KINDS, "the workload kinds this build models")
@@ -71,6 +71,133 @@ const SATURATE_PARAMS: &[Param] = &[
         ),
     )
     .kind("saturate")
+    .unit("s")
+    .default("10")
+    .label("Simulated duration (s)")
+    .means("Simulated time of the run."),
+];
+
+pub const TRAFFIC: Section = Section {
+    title: "[workload] kind = \"traffic\"",
+    about: "Open-loop stations on the bare segment, offering a load of mixed frame sizes (after \
+            Boggs, Mogul and Kent 1988). Each station's mean interval between frames is \
+            stations x mean frame bits / (offered_load x bit rate), counting the frame's bits \
+            header to FCS (not preamble or gap). Frames arriving at a full transmit queue are \
+            dropped. `sizes` is a table with its own `kind`: fixed (bytes), uniform (min, max), \
+            bimodal (small, large, small_fraction) or table (bytes, weights).",
+    params: TRAFFIC_PARAMS,
+};
+
+const FRAME_MIN: (i64, &str) = (MIN_FRAME_BYTES as i64, "802.3 4.4.2 minFrameSize");
+const FRAME_MAX: (i64, &str) = (
+    MAX_OVERSIZE_FRAME_BYTES as i64,
+    "802.3 4.4.2 maxUntaggedFrameSize 1518; 4318 (AEX PACKET_SIZE 4300) with medium.allow_oversize",
+);
+
+const TRAFFIC_PARAMS: &[Param] = &[
+    Param::int("workload.stations", (1, "one sender"), STATIONS_1024)
+        .kind("traffic")
+        .unit("stations")
+        .label("Stations")
+        .means("Sending stations, each generating frames on its own schedule."),
+    Param::choice(
+        "workload.destination",
+        &["sink", "round_robin"],
+        "the two traffic patterns this workload models",
+    )
+    .kind("traffic")
+    .default("sink")
+    .label("Destination (sink; round_robin)")
+    .means("All stations send to one silent sink, or each to the other senders in turn (needs 2 or more)."),
+    Param::choice(
+        "workload.arrivals",
+        &["poisson", "constant"],
+        "the two arrival processes this workload models",
+    )
+    .kind("traffic")
+    .default("poisson")
+    .label("Arrivals (poisson; constant)")
+    .means("Exponential intervals between a station's frames, or a constant interval from a random phase."),
+    Param::real_above(
+        "workload.offered_load",
+        (0.0, "some load: nothing to measure without it"),
+        (2.0, "engineering bound: twice the bit rate, well into overload"),
+    )
+    .kind("traffic")
+    .label("Offered load (fraction of the bit rate)")
+    .means("Frame bits (header to FCS) all stations generate per second, over the bit rate; above 1 the wire is overloaded."),
+    Param::choice(
+        "workload.sizes.kind",
+        &["fixed", "uniform", "bimodal", "table"],
+        "the frame size mixes this workload models",
+    )
+    .kind("traffic")
+    .label("Frame size mix")
+    .means("How each frame's size is drawn: one size, uniform over a range, two sizes, or an empirical table."),
+    Param::int("workload.sizes.bytes", FRAME_MIN, FRAME_MAX)
+        .kind("traffic")
+        .unit("bytes")
+        .label("Frame size (bytes, header to FCS)")
+        .means("fixed: the one size; table: the list of sizes (1 to 256 of them), one weight each."),
+    Param::int("workload.sizes.min", FRAME_MIN, FRAME_MAX)
+        .kind("traffic")
+        .unit("bytes")
+        .label("Smallest frame (bytes, header to FCS)")
+        .means("uniform: the smallest size drawn."),
+    Param::int("workload.sizes.max", FRAME_MIN, FRAME_MAX)
+        .kind("traffic")
+        .unit("bytes")
+        .label("Largest frame (bytes, header to FCS)")
+        .means("uniform: the largest size drawn (at least min)."),
+    Param::int("workload.sizes.small", FRAME_MIN, FRAME_MAX)
+        .kind("traffic")
+        .unit("bytes")
+        .default("64")
+        .label("Small frame (bytes, header to FCS)")
+        .means("bimodal: the small size."),
+    Param::int("workload.sizes.large", FRAME_MIN, FRAME_MAX)
+        .kind("traffic")
+        .unit("bytes")
+        .default("1518")
+        .label("Large frame (bytes, header to FCS)")
+        .means("bimodal: the large size."),
+    Param::real(
+        "workload.sizes.small_fraction",
+        (0.0, "all large"),
+        (1.0, "all small"),
+    )
+    .kind("traffic")
+    .default("0.5")
+    .label("Share of small frames (fraction)")
+    .means("bimodal: the probability that a frame is small."),
+    Param::real(
+        "workload.sizes.weights",
+        (0.0, "a size never drawn"),
+        (1.0e12, "engineering bound"),
+    )
+    .kind("traffic")
+    .list()
+    .label("Size weights")
+    .means("table: the relative frequency of each size of bytes (any scale; their sum must be positive)."),
+    Param::int(
+        "workload.queue_frames",
+        (1, "the frame being sent"),
+        (4096, "engineering bound"),
+    )
+    .kind("traffic")
+    .unit("frames")
+    .default("16")
+    .label("Transmit queue (frames)")
+    .means("Frames a station holds, the one being sent included; one arriving at a full queue is dropped."),
+    Param::real_above(
+        "workload.duration_s",
+        (0.0, "a run lasts some time"),
+        (
+            3600.0,
+            "engineering bound: an hour; the event budget may refuse less",
+        ),
+    )
+    .kind("traffic")
     .unit("s")
     .default("10")
     .label("Simulated duration (s)")
