@@ -168,9 +168,27 @@ fn quiet_silences_warnings_not_errors() {
             .output()
             .unwrap()
     };
-    let loud = run(&["validate", "scenarios/bulletin/16bit-optimized.toml"]);
-    assert!(String::from_utf8_lossy(&loud.stderr).contains("warning: AEX packet_size 1700"));
-    let quiet = run(&["validate", "scenarios/bulletin/16bit-optimized.toml", "--quiet"]);
+    // an oversized frame asked on the command line: one warning
+    let long = [
+        "validate",
+        "scenarios/saturate.toml",
+        "--set",
+        "medium.allow_oversize=true",
+        "--set",
+        "workload.frame_bytes=1600",
+    ];
+    let loud = run(&long);
+    assert!(
+        String::from_utf8_lossy(&loud.stderr).contains("warning: workload.frame_bytes = 1600 exceeds"),
+        "{}",
+        String::from_utf8_lossy(&loud.stderr)
+    );
+    // a scenario file that allows its oversized AEX packets itself says so once, in the
+    // file: no warning on every run
+    let flagship = run(&["validate", "scenarios/bulletin/16bit-optimized.toml"]);
+    assert!(flagship.status.success());
+    assert_eq!(String::from_utf8_lossy(&flagship.stderr), "");
+    let quiet = run(&[&long[..], &["--quiet"]].concat());
     assert!(quiet.status.success());
     assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
     let bad = run(&[

@@ -175,6 +175,13 @@ pub enum Command {
     /// parameter registry; --markdown prints docs/scenarios.md).
     #[command(after_help = KEYS_EXAMPLES)]
     Keys(KeysArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell) to standard
+    /// output.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) of ethersim and its subcommands to standard output.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man,
 }
 
 const KEYS_EXAMPLES: &str = "\
@@ -186,6 +193,25 @@ Examples:
 One line per key, tab-separated: key, workload kind (- for every kind), allowed range,
 default, label. Keys under a name of your choosing are written with `*`
 (workload.hosts.*.mips).";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  ethersim completions bash > ~/.local/share/bash-completion/completions/ethersim
+  ethersim completions zsh > ~/.zfunc/_ethersim        # with fpath+=(~/.zfunc)
+  ethersim completions fish > ~/.config/fish/completions/ethersim.fish";
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  ethersim man > ethersim.1 && man ./ethersim.1
+  ethersim man | gzip > ~/.local/share/man/man1/ethersim.1.gz";
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
 
 /// Arguments of `keys`.
 #[derive(Debug, Args)]

@@ -63,6 +63,29 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
         Command::Trace(a) => trace::run(&a),
         Command::PcapList(a) => wire::pcap_list(&a),
         Command::Keys(a) => keys::run(&a),
+        Command::Completions(a) => {
+            let mut cmd = Cli::command();
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut cmd, "ethersim", &mut out);
+            io::print(&String::from_utf8_lossy(&out))
+        }
+        Command::Man => {
+            let cmd = Cli::command();
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd.clone())
+                .render(&mut out)
+                .context("the manual page")?;
+            // one section per subcommand after the main page
+            for sub in cmd.get_subcommands().filter(|c| !c.is_hide_set()) {
+                let name = format!("ethersim-{}", sub.get_name());
+                let sub = sub.clone().display_name(name);
+                out.push(b'\n');
+                clap_mangen::Man::new(sub)
+                    .render(&mut out)
+                    .context("the manual page")?;
+            }
+            io::print(&String::from_utf8_lossy(&out))
+        }
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             calibrate::run(a, j)
