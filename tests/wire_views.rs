@@ -547,7 +547,7 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
         .args(["--pcap-window", "3ms..1ms"])
         .assert()
         .failure()
-        .stderr(predicates::str::contains("TO must be after FROM"));
+        .stderr(predicates::str::contains("TO (1 ms) must be after FROM (3 ms)"));
     assert_eq!(
         std::fs::read_dir(dir.path()).expect("dir").count(),
         0,

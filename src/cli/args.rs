@@ -278,7 +278,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub pcap: Option<PathBuf>,
     /// Only the frames whose transmission starts in FROM..TO (simulated time: a number
-    /// with s, ms, us or ns; a bare number is seconds), e.g. 1ms..3ms.
+    /// with s, ms, us or ns; a bare FROM takes TO's unit, a bare number alone is seconds),
+    /// e.g. 1..3ms.
     #[arg(long, value_name = "FROM..TO", requires = "pcap", value_parser = parse_window)]
     pub pcap_window: Option<(SimTime, SimTime)>,
     /// Write one JSON line per MAC event (and host work per frame) to FILE, as the run goes.
@@ -304,16 +305,74 @@ pub fn parse_time(text: &str) -> Result<SimTime, String> {
     Ok(SimTime::from_nanos(ns.round() as u64))
 }
 
-/// `FROM..TO`, two times with FROM before TO.
+/// The unit a time is written with, if any (`"ms"` of `"3ms"`).
+fn unit_of(text: &str) -> Option<&'static str> {
+    let t = text.trim();
+    ["ns", "us", "µs", "ms", "s"].into_iter().find(|u| t.ends_with(u))
+}
+
+/// A simulated instant for a message: `1.5 ms`.
+fn shown(t: SimTime) -> String {
+    let ns = t.as_nanos() as f64;
+    let (v, u) = if ns >= 1e9 {
+        (ns / 1e9, "s")
+    } else if ns >= 1e6 {
+        (ns / 1e6, "ms")
+    } else if ns >= 1e3 {
+        (ns / 1e3, "us")
+    } else {
+        (ns, "ns")
+    };
+    format!("{} {u}", (v * 1e6).round() / 1e6)
+}
+
+/// `FROM..TO`, two times with FROM before TO. A FROM written without a unit takes TO's, as
+/// a range is written by hand: `1..3ms` is 1 ms to 3 ms.
 pub fn parse_window(text: &str) -> Result<(SimTime, SimTime), String> {
     let (a, b) = text
         .split_once("..")
         .ok_or_else(|| format!("`{text}` is not a window FROM..TO (e.g. 1ms..3ms)"))?;
-    let (from, to) = (parse_time(a)?, parse_time(b)?);
+    let a = match (unit_of(a), unit_of(b)) {
+        (None, Some(u)) => format!("{}{u}", a.trim()),
+        _ => a.to_string(),
+    };
+    let (from, to) = (parse_time(&a)?, parse_time(b)?);
     if to <= from {
-        return Err(format!("window `{text}`: TO must be after FROM"));
+        return Err(format!(
+            "window `{text}`: TO ({}) must be after FROM ({})",
+            shown(to),
+            shown(from)
+        ));
     }
     Ok((from, to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_from_takes_the_unit_of_to() {
+        let ms = |x: u64| SimTime::from_nanos(x * 1_000_000);
+        assert_eq!(parse_window("1..3ms"), Ok((ms(1), ms(3))));
+        assert_eq!(parse_window("1ms..3ms"), Ok((ms(1), ms(3))));
+        assert_eq!(parse_window("0..2s"), Ok((ms(0), ms(2000))));
+        // both bare: seconds, as a lone time is
+        assert_eq!(parse_window("1..3"), Ok((ms(1000), ms(3000))));
+        // a FROM with its own unit keeps it
+        assert_eq!(
+            parse_window("500us..1ms"),
+            Ok((SimTime::from_nanos(500_000), ms(1)))
+        );
+    }
+
+    #[test]
+    fn a_backward_window_names_both_times() {
+        let e = parse_window("3ms..1ms").unwrap_err();
+        assert!(e.contains("TO (1 ms)") && e.contains("FROM (3 ms)"), "{e}");
+        let e = parse_window("2..1ms").unwrap_err();
+        assert!(e.contains("FROM (2 ms)"), "{e}");
+    }
 }
 
 #[derive(Debug, Args)]
