@@ -79,4 +79,22 @@ fn the_manual_has_a_page_for_ethersim_and_each_subcommand() {
         man.contains("max\\-cpu\\-hours"),
         "the calibrate and sweep budgets are documented"
     );
+    // `man -l` renders it, where man is installed
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("ethersim.1");
+    std::fs::write(&page, &man).unwrap();
+    match std::process::Command::new("man")
+        .arg("-l")
+        .arg(&page)
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "80")
+        .output()
+    {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(text.contains("ethersim"), "{text}");
+        }
+        Ok(o) => panic!("man -l fails: {}", String::from_utf8_lossy(&o.stderr)),
+        Err(_) => eprintln!("skipped the rendering check: no man here"),
+    }
 }

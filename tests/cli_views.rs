@@ -188,6 +188,48 @@ fn quiet_silences_warnings_not_errors() {
     let flagship = run(&["validate", "scenarios/bulletin/16bit-optimized.toml"]);
     assert!(flagship.status.success());
     assert_eq!(String::from_utf8_lossy(&flagship.stderr), "");
+    // the same file without allow_oversize is refused, naming the packet size
+    let strict = run(&[
+        "validate",
+        "scenarios/bulletin/16bit-optimized.toml",
+        "--set",
+        "medium.allow_oversize=false",
+    ]);
+    assert!(!strict.status.success());
+    assert!(
+        String::from_utf8_lossy(&strict.stderr).contains("adapter.packet_size"),
+        "{}",
+        String::from_utf8_lossy(&strict.stderr)
+    );
+    // a sweep of oversized frames warns once, not once per run
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = run(&[
+        "sweep",
+        "scenarios/saturate.toml",
+        "--set",
+        "medium.allow_oversize=true",
+        "--set",
+        "workload.frame_bytes=1600",
+        "--set",
+        "workload.duration_s=0.01",
+        "--param",
+        "workload.stations",
+        "--values",
+        "1,2,3",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(
+        sweep.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sweep.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&sweep.stderr).matches("warning:").count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&sweep.stderr)
+    );
     let quiet = run(&[&long[..], &["--quiet"]].concat());
     assert!(quiet.status.success());
     assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");

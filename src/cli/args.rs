@@ -249,7 +249,7 @@ pub struct ScenarioArgs {
     #[arg(value_name = "SCENARIO")]
     pub scenario: PathBuf,
     /// Override a scenario key (repeatable); applied after the file and its hardware include.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(short = 's', long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Replace the scenario's seed (any u64).
     #[arg(long, value_name = "N")]
@@ -262,13 +262,13 @@ pub struct RunArgs {
     pub scenario: ScenarioArgs,
     /// Output format on stdout (table: a view that fits in 100 columns; csv and json: every
     /// figure at full precision).
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(short = 'f', long, value_enum, default_value = "table")]
     pub format: FormatArg,
     /// With the table format, every figure of every point (one column per figure).
     #[arg(long)]
     pub wide: bool,
     /// Also write the result to DIR/run.{txt,csv,json} (atomically).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Also print where the time went (wire, collisions, server and workstation CPU split
     /// into copying and protocol work, waiting for acknowledgements) and the bottleneck.
@@ -278,8 +278,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub pcap: Option<PathBuf>,
     /// Only the frames whose transmission starts in FROM..TO (simulated time: a number
-    /// with s, ms, us or ns; a bare FROM takes TO's unit, a bare number alone is seconds),
-    /// e.g. 1..3ms.
+    /// with s, ms, us or ns, on both ends; both bare are seconds), e.g. 1ms..3ms.
     #[arg(long, value_name = "FROM..TO", requires = "pcap", value_parser = parse_window)]
     pub pcap_window: Option<(SimTime, SimTime)>,
     /// Write one JSON line per MAC event (and host work per frame) to FILE, as the run goes.
@@ -326,17 +325,26 @@ fn shown(t: SimTime) -> String {
     format!("{} {u}", (v * 1e6).round() / 1e6)
 }
 
-/// `FROM..TO`, two times with FROM before TO. A FROM written without a unit takes TO's, as
-/// a range is written by hand: `1..3ms` is 1 ms to 3 ms.
+/// `FROM..TO`, two times with FROM before TO, each with its unit (both bare: seconds). A
+/// bare FROM beside a TO with a unit is ambiguous (`1..3ms`: one second, or one
+/// millisecond?) and refused, saying how it would have been read.
 pub fn parse_window(text: &str) -> Result<(SimTime, SimTime), String> {
     let (a, b) = text
         .split_once("..")
         .ok_or_else(|| format!("`{text}` is not a window FROM..TO (e.g. 1ms..3ms)"))?;
-    let a = match (unit_of(a), unit_of(b)) {
-        (None, Some(u)) => format!("{}{u}", a.trim()),
-        _ => a.to_string(),
-    };
-    let (from, to) = (parse_time(&a)?, parse_time(b)?);
+    if let (None, Some(u)) = (unit_of(a), unit_of(b)) {
+        let from = parse_time(a)?;
+        return Err(format!(
+            "window `{text}` is ambiguous: FROM `{}` has no unit and reads as {}, TO as {}; \
+             write the unit on both, e.g. `{}{u}..{}`",
+            a.trim(),
+            shown(from),
+            shown(parse_time(b)?),
+            a.trim(),
+            b.trim()
+        ));
+    }
+    let (from, to) = (parse_time(a)?, parse_time(b)?);
     if to <= from {
         return Err(format!(
             "window `{text}`: TO ({}) must be after FROM ({})",
@@ -352,14 +360,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_bare_from_takes_the_unit_of_to() {
+    fn a_bare_from_beside_a_unit_is_ambiguous_and_says_how_it_reads() {
         let ms = |x: u64| SimTime::from_nanos(x * 1_000_000);
-        assert_eq!(parse_window("1..3ms"), Ok((ms(1), ms(3))));
+        let e = parse_window("1..3ms").unwrap_err();
+        assert!(
+            e.contains("ambiguous") && e.contains("reads as 1 s") && e.contains("`1ms..3ms`"),
+            "{e}"
+        );
         assert_eq!(parse_window("1ms..3ms"), Ok((ms(1), ms(3))));
-        assert_eq!(parse_window("0..2s"), Ok((ms(0), ms(2000))));
         // both bare: seconds, as a lone time is
         assert_eq!(parse_window("1..3"), Ok((ms(1000), ms(3000))));
-        // a FROM with its own unit keeps it
+        // each with its own unit
         assert_eq!(
             parse_window("500us..1ms"),
             Ok((SimTime::from_nanos(500_000), ms(1)))
@@ -367,11 +378,18 @@ mod tests {
     }
 
     #[test]
+    fn the_command_line_definition_is_consistent() {
+        // clap's own checks: no short or long flag given twice in one command, every
+        // `requires` and `conflicts_with` names an argument that exists
+        <Cli as clap::CommandFactory>::command().debug_assert();
+    }
+
+    #[test]
     fn a_backward_window_names_both_times() {
         let e = parse_window("3ms..1ms").unwrap_err();
         assert!(e.contains("TO (1 ms)") && e.contains("FROM (3 ms)"), "{e}");
-        let e = parse_window("2..1ms").unwrap_err();
-        assert!(e.contains("FROM (2 ms)"), "{e}");
+        let e = parse_window("2s..1").unwrap_err();
+        assert!(e.contains("FROM (2 s)"), "{e}");
     }
 }
 
@@ -386,7 +404,7 @@ pub struct TraceArgs {
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub to: SimTime,
     /// Output directory for trace.svg and trace.png.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: PathBuf,
 }
 
@@ -407,10 +425,10 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub replications: u32,
     /// Threads (default: all cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
     /// Output directory.
-    #[arg(long, value_name = "DIR", default_value = "output")]
+    #[arg(short = 'o', long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
     /// Refuse a sweep whose runs are estimated at more than this many hours of CPU in all
     /// (each run is admitted on its own at up to 10 minutes).
@@ -437,10 +455,10 @@ pub struct ValidateArgs {
 pub struct OutputArgs {
     /// Output directory [default: output; output/what-if with `reproduce --set`, so that a
     /// what-if never replaces the reproduction's own files].
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Threads (default: all cores); results do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
 }
 
@@ -464,7 +482,7 @@ pub struct ReproduceArgs {
     pub list: bool,
     /// Override a key of every scenario of the reproduction (repeatable), as `run --set`
     /// does for one: a what-if of the whole figure or table against the measurements.
-    #[arg(long, value_name = "KEY=VALUE", conflicts_with = "list")]
+    #[arg(short = 's', long, value_name = "KEY=VALUE", conflicts_with = "list")]
     pub set: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -476,7 +494,7 @@ pub struct CalibrateArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Output directory (default: output/calibrate-NAME).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Also overwrite the hardware file with the fitted values.
     #[arg(long)]
@@ -495,6 +513,6 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "H", default_value_t = 10.0, value_parser = cpu_hours)]
     pub max_cpu_hours: f64,
     /// Threads (default: all cores); results do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
 }
