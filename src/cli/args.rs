@@ -175,6 +175,9 @@ pub enum Command {
     /// parameter registry; --markdown prints docs/scenarios.md).
     #[command(after_help = KEYS_EXAMPLES)]
     Keys(KeysArgs),
+    /// List the scenarios shipped in the binary; show one, or export it with its include.
+    #[command(after_help = SCENARIOS_EXAMPLES)]
+    Scenarios(ScenariosArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell) to standard
     /// output.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
@@ -204,6 +207,37 @@ const MAN_EXAMPLES: &str = "\
 Examples:
   ethersim man > ethersim.1 && man ./ethersim.1
   ethersim man | gzip > ~/.local/share/man/man1/ethersim.1.gz";
+
+const SCENARIOS_EXAMPLES: &str = "\
+Examples:
+  ethersim scenarios
+  ethersim scenarios show 16bit-optimized
+  ethersim scenarios export 16bit-optimized my-lan && ethersim run my-lan/16bit-optimized.toml
+  ethersim run 16bit-optimized            # a catalogue name where no such file exists";
+
+/// Arguments of `scenarios`.
+#[derive(Debug, Args)]
+pub struct ScenariosArgs {
+    #[command(subcommand)]
+    pub action: Option<ScenariosAction>,
+}
+
+/// What `scenarios` does besides listing.
+#[derive(Debug, Subcommand)]
+pub enum ScenariosAction {
+    /// Print a scenario (or hardware file) of the catalogue.
+    Show {
+        /// Its name (file stem) or path under scenarios/.
+        name: String,
+    },
+    /// Write a scenario and the hardware file it includes into DIR, side by side.
+    Export {
+        /// Its name (file stem) or path under scenarios/.
+        name: String,
+        /// The folder to write into (created if absent).
+        dir: std::path::PathBuf,
+    },
+}
 
 /// Arguments of `completions`.
 #[derive(Debug, Args)]
@@ -245,7 +279,7 @@ pub enum FormatArg {
 /// The scenario and its overrides, common to the subcommands that load one.
 #[derive(Debug, Args)]
 pub struct ScenarioArgs {
-    /// Scenario file (TOML).
+    /// Scenario file (TOML), or the name of a shipped scenario (`ethersim scenarios`).
     #[arg(value_name = "SCENARIO")]
     pub scenario: PathBuf,
     /// Override a scenario key (repeatable); applied after the file and its hardware include.

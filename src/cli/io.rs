@@ -101,7 +101,8 @@ pub(crate) fn warn(s: &Scenario) {
 pub(crate) fn load(args: &ScenarioArgs) -> Result<Scenario> {
     let set = overrides(&args.set)?;
     run::check_conflicts(&set, &[], args.seed)?;
-    let mut s = scenario::load(&args.scenario, &set)?;
+    let (source, includes) = super::catalogue::source(&args.scenario)?;
+    let mut s = scenario::load_source_with(&source, &includes, &set)?;
     if let Some(seed) = args.seed {
         s.seed = seed;
     }

@@ -13,6 +13,7 @@
 
 pub mod args;
 pub mod calibrate;
+pub mod catalogue;
 pub mod io;
 pub mod keys;
 pub mod reproduce;
@@ -63,6 +64,7 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
         Command::Trace(a) => trace::run(&a),
         Command::PcapList(a) => wire::pcap_list(&a),
         Command::Keys(a) => keys::run(&a),
+        Command::Scenarios(a) => catalogue::run(&a),
         Command::Completions(a) => {
             let mut cmd = Cli::command();
             let mut out = Vec::new();

@@ -17,7 +17,7 @@ use ethersim::report::sweep::SweepStream;
 use ethersim::report::{figures, plot, ReportError};
 use ethersim::run;
 use ethersim::run::output::SweepParam;
-use ethersim::scenario::{self, Override, Source};
+use ethersim::scenario::{self, Override};
 
 /// Pairs each `--param` with the `--values` or `--range` that follows it on the command line.
 fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
@@ -71,8 +71,15 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let params = sweep_params(&a, m)?;
     check_out_dir(&a.out)?;
     let base = overrides(&a.scenario.set)?;
-    let source = Source::read(&a.scenario.scenario)?;
-    let combos = run::plan_sweep(&source, &base, &params, a.scenario.seed, a.replications)?;
+    let (source, includes) = super::catalogue::source(&a.scenario.scenario)?;
+    let combos = run::plan_sweep_with(
+        &source,
+        &includes,
+        &base,
+        &params,
+        a.scenario.seed,
+        a.replications,
+    )?;
     // the whole sweep's budget: every run was admitted alone; their sum must be too
     let runs = combos.len() * a.replications as usize;
     let total_s: f64 = combos

@@ -16,6 +16,7 @@
 //! [`Staged`] it is given, so that the caller commits all of them or none.
 
 pub mod bulletin;
+pub mod catalogue;
 pub mod lanperf;
 pub mod ttcp1985;
 pub mod ttcp1995;

@@ -531,6 +531,19 @@ pub fn plan_sweep(
     seed: Option<u64>,
     replications: u32,
 ) -> Result<Vec<Combination>, SweepError> {
+    plan_sweep_with(source, &[], overrides, params, seed, replications)
+}
+
+/// As [`plan_sweep`], with `includes` standing for the scenario's include files
+/// ([`scenario::load_source_with`]).
+pub fn plan_sweep_with(
+    source: &Source,
+    includes: &[Source],
+    overrides: &[Override],
+    params: &[SweepParam],
+    seed: Option<u64>,
+    replications: u32,
+) -> Result<Vec<Combination>, SweepError> {
     check_conflicts(overrides, params, seed)?;
     let count = params
         .iter()
@@ -557,7 +570,7 @@ pub fn plan_sweep(
             o.arg = format!("--param {}", o.arg);
             all.push(o);
         }
-        let mut scenario = scenario::load_source(source, &all)?;
+        let mut scenario = scenario::load_source_with(source, includes, &all)?;
         if let Some(s) = seed {
             scenario.seed = s;
         }

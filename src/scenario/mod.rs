@@ -232,6 +232,32 @@ pub fn load(path: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioErr
 /// As [`load`], from a source already read; a `hardware` include is read relative to the
 /// directory of `source.path`.
 pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    load_source_with(source, &[], overrides)
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// As [`load_source`], with `includes` standing for files: a `hardware` include whose path
+/// (relative to the scenario's folder) is one of theirs is taken from them, not read
+/// (a scenario embedded in the binary, with its hardware file).
+pub fn load_source_with(
+    source: &Source,
+    includes: &[Source],
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
     let doc = source.parse()?;
     let no_hw = Sources {
         scenario: source,
@@ -251,13 +277,27 @@ pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, 
         Some(toml::Value::String(rel)) => {
             let dir = source.path.parent().unwrap_or(Path::new(""));
             let hw_path = dir.join(&rel);
-            if !hw_path.is_file() {
+            let want = lexical(&hw_path);
+            if let Some(embedded) = includes.iter().find(|s| lexical(&s.path) == want) {
+                Some(embedded.clone())
+            } else if !hw_path.is_file() {
+                let folder = if dir.as_os_str().is_empty() {
+                    ".".to_string()
+                } else {
+                    dir.display().to_string()
+                };
                 return Err(ScenarioError::Include {
                     at: no_hw.locate("hardware"),
-                    message: format!("{} is not a readable file", hw_path.display()),
+                    message: format!(
+                        "{} is not a readable file (an include is resolved relative to the \
+                         folder of the file that names it, {folder}; copy the hardware file \
+                         beside the scenario, or export both with `ethersim scenarios export`)",
+                        hw_path.display()
+                    ),
                 });
+            } else {
+                Some(Source::read(&hw_path)?)
             }
-            Some(Source::read(&hw_path)?)
         }
         Some(other) => {
             return Err(no_hw.error(FieldError::new(

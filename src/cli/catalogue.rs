@@ -1,0 +1,86 @@
+//! `ethersim scenarios`: the catalogue of shipped scenarios embedded in the binary (list,
+//! show, export), and the fallback that lets `run`, `sweep` and `validate` take a
+//! catalogue name where no file of that name exists.
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use super::args::{ScenariosAction, ScenariosArgs};
+use super::io::{check_out_dir, note, print, wrote};
+use ethersim::report::atomic::Staged;
+use ethersim::repro::catalogue::{self, Entry};
+use ethersim::scenario::Source;
+
+/// The scenario at `path`: the file if there is one, else the catalogue's entry of that
+/// name with its include (said on stderr), else the file (whose read then fails plainly).
+pub fn source(path: &Path) -> Result<(Source, Vec<Source>)> {
+    if !path.exists() {
+        if let Some(e) = path.to_str().and_then(catalogue::find) {
+            note(&format!(
+                "no file {}: using the catalogue's scenarios/{} (ethersim scenarios show {})",
+                path.display(),
+                e.path,
+                e.name()
+            ));
+            let includes = e.include_entry().map(|h| h.source()).transpose()?;
+            return Ok((e.source()?, includes.into_iter().collect()));
+        }
+    }
+    Ok((Source::read(path)?, Vec::new()))
+}
+
+fn entry(name: &str) -> Result<Entry> {
+    match catalogue::find(name) {
+        Some(e) => Ok(e),
+        None => bail!(
+            "no scenario {:?} in the catalogue; `ethersim scenarios` lists them",
+            ethersim::scenario::error::clip(name, 60)
+        ),
+    }
+}
+
+/// Runs `ethersim scenarios`.
+pub fn run(a: &ScenariosArgs) -> Result<()> {
+    match &a.action {
+        None => {
+            let mut out = String::from("Scenarios shipped in the binary (ethersim run NAME):\n");
+            let mut hardware = String::from("\nHardware files they include:\n");
+            for e in catalogue::entries() {
+                let line = format!("  {:<38} scenarios/{}\n", e.name(), e.path);
+                if e.is_included() {
+                    hardware.push_str(&line);
+                } else {
+                    out.push_str(&line);
+                    let summary = e.summary();
+                    if !summary.is_empty() {
+                        out.push_str(&format!(
+                            "      {}\n",
+                            ethersim::scenario::error::clip(&summary, 90)
+                        ));
+                    }
+                }
+            }
+            out.push_str(&hardware);
+            print(&out)
+        }
+        Some(ScenariosAction::Show { name }) => print(entry(name)?.text),
+        Some(ScenariosAction::Export { name, dir }) => {
+            let e = entry(name)?;
+            check_out_dir(dir)?;
+            let mut staged = Staged::new(dir);
+            for (file, text) in e.export() {
+                if dir.join(&file).exists() {
+                    bail!(
+                        "{} exists; export into an empty folder, or remove it",
+                        dir.join(&file).display()
+                    );
+                }
+                staged.write(&file, text.as_bytes())?;
+            }
+            let files = staged.commit()?;
+            wrote(&files);
+            Ok(())
+        }
+    }
+}

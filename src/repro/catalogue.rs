@@ -1,0 +1,291 @@
+//! The scenario catalogue: every scenario file the project ships, embedded in the binary,
+//! so that `ethersim scenarios` lists them and `run`, `sweep` and `validate` take a
+//! catalogue name where no file of that name exists.
+//!
+//! An entry is a file under `scenarios/` by its path there (`bulletin/16bit-optimized.toml`)
+//! and its text, byte for byte. A file that another includes (`hardware = "..."`) is a
+//! hardware file; the others are scenarios. Names are file stems, unique across the
+//! catalogue (checked by a test). Exporting writes a scenario and its include side by side;
+//! an include from another folder has its `hardware` path rewritten to the file beside it,
+//! every other byte kept.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::scenario::{ScenarioError, Source};
+
+/// Every shipped file under `scenarios/`, by its path there.
+pub const FILES: &[(&str, &str)] = &[
+    (
+        "bulletin/16bit-defaults.toml",
+        include_str!("../../scenarios/bulletin/16bit-defaults.toml"),
+    ),
+    (
+        "bulletin/16bit-optimized.toml",
+        include_str!("../../scenarios/bulletin/16bit-optimized.toml"),
+    ),
+    (
+        "bulletin/8bit-defaults.toml",
+        include_str!("../../scenarios/bulletin/8bit-defaults.toml"),
+    ),
+    (
+        "bulletin/8bit-optimized.toml",
+        include_str!("../../scenarios/bulletin/8bit-optimized.toml"),
+    ),
+    (
+        "bulletin/artisoft-1992.toml",
+        include_str!("../../scenarios/bulletin/artisoft-1992.toml"),
+    ),
+    (
+        "lanperf/lanperf-2servers.toml",
+        include_str!("../../scenarios/lanperf/lanperf-2servers.toml"),
+    ),
+    (
+        "lanperf/lanperf-max.toml",
+        include_str!("../../scenarios/lanperf/lanperf-max.toml"),
+    ),
+    (
+        "lanperf/lanperf-x.toml",
+        include_str!("../../scenarios/lanperf/lanperf-x.toml"),
+    ),
+    ("saturate.toml", include_str!("../../scenarios/saturate.toml")),
+    (
+        "traffic-boggs.toml",
+        include_str!("../../scenarios/traffic-boggs.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-dual-ex0-notrailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-dual-ex0-notrailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-dual-ex0-trailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-dual-ex0-trailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-dual-il0-notrailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-dual-il0-notrailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-dual-il0-trailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-dual-il0-trailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-dual-pcl0.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-single-ex0-notrailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-single-ex0-notrailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-single-ex0-trailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-single-il0-trailers.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-single-il0-trailers.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985-single-pcl0.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985-single-pcl0.toml"),
+    ),
+    (
+        "ttcp1985/ttcp-1985.toml",
+        include_str!("../../scenarios/ttcp1985/ttcp-1985.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-3c509-3c509-receive.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-3c509-3c509-receive.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-3c509-3c509-transmit.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-3c509-3c509-transmit.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-smc-ultra-3c509-receive.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-smc-ultra-3c509-receive.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-smc-ultra-3c509-transmit.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-smc-ultra-3c509-transmit.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-smc-ultra-lance-receive.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-smc-ultra-lance-receive.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-smc-ultra-lance-transmit.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-smc-ultra-lance-transmit.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-smc-ultra-smc-ultra-receive.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-receive.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml"),
+    ),
+    (
+        "ttcp1995/ttcp-1995.toml",
+        include_str!("../../scenarios/ttcp1995/ttcp-1995.toml"),
+    ),
+    (
+        "two-stations-collision.toml",
+        include_str!("../../scenarios/two-stations-collision.toml"),
+    ),
+];
+
+/// One catalogue file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its path under `scenarios/`.
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+impl Entry {
+    /// The name it is known by: its file stem.
+    pub fn name(&self) -> &'static str {
+        let file = self.path.rsplit('/').next().unwrap_or(self.path);
+        file.strip_suffix(".toml").unwrap_or(file)
+    }
+
+    /// The `hardware` include it names, if any (the value as written).
+    pub fn include(&self) -> Option<String> {
+        let doc: toml::Table = self.text.parse().ok()?;
+        doc.get("hardware")?.as_str().map(str::to_string)
+    }
+
+    /// The catalogue entry of its include, if it names one the catalogue holds.
+    pub fn include_entry(&self) -> Option<Entry> {
+        let rel = self.include()?;
+        let dir = Path::new(self.path).parent().unwrap_or(Path::new(""));
+        let want = normal(&dir.join(rel));
+        entries().find(|e| Path::new(e.path) == want)
+    }
+
+    /// Its first comment paragraph as one line: what it is.
+    pub fn summary(&self) -> String {
+        let mut words = Vec::new();
+        for line in self.text.lines() {
+            match line.strip_prefix('#') {
+                Some(t) if !t.trim().is_empty() => words.push(t.trim().to_string()),
+                _ => break,
+            }
+        }
+        words.join(" ")
+    }
+
+    /// Whether another catalogue file includes it (a hardware file, not a scenario).
+    pub fn is_included(&self) -> bool {
+        entries().any(|e| e.include_entry() == Some(*self))
+    }
+
+    /// As a source, named by its catalogue path (`scenarios/...`), for messages.
+    pub fn source(&self) -> Result<Source, ScenarioError> {
+        Source::from_bytes(
+            &Path::new("scenarios").join(self.path),
+            self.text.as_bytes().to_vec(),
+        )
+    }
+
+    /// The files an export writes: the scenario, and its include beside it (with the
+    /// scenario's `hardware` pointing there when it pointed elsewhere).
+    pub fn export(&self) -> Vec<(String, String)> {
+        let file = |e: &Entry| e.path.rsplit('/').next().unwrap_or(e.path).to_string();
+        let Some(hw) = self.include_entry() else {
+            return vec![(file(self), self.text.to_string())];
+        };
+        let text = if self.include().as_deref() == Some(file(&hw).as_str()) {
+            self.text.to_string()
+        } else {
+            let mut doc: toml_edit::DocumentMut = self.text.parse().expect("shipped files parse");
+            let decor = doc["hardware"].as_value().map(|v| v.decor().clone());
+            let mut v = toml_edit::Value::from(file(&hw));
+            if let Some(d) = decor {
+                *v.decor_mut() = d;
+            }
+            doc["hardware"] = toml_edit::Item::Value(v);
+            doc.to_string()
+        };
+        vec![(file(self), text), (file(&hw), hw.text.to_string())]
+    }
+}
+
+/// Every catalogue file.
+pub fn entries() -> impl Iterator<Item = Entry> {
+    FILES.iter().map(|&(path, text)| Entry { path, text })
+}
+
+/// The scenario (or hardware file) named `name`: its stem, or its stem with `.toml`, or
+/// its path under `scenarios/`.
+pub fn find(name: &str) -> Option<Entry> {
+    let stem = name.strip_suffix(".toml").unwrap_or(name);
+    let path = name.strip_prefix("scenarios/").unwrap_or(name);
+    entries().find(|e| e.name() == stem || e.path == path)
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_includes_resolve() {
+        let mut names: Vec<&str> = entries().map(|e| e.name()).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "two catalogue files share a stem");
+        for e in entries() {
+            if let Some(rel) = e.include() {
+                assert!(
+                    e.include_entry().is_some(),
+                    "{}: include {rel} not in the catalogue",
+                    e.path
+                );
+            }
+        }
+        let lanperf = find("lanperf-max").unwrap();
+        assert_eq!(
+            lanperf.include_entry().unwrap().path,
+            "bulletin/artisoft-1992.toml"
+        );
+        assert!(lanperf.include_entry().unwrap().is_included());
+        assert!(!lanperf.is_included());
+    }
+
+    #[test]
+    fn an_export_puts_the_include_beside_the_scenario() {
+        let files = find("lanperf-max").unwrap().export();
+        assert_eq!(files[1].0, "artisoft-1992.toml");
+        assert!(files[0].1.contains("hardware = \"artisoft-1992.toml\""));
+        // only the include's path changed
+        let orig = find("lanperf-max").unwrap().text;
+        let changed: Vec<_> = orig
+            .lines()
+            .zip(files[0].1.lines())
+            .filter(|(a, b)| a != b)
+            .collect();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        let files = find("16bit-optimized").unwrap().export();
+        assert_eq!(
+            files[0].1,
+            find("16bit-optimized").unwrap().text,
+            "already beside: bytes kept"
+        );
+    }
+}
