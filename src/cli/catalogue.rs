@@ -1,34 +1,13 @@
 //! `ethersim scenarios`: the catalogue of shipped scenarios embedded in the binary (list,
-//! show, export), and the fallback that lets `run`, `sweep` and `validate` take a
-//! catalogue name where no file of that name exists.
-
-use std::path::Path;
+//! show, export). The fallback that lets `run`, `sweep` and `validate` take a catalogue
+//! name is [`super::io::scenario_source`].
 
 use anyhow::{bail, Result};
 
 use super::args::{ScenariosAction, ScenariosArgs};
-use super::io::{check_out_dir, note, print, wrote};
+use super::io::{check_out_dir, print, wrote};
 use ethersim::report::atomic::Staged;
 use ethersim::repro::catalogue::{self, Entry};
-use ethersim::scenario::Source;
-
-/// The scenario at `path`: the file if there is one, else the catalogue's entry of that
-/// name with its include (said on stderr), else the file (whose read then fails plainly).
-pub fn source(path: &Path) -> Result<(Source, Vec<Source>)> {
-    if !path.exists() {
-        if let Some(e) = path.to_str().and_then(catalogue::find) {
-            note(&format!(
-                "no file {}: using the catalogue's scenarios/{} (ethersim scenarios show {})",
-                path.display(),
-                e.path,
-                e.name()
-            ));
-            let includes = e.include_entry().map(|h| h.source()).transpose()?;
-            return Ok((e.source()?, includes.into_iter().collect()));
-        }
-    }
-    Ok((Source::read(path)?, Vec::new()))
-}
 
 fn entry(name: &str) -> Result<Entry> {
     match catalogue::find(name) {

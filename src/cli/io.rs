@@ -97,11 +97,30 @@ pub(crate) fn warn(s: &Scenario) {
     }
 }
 
+/// The scenario at `path`: the file if there is one, else the catalogue's entry of that
+/// name with its include (said on stderr), else the file (whose read then fails plainly).
+pub(crate) fn scenario_source(path: &std::path::Path) -> Result<(scenario::Source, Vec<scenario::Source>)> {
+    use ethersim::repro::catalogue;
+    if !path.exists() {
+        if let Some(e) = path.to_str().and_then(catalogue::find) {
+            note(&format!(
+                "no file {}: using the catalogue's scenarios/{} (ethersim scenarios show {})",
+                path.display(),
+                e.path,
+                e.name()
+            ));
+            let includes = e.include_entry().map(|h| h.source()).transpose()?;
+            return Ok((e.source()?, includes.into_iter().collect()));
+        }
+    }
+    Ok((scenario::Source::read(path)?, Vec::new()))
+}
+
 /// Loads and validates the scenario of `args`, with its overrides and seed.
 pub(crate) fn load(args: &ScenarioArgs) -> Result<Scenario> {
     let set = overrides(&args.set)?;
     run::check_conflicts(&set, &[], args.seed)?;
-    let (source, includes) = super::catalogue::source(&args.scenario)?;
+    let (source, includes) = scenario_source(&args.scenario)?;
     let mut s = scenario::load_source_with(&source, &includes, &set)?;
     if let Some(seed) = args.seed {
         s.seed = seed;

@@ -71,7 +71,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let params = sweep_params(&a, m)?;
     check_out_dir(&a.out)?;
     let base = overrides(&a.scenario.set)?;
-    let (source, includes) = super::catalogue::source(&a.scenario.scenario)?;
+    let (source, includes) = super::io::scenario_source(&a.scenario.scenario)?;
     let combos = run::plan_sweep_with(
         &source,
         &includes,
