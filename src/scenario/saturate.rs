@@ -50,24 +50,13 @@ impl RawSaturate {
         warnings: &mut Vec<String>,
     ) -> Result<SaturateWorkload, FieldError> {
         let medium: &Medium = s.medium;
-        let (lo, hi) = param("workload.stations").int_range();
-        if !(lo..=hi).contains(&self.stations) {
-            return Err(FieldError::range(
-                "workload.stations",
-                self.stations,
-                format!("{lo}..={hi}"),
-            ));
-        }
-        let senders = self.stations as usize;
+        let senders = super::saturate::senders(self.stations)?;
         let frame_bytes = self.frame_bytes.unwrap_or(1518);
         if let Some(w) = medium.check_frame_bytes("workload.frame_bytes", frame_bytes)? {
             warnings.push(w);
         }
         let frame_bytes = frame_bytes as u32;
-        let destination = match self.destination.unwrap_or(RawDestination::Sink) {
-            RawDestination::Sink => Destination::Sink,
-            RawDestination::RoundRobin => Destination::RoundRobin,
-        };
+        let destination = super::saturate::destination(self.destination);
         if destination == Destination::RoundRobin && senders < 2 {
             return Err(FieldError::invalid(
                 "workload.destination",
@@ -103,6 +92,27 @@ impl RawSaturate {
 }
 
 /// The stations' positions: the senders (evenly spaced, or `medium.positions_m`), and for
+/// `workload.stations` of a medium workload, inside its registered range.
+pub(super) fn senders(stations: i64) -> Result<usize, FieldError> {
+    let (lo, hi) = param("workload.stations").int_range();
+    if !(lo..=hi).contains(&stations) {
+        return Err(FieldError::range(
+            "workload.stations",
+            stations,
+            format!("{lo}..={hi}"),
+        ));
+    }
+    Ok(stations as usize)
+}
+
+/// `workload.destination` of a medium workload (a sink by default).
+pub(super) fn destination(raw: Option<RawDestination>) -> Destination {
+    match raw.unwrap_or(RawDestination::Sink) {
+        RawDestination::Sink => Destination::Sink,
+        RawDestination::RoundRobin => Destination::RoundRobin,
+    }
+}
+
 /// a sink one more at the far end (`medium.length_m`).
 pub(super) fn positions(
     medium: &Medium,

@@ -175,19 +175,8 @@ impl RawTraffic {
         warnings: &mut Vec<String>,
     ) -> Result<TrafficWorkload, FieldError> {
         let medium: &Medium = s.medium;
-        let (lo, hi) = param("workload.stations").int_range();
-        if !(lo..=hi).contains(&self.stations) {
-            return Err(FieldError::range(
-                "workload.stations",
-                self.stations,
-                format!("{lo}..={hi}"),
-            ));
-        }
-        let senders = self.stations as usize;
-        let destination = match self.destination.unwrap_or(RawDestination::Sink) {
-            RawDestination::Sink => Destination::Sink,
-            RawDestination::RoundRobin => Destination::RoundRobin,
-        };
+        let senders = super::saturate::senders(self.stations)?;
+        let destination = super::saturate::destination(self.destination);
         if destination == Destination::RoundRobin && senders < 2 {
             return Err(FieldError::invalid(
                 "workload.destination",
