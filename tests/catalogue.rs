@@ -23,7 +23,7 @@ fn from_an_empty_directory_the_catalogue_lists_runs_and_exports() {
         "saturate",
         "lanperf-max",
         "ttcp-1985-dual-pcl0",
-        "traffic-boggs",
+        "background-load",
     ] {
         assert!(list.contains(name), "{name} not listed:\n{list}");
     }

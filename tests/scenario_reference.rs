@@ -527,7 +527,7 @@ fn registered_defaults_are_what_the_validators_use() {
     let mut checked = 0;
     for (kind, base) in [
         ("saturate", "saturate.toml"),
-        ("traffic", "traffic-boggs.toml"),
+        ("traffic", "background-load.toml"),
         ("perform3", "bulletin/artisoft-1992.toml"),
         ("lanperf", "lanperf/lanperf-x.toml"),
         ("ttcp", "ttcp1995/ttcp-1995-3c509-3c509-transmit.toml"),

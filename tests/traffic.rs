@@ -201,7 +201,7 @@ fn bad_input_is_refused_naming_the_key() {
             "workload.sizes.small_fraction",
         ),
         (&["workload.offered_load=0"][..], "workload.offered_load"),
-        (&["workload.offered_load=2.5"][..], "workload.offered_load"),
+        (&["workload.offered_load=100.5"][..], "workload.offered_load"),
         (&["workload.sizes.large=1519"][..], "workload.sizes.large"),
         (&["workload.queue_frames=0"][..], "workload.queue_frames"),
     ] {
@@ -248,7 +248,7 @@ fn a_huge_run_is_refused_before_it_starts() {
 
 #[test]
 fn the_shipped_boggs_scenario_runs() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/traffic-boggs.toml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/background-load.toml");
     let s = scenario::load(&path, &[Override::parse("workload.duration_s=2").unwrap()]).unwrap();
     let out = run::run(&s);
     let r = report(&out);

@@ -458,6 +458,11 @@ pub struct SweepArgs {
     /// Runs per combination, with seeds derived from the scenario's seed.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub replications: u32,
+    /// Also summarise and chart FIGURE (a column of the workload's points, mean over a
+    /// run's points), besides the headline: two more columns of sweep_summary.csv and
+    /// DIR/sweep-FIGURE.svg/.png. Repeat for several.
+    #[arg(long = "y", value_name = "FIGURE")]
+    pub y: Vec<String>,
     /// Threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,

@@ -34,6 +34,13 @@ pub fn note(line: &str) {
     );
 }
 
+/// A command line that clap accepted but whose values do not fit together or with the
+/// scenario: the message on stderr and exit status 2, as for clap's own usage errors.
+pub(crate) fn usage(message: &str) -> ! {
+    note(&format!("error: {message}"));
+    std::process::exit(2);
+}
+
 /// `--quiet`: warnings are not printed (errors still are).
 pub(crate) static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 

@@ -96,6 +96,18 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             a.max_cpu_hours
         );
     }
+    if let Some(c) = combos.first() {
+        let columns = run::point_columns(&c.scenario);
+        for f in &a.y {
+            if !columns.contains(&f.as_str()) {
+                super::io::usage(&format!(
+                    "--y {f}: not a figure of a {} run; its figures are {}",
+                    c.scenario.workload.kind(),
+                    columns.join(", ")
+                ));
+            }
+        }
+    }
     let mut warned = std::collections::BTreeSet::new();
     for c in &combos {
         for w in &c.scenario.warnings {
@@ -124,7 +136,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         path: csv_path.clone(),
         err,
     })?;
-    let mut stream = SweepStream::new(&params, &values, csv_file);
+    let mut stream = SweepStream::new(&params, &values, csv_file).with_figures(&a.y);
     let mut unfinished: Vec<String> = Vec::new();
     run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
         if let Some(why) = r.output.unfinished() {
@@ -150,6 +162,18 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     );
     staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
     plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?;
+    for (k, f) in rep.figures.iter().enumerate() {
+        let title = format!(
+            "{name}: {} against {}",
+            f.label,
+            figures::param_label(&params[0].key)
+        );
+        plot::write_chart(
+            &rep.figure_chart(k, &title),
+            &mut staged,
+            &format!("sweep-{}", f.key),
+        )?;
+    }
     let files = staged.commit()?;
     print(&rep.summary_table())?;
     // LANPERF's maximum-throughput experiments: name the maximum and where it is reached

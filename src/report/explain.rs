@@ -194,7 +194,7 @@ pub fn traffic(r: &TrafficReport) -> String {
     let mut s = wrap(&format!(
         "Offered {} of the wire ({} arrived), carried {} ({}): {} frames sent of {} generated, \
          {} collisions per frame; access delay (arrival to the end of a successful \
-         transmission) mean {}, 95th percentile {}. Dropped: {} at a full queue of {} frames, \
+         transmission) mean {}, 95th percentile {}, 99th {}. Dropped: {} at a full queue of {} frames, \
          {} after 16 attempts.",
         pct(r.offered_load),
         pct(r.offered_load_measured),
@@ -205,6 +205,7 @@ pub fn traffic(r: &TrafficReport) -> String {
         Unit::Ratio("").number(r.collisions_per_frame),
         Unit::Microseconds.show(r.queue_access_delay_mean_us),
         Unit::Microseconds.show(r.queue_access_delay_p95_us),
+        Unit::Microseconds.show(r.queue_access_delay_p99_us),
         count(r.queue_drops),
         r.queue_frames,
         count(r.excessive_collision_drops)

@@ -219,6 +219,12 @@ pub const FIGURES: &[Figure] = &[
         "from a frame's arrival at its station to the end of its successful transmission",
     ),
     fig(
+        "queue_access_delay_p99_us",
+        "Access delay with queueing, 99th percentile",
+        Unit::Microseconds,
+        "from a frame's arrival at its station to the end of its successful transmission",
+    ),
+    fig(
         "queue_drops",
         "Frames dropped at a full queue",
         Unit::Count("frames"),

@@ -238,6 +238,50 @@ impl Chart {
     }
 }
 
+/// The step between the ticks plotters draws on an axis spanning `span` (it aims at about
+/// ten labels, each step 1, 2 or 5 times a power of ten).
+fn tick_step(span: f64) -> f64 {
+    if !(span.is_finite() && span > 0.0) {
+        return 1.0;
+    }
+    let raw = span / 10.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|&s| s >= raw * 0.999)
+        .unwrap_or(10.0 * mag)
+}
+
+/// A tick label with as many decimals as the axis's step needs and no more; on an axis of
+/// whole numbers (`integer`), ticks between whole numbers get no label.
+pub fn tick_label(v: f64, span: f64, integer: bool) -> String {
+    if integer {
+        let r = v.round();
+        return if (v - r).abs() < 1e-9 * span.max(1.0) {
+            format!("{}", r as i64)
+        } else {
+            String::new()
+        };
+    }
+    let decimals = (-tick_step(span).log10().floor()).clamp(0.0, 9.0) as usize;
+    let text = format!("{v:.decimals$}");
+    // no "-0"
+    if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+        text.trim_start_matches('-').to_string()
+    } else {
+        text
+    }
+}
+
+/// The caption's font size: 26 px, smaller for a title too long to fit the canvas's
+/// width (DejaVu Sans averages about 0.6 em a character), at least 14 px.
+pub fn title_size(title: &str) -> u32 {
+    let room = SIZE.0 as f64 - 60.0;
+    let per_px = 0.6 * title.chars().count().max(1) as f64;
+    ((room / per_px).floor() as u32).clamp(14, 26)
+}
+
 fn plot_err(what: &str) -> impl Fn(String) -> ReportError + '_ {
     move |message| ReportError::Plot {
         what: what.to_string(),
@@ -250,13 +294,19 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
     root.fill(&WHITE).map_err(e)?;
     let ((x0, x1), (y0, y1)) = chart.ranges();
     let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, (FONT, 26))
+        .caption(&chart.title, (FONT, title_size(&chart.title)))
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(e)?;
     let cats = chart.x_categories.clone();
+    let x_integer = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .all(|p| p.0.fract() == 0.0)
+        && x1 - x0 <= 40.0;
     let x_fmt = move |x: &f64| match &cats {
         Some(c) => {
             let i = x.round();
@@ -266,15 +316,16 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
                 String::new()
             }
         }
-        None => super::units::pretty(*x),
+        None => tick_label(*x, x1 - x0, x_integer),
     };
+    let y_fmt = move |y: &f64| tick_label(*y, y1 - y0, false);
     let mut mesh = ctx.configure_mesh();
     mesh.x_desc(&chart.x_label)
         .y_desc(&chart.y_label)
         .axis_desc_style((FONT, 20))
         .label_style((FONT, 16))
         .x_label_formatter(&x_fmt)
-        .y_label_formatter(&|y| super::units::pretty(*y));
+        .y_label_formatter(&y_fmt);
     if let Some(c) = &chart.x_categories {
         mesh.x_labels(c.len().max(2) * 8);
     }
@@ -388,4 +439,37 @@ pub fn write_chart(chart: &Chart, out: &mut Staged, stem: &str) -> Result<(), Re
         draw(&root, chart).map_err(plot_err(&format!("{stem}.png")))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_tick_labels_carry_the_decimals_the_step_needs() {
+        // 0.1 .. 2.0: steps of 0.2, one decimal
+        assert_eq!(tick_label(0.2, 1.9 * 1.08, false), "0.2");
+        assert_eq!(tick_label(1.0, 1.9 * 1.08, false), "1.0");
+        // 0 .. 1,100,000: whole numbers
+        assert_eq!(tick_label(200_000.0, 1.1e6, false), "200000");
+        // 0 .. 0.05: steps of 0.005, three decimals
+        assert_eq!(tick_label(0.015, 0.05, false), "0.015");
+        assert_eq!(tick_label(-0.0, 10.0, false), "0");
+    }
+
+    #[test]
+    fn test_an_integer_axis_labels_whole_numbers_only() {
+        assert_eq!(tick_label(2.0, 4.0, true), "2");
+        assert_eq!(tick_label(2.2, 4.0, true), "");
+        assert_eq!(tick_label(2.4, 4.0, true), "");
+    }
+
+    #[test]
+    fn test_a_long_title_gets_a_smaller_font_that_fits() {
+        assert_eq!(title_size("Figure 1"), 26);
+        let long = "background-load: Access delay with queueing, 99th percentile, µs against Offered load (fraction of the bit rate)";
+        let size = title_size(long);
+        assert!(size < 26);
+        assert!(0.6 * size as f64 * long.chars().count() as f64 <= SIZE.0 as f64 - 60.0);
+    }
 }

@@ -9,6 +9,9 @@
 //!   (Student's t; empty with one replication).
 //! - The chart: the headline against the first swept key, one line per combination of the
 //!   other keys, with the confidence intervals as error bars.
+//! - With [`SweepStream::with_figures`], the same for each further figure asked for (its
+//!   mean over the run's points, per run): two more summary columns each
+//!   (`<figure>_mean`, `<figure>_ci95`, after the headline's) and a chart each.
 //!
 //! [`SweepStream`] writes `sweep.csv` as the runs arrive and keeps only each combination's
 //! summary, so a sweep's memory does not grow with its number of runs.
@@ -22,12 +25,22 @@ use super::units::Unit;
 use super::ReportError;
 use crate::run::output::{SweepParam, SweepRun};
 
-/// A swept value as text: strings bare, everything else in TOML syntax.
+/// A swept value as text: strings bare, a table as its `key=value` pairs (`kind` first),
+/// everything else in TOML syntax.
 pub fn value_text(v: &toml::Value) -> String {
     match v {
         toml::Value::String(s) => s.clone(),
         toml::Value::Integer(i) => i.to_string(),
         toml::Value::Float(f) => fmt_num(*f),
+        toml::Value::Table(t) => {
+            let mut pairs: Vec<(&String, &toml::Value)> = t.iter().collect();
+            pairs.sort_by_key(|(k, _)| k.as_str() != "kind");
+            pairs
+                .iter()
+                .map(|(k, v)| format!("{k}={}", value_text(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
         other => other.to_string(),
     }
 }
@@ -72,6 +85,17 @@ pub struct Summary {
     pub runs: usize,
     pub mean: f64,
     pub ci95: Option<f64>,
+    /// The mean and 95% half-width of each further figure, in [`SweepSummary::figures`]
+    /// order.
+    pub extra: Vec<(f64, Option<f64>)>,
+}
+
+/// A further figure of a sweep: its column, unit and axis title.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tracked {
+    pub key: String,
+    pub unit: Unit,
+    pub label: String,
 }
 
 /// Writes `sweep.csv` as a sweep's runs arrive, in plan order, and keeps only what the
@@ -89,6 +113,10 @@ pub struct SweepStream<'a, W: std::io::Write> {
     headline_figure: Option<(Unit, String)>,
     /// Headlines of combination `summaries.len()`, the one being received.
     current: Vec<f64>,
+    /// The further figures ([`SweepStream::with_figures`]).
+    figures: Vec<String>,
+    /// Per further figure, the values of the combination being received.
+    current_extra: Vec<Vec<f64>>,
     summaries: Vec<Summary>,
 }
 
@@ -106,8 +134,20 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             headline: None,
             headline_figure: None,
             current: Vec::new(),
+            figures: Vec::new(),
+            current_extra: Vec::new(),
             summaries: Vec::with_capacity(combos.len()),
         }
+    }
+
+    /// Also summarises and charts each of `figures` (columns of the workload's points;
+    /// a run's value is its mean over its points). A figure that is not a column of the
+    /// runs summarises as NaN: check the names before the sweep
+    /// ([`crate::run::point_columns`]).
+    pub fn with_figures(mut self, figures: &[String]) -> Self {
+        self.figures = figures.to_vec();
+        self.current_extra = vec![Vec::new(); figures.len()];
+        self
     }
 
     fn write_header(&mut self, headline: &str, columns: &[String]) -> Result<(), ReportError> {
@@ -124,11 +164,17 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
         while self.summaries.len() < combination.min(self.combos.len()) {
             let xs = std::mem::take(&mut self.current);
             let (mean, ci95) = mean_ci95(&xs);
+            let extra = self
+                .current_extra
+                .iter_mut()
+                .map(|v| mean_ci95(&std::mem::take(v)))
+                .collect();
             self.summaries.push(Summary {
                 values: self.combos[self.summaries.len()].clone(),
                 runs: xs.len(),
                 mean,
                 ci95,
+                extra,
             });
         }
     }
@@ -157,6 +203,17 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             self.csv.write_record(&row).map_err(encode)?;
         }
         self.current.push(run.output.headline.value);
+        for (k, f) in self.figures.iter().enumerate() {
+            let col = run.output.columns.iter().position(|c| c == f);
+            let points = &run.output.points;
+            let v = match col {
+                Some(c) if !points.is_empty() => {
+                    points.iter().map(|p| p[c]).sum::<f64>() / points.len() as f64
+                }
+                _ => f64::NAN,
+            };
+            self.current_extra[k].push(v);
+        }
         Ok(())
     }
 
@@ -175,6 +232,15 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             .csv
             .into_inner()
             .map_err(|e| ReportError::Encode(e.to_string()))?;
+        let figures = self
+            .figures
+            .iter()
+            .map(|f| Tracked {
+                key: f.clone(),
+                unit: figures::unit(f),
+                label: figures::figure(f).map_or_else(|| f.clone(), figures::Figure::label),
+            })
+            .collect();
         Ok((
             SweepSummary {
                 params: self.params,
@@ -182,6 +248,7 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
                 headline,
                 headline_unit,
                 headline_label,
+                figures,
             },
             out,
         ))
@@ -199,6 +266,8 @@ pub struct SweepSummary<'a> {
     pub headline_unit: Unit,
     /// Its axis title: name, unit and aggregation ([`figures::headline`]).
     pub headline_label: String,
+    /// The further figures, in [`Summary::extra`] order.
+    pub figures: Vec<Tracked>,
 }
 
 impl SweepSummary<'_> {
@@ -207,6 +276,9 @@ impl SweepSummary<'_> {
         let mut header: Vec<String> = self.params.iter().map(|p| p.key.clone()).collect();
         let h = &self.headline;
         header.extend(["runs".to_string(), format!("{h}_mean"), format!("{h}_ci95")]);
+        for f in &self.figures {
+            header.extend([format!("{}_mean", f.key), format!("{}_ci95", f.key)]);
+        }
         let rows: Vec<Vec<String>> = self
             .summaries
             .iter()
@@ -215,6 +287,10 @@ impl SweepSummary<'_> {
                 row.push(s.runs.to_string());
                 row.push(fmt_num(s.mean));
                 row.push(s.ci95.map_or(String::new(), fmt_num));
+                for &(mean, ci95) in &s.extra {
+                    row.push(fmt_num(mean));
+                    row.push(ci95.map_or(String::new(), fmt_num));
+                }
                 row
             })
             .collect();
@@ -279,11 +355,23 @@ impl SweepSummary<'_> {
     /// the swept values, the runs, the mean and the half-width of its 95% confidence
     /// interval in the same format (`-` for one replication).
     pub fn summary_table(&self) -> String {
-        let unit = self.headline_unit;
+        let mut out = self.table_of(self.headline_unit, &self.headline_label, &|s| (s.mean, s.ci95));
+        for (k, f) in self.figures.iter().enumerate() {
+            out.push('\n');
+            out.push_str(&self.table_of(f.unit, &f.label, &|s| s.extra[k]));
+        }
+        out
+    }
+
+    /// The printed summary of one figure, picked from each combination by `pick`.
+    fn table_of(&self, unit: Unit, label: &str, pick: &dyn Fn(&Summary) -> (f64, Option<f64>)) -> String {
         let both: Vec<f64> = self
             .summaries
             .iter()
-            .flat_map(|s| [s.mean, s.ci95.unwrap_or(f64::NAN)])
+            .flat_map(|s| {
+                let (mean, ci) = pick(s);
+                [mean, ci.unwrap_or(f64::NAN)]
+            })
             .collect();
         let (sym, cells) = unit.column(&both);
         let sym = if unit == Unit::Share { String::new() } else { sym };
@@ -308,7 +396,7 @@ impl SweepSummary<'_> {
         let many = self.summaries.iter().any(|s| s.runs > 1);
         let mut out = format!(
             "{}{}\n",
-            self.headline_label,
+            label,
             if many {
                 "; mean over the replications and the half-width of its 95% confidence interval \
                  (Student's t)"
@@ -323,6 +411,17 @@ impl SweepSummary<'_> {
 
     /// The chart of the headline against the first swept key.
     pub fn chart(&self, title: &str) -> Chart {
+        self.chart_of(title, &self.headline_label, &|s| (s.mean, s.ci95))
+    }
+
+    /// The chart of further figure `k` ([`SweepSummary::figures`]) against the first swept
+    /// key.
+    pub fn figure_chart(&self, k: usize, title: &str) -> Chart {
+        self.chart_of(title, &self.figures[k].label, &|s| s.extra[k])
+    }
+
+    /// The chart of the figure `pick` takes from each combination, labelled `y_label`.
+    fn chart_of(&self, title: &str, y_label: &str, pick: &dyn Fn(&Summary) -> (f64, Option<f64>)) -> Chart {
         let first = &self.params[0];
         let numeric = first.values.iter().all(|v| as_f64(v).is_some());
         let x_of = |v: &toml::Value| -> f64 {
@@ -347,19 +446,18 @@ impl SweepSummary<'_> {
                     series.len() - 1
                 }
             };
-            series[idx].points.push((
-                x_of(&s.values[0]),
-                s.mean,
-                s.ci95.map(|h| (s.mean - h, s.mean + h)),
-            ));
+            let (mean, ci95) = pick(s);
+            series[idx]
+                .points
+                .push((x_of(&s.values[0]), mean, ci95.map(|h| (mean - h, mean + h))));
         }
         if series.len() == 1 && series[0].label.is_empty() {
-            series[0].label = self.headline_label.clone();
+            series[0].label = y_label.to_string();
         }
         Chart {
             title: title.to_string(),
             x_label: figures::param_label(&first.key),
-            y_label: self.headline_label.clone(),
+            y_label: y_label.to_string(),
             x_categories: (!numeric).then(|| first.values.iter().map(value_text).collect()),
             series,
             ceiling: None,
@@ -396,6 +494,7 @@ mod tests {
                 runs: 1,
                 mean,
                 ci95: None,
+                extra: Vec::new(),
             })
             .collect();
         let s = SweepSummary {
@@ -404,6 +503,7 @@ mod tests {
             headline: "throughput_kbps".into(),
             headline_unit: Unit::KiloBytesPerSecond,
             headline_label: "Throughput".into(),
+            figures: Vec::new(),
         };
         assert_eq!(
             s.peaks(0.02),

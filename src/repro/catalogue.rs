@@ -49,8 +49,8 @@ pub const FILES: &[(&str, &str)] = &[
     ),
     ("saturate.toml", include_str!("../../scenarios/saturate.toml")),
     (
-        "traffic-boggs.toml",
-        include_str!("../../scenarios/traffic-boggs.toml"),
+        "background-load.toml",
+        include_str!("../../scenarios/background-load.toml"),
     ),
     (
         "ttcp1985/ttcp-1985-dual-ex0-notrailers.toml",

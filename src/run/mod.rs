@@ -146,6 +146,7 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 .put("collisions_per_frame", r.collisions_per_frame)
                 .put("queue_access_delay_mean_us", r.queue_access_delay_mean_us)
                 .put("queue_access_delay_p95_us", r.queue_access_delay_p95_us)
+                .put("queue_access_delay_p99_us", r.queue_access_delay_p99_us)
                 .put("queue_drops", r.queue_drops as f64)
                 .put("excessive_collision_drops", r.excessive_collision_drops as f64)
                 .put("frames_queued", r.ether.frames_queued as f64)

@@ -138,7 +138,7 @@ pub const SATURATE_COLUMNS: [&str; 19] = [
 
 /// The figures of a traffic run's one point, in column order. Loads are fractions of the
 /// bit rate counting frame bits header to FCS.
-pub const TRAFFIC_COLUMNS: [&str; 15] = [
+pub const TRAFFIC_COLUMNS: [&str; 16] = [
     "offered_load",
     "offered_load_measured",
     "carried_load",
@@ -149,6 +149,7 @@ pub const TRAFFIC_COLUMNS: [&str; 15] = [
     "collisions_per_frame",
     "queue_access_delay_mean_us",
     "queue_access_delay_p95_us",
+    "queue_access_delay_p99_us",
     "queue_drops",
     "excessive_collision_drops",
     "frames_queued",

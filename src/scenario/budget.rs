@@ -168,7 +168,7 @@ pub fn admit_ttcp(cfg: &TtcpConfig) -> Result<(), FieldError> {
 }
 
 /// Traffic: the saturate composition plus one arrival event per generated frame, so
-/// saturate's cost is kept. Measured (release, `ethersim run scenarios/traffic-boggs.toml`
+/// saturate's cost is kept. Measured (release, `ethersim run scenarios/background-load.toml`
 /// with `--set`, wall time over events dispatched, other builds sharing the 2 cores): 91 ns
 /// at 24 stations (64-byte frames at load 2.0, 20 s, 2.7 M events), 102 at 24 (the bimodal
 /// mix at 0.9, 60 s), 197 at 300 (64 bytes at 2.0), 314 at 1024 (64 bytes at 1.0, 10 s,

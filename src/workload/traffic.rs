@@ -374,6 +374,8 @@ pub struct TrafficReport {
     pub queue_access_delay_mean_us: f64,
     /// 95th percentile of the same (within 1/32 of the value, [`Histogram`]).
     pub queue_access_delay_p95_us: f64,
+    /// 99th percentile of the same (within 1/32 of the value).
+    pub queue_access_delay_p99_us: f64,
     /// Frames that arrived at a full queue.
     pub queue_drops: u64,
     /// Frames discarded after 16 attempts.
@@ -431,6 +433,11 @@ pub fn run_observed(
             f64::NAN
         } else {
             st.delay.quantile(0.95) as f64 / 1e3
+        },
+        queue_access_delay_p99_us: if st.delay.count() == 0 {
+            f64::NAN
+        } else {
+            st.delay.quantile(0.99) as f64 / 1e3
         },
         queue_drops: st.queue_drops,
         excessive_collision_drops: ether.frames_dropped,

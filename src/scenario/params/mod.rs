@@ -338,7 +338,11 @@ pub fn real_range(key: &str) -> (f64, f64) {
 /// The label of the key at `path` for a chart axis, a legend or a table heading; the
 /// path itself when the key is not registered.
 pub fn label(path: &str) -> String {
-    find(path).map_or_else(|| path.to_string(), |p| p.label.to_string())
+    match find(path) {
+        Some(p) => p.label.to_string(),
+        // a table with a `kind` (workload.sizes): the label of its kind
+        None => find(&format!("{path}.kind")).map_or_else(|| path.to_string(), |p| p.label.to_string()),
+    }
 }
 
 /// A duration at key `path` by the registry entry `p`: its unit (`s` or `ms`) and range;

@@ -121,11 +121,16 @@ const TRAFFIC_PARAMS: &[Param] = &[
     Param::real_above(
         "workload.offered_load",
         (0.0, "some load: nothing to measure without it"),
-        (2.0, "engineering bound: twice the bit rate, well into overload"),
+        (
+            100.0,
+            "engineering bound: 100 times the bit rate, so that each of up to 100 stations can \
+             offer more than the whole wire carries and its queue never empties (a backlogged \
+             station, as in `saturate`)",
+        ),
     )
     .kind("traffic")
     .label("Offered load (fraction of the bit rate)")
-    .means("Frame bits (header to FCS) all stations generate per second, over the bit rate; above 1 the wire is overloaded."),
+    .means("Frame bits (header to FCS) all stations generate per second, over the bit rate; above 1 the wire is overloaded; above the number of stations every station alone offers more than the wire, so every queue stays full."),
     Param::choice(
         "workload.sizes.kind",
         &["fixed", "uniform", "bimodal", "table"],
