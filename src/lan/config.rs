@@ -14,7 +14,12 @@ pub struct LanProfile {
     pub server_host: HostProfile,
     pub workstation_host: HostProfile,
     pub server_adapter: AdapterProfile,
+    /// The workstations' card (every workstation's, unless `workstation_adapters` says
+    /// otherwise).
     pub workstation_adapter: AdapterProfile,
+    /// Each workstation's own card, in node order (workstation 1 first), when they differ
+    /// (`adapter.workstation.bus_widths`); its length is then the number of workstations.
+    pub workstation_adapters: Option<Vec<AdapterProfile>>,
     pub server_session: SessionConfig,
     pub workstation_session: SessionConfig,
     pub redir: RedirConfig,
@@ -46,6 +51,16 @@ pub struct LanConfig {
     /// The server's disk and cache; `None`: every file is in the cache already and no
     /// disk is modelled (PERFORM3's setting: its files are read, never written).
     pub storage: Option<StorageConfig>,
+}
+
+impl LanProfile {
+    /// The card of workstation `w` (1-based, its node number on a one-server LAN).
+    pub fn workstation_adapter_of(&self, w: usize) -> &AdapterProfile {
+        self.workstation_adapters
+            .as_ref()
+            .and_then(|v| v.get(w.wrapping_sub(1)))
+            .unwrap_or(&self.workstation_adapter)
+    }
 }
 
 impl LanConfig {

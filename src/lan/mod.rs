@@ -201,7 +201,7 @@ impl<A: Application> Lan<A> {
         let mut nodes = Vec::with_capacity(cfg.nodes());
         nodes.push(Node::server(&cfg, 0));
         for (i, app) in apps.into_iter().enumerate() {
-            nodes.push(Node::workstation(&cfg, app, cfg.server_of(i + 1)));
+            nodes.push(Node::workstation(&cfg, app, i + 1, cfg.server_of(i + 1)));
         }
         for s in cfg.server_nodes().into_iter().skip(1) {
             nodes.push(Node::server(&cfg, s));

@@ -94,8 +94,8 @@ impl<A: Application> Node<A> {
         node
     }
 
-    /// A workstation served by node `server`.
-    pub fn workstation(cfg: &LanConfig, app: A, server: usize) -> Self {
+    /// Workstation `w` (1-based) served by node `server`.
+    pub fn workstation(cfg: &LanConfig, app: A, w: usize, server: usize) -> Self {
         let p = &cfg.profile;
         let session = session_between(
             &p.workstation_session,
@@ -105,7 +105,7 @@ impl<A: Application> Node<A> {
         );
         Node::build(
             p.workstation_host.clone(),
-            Adapter::new(p.workstation_adapter.clone()),
+            Adapter::new(p.workstation_adapter_of(w).clone()),
             p.workstation_session.clone(),
             vec![session],
             Role::Workstation {

@@ -184,6 +184,15 @@ pub fn perform3_narrative(r: &Perform3Report) -> String {
             pct(x.server_waiting_for_ack)
         ),
     };
+    if x.rx_ring_drops > 0 {
+        let _ = write!(
+            s,
+            " Receive rings overflowed {} times (a card was emptied too slowly for the frames \
+             arriving: a card in a narrower mode than its sender's, or a slower host), and {} \
+             packets were sent again: that CPU and wire time carried no new data.",
+            x.rx_ring_drops, x.packets_retransmitted
+        );
+    }
     wrap(&s)
 }
 

@@ -36,6 +36,14 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../scenarios/bulletin/artisoft-1992.toml"),
     ),
     (
+        "bulletin/upgrade-server-only.toml",
+        include_str!("../../scenarios/bulletin/upgrade-server-only.toml"),
+    ),
+    (
+        "bulletin/upgrade-workstations-only.toml",
+        include_str!("../../scenarios/bulletin/upgrade-workstations-only.toml"),
+    ),
+    (
         "lanperf/lanperf-2servers.toml",
         include_str!("../../scenarios/lanperf/lanperf-2servers.toml"),
     ),

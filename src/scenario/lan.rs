@@ -76,6 +76,8 @@ pub struct RawAdapter {
 pub struct RawDriver {
     /// The workstations' cards in another mode (8 or 16 bits) than the server's.
     pub bus_width: Option<i64>,
+    /// Each workstation's card mode, in node order (one entry per workstation).
+    pub bus_widths: Option<Vec<i64>>,
     pub transmit_buffers: Option<i64>,
     pub packet_size: Option<i64>,
     pub io_access_ns_8bit: Option<f64>,
@@ -393,6 +395,21 @@ impl RawAilanbio {
     }
 }
 
+/// Checks that `adapter.workstation.bus_widths`, if given, has one entry per workstation.
+pub fn check_workstation_cards(profile: &LanProfile, workstations: usize) -> Result<(), FieldError> {
+    match &profile.workstation_adapters {
+        Some(v) if v.len() != workstations => Err(FieldError::invalid(
+            "adapter.workstation.bus_widths",
+            format!(
+                "has {} entries for {workstations} workstations (workload.workstations): give \
+                 one width per workstation, in node order",
+                v.len()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Validates the three LAN sections together (they refer to one another).
 pub fn validate(
     hosts: RawHosts,
@@ -468,43 +485,78 @@ pub fn validate(
     let setup_ns = real_key("adapter.setup_ns", adapter.setup_ns)?;
     // the workstations' port timing at their own width: from their own bus, or their own
     // value, else the server's at that width
-    let ws_key = format!("adapter.workstation.io_access_ns_{ws_width}bit");
-    let ws_explicit = match ws_width {
-        8 => ws.io_access_ns_8bit,
-        16 => ws.io_access_ns_16bit,
-        _ => ws.io_access_ns_32bit,
-    };
-    let ws_access_ns = match port_access(
-        ws_bus.map(|b| ("hosts.workstation", b)),
-        &port,
-        ws_width,
-        &ws_key,
-        ws_explicit,
-        warnings,
-    )? {
-        Some(a) => a,
-        None if ws_width == width => access_ns,
-        None => {
-            let key = format!("adapter.io_access_ns_{ws_width}bit");
-            port_access(
-                server_bus.map(|b| ("hosts.server", b)),
+    let ws_access_at = |ws_width: i64, warnings: &mut Vec<String>| -> Result<f64, FieldError> {
+        let ws_key = format!("adapter.workstation.io_access_ns_{ws_width}bit");
+        let ws_explicit = match ws_width {
+            8 => ws.io_access_ns_8bit,
+            16 => ws.io_access_ns_16bit,
+            _ => ws.io_access_ns_32bit,
+        };
+        Ok(
+            match port_access(
+                ws_bus.map(|b| ("hosts.workstation", b)),
                 &port,
                 ws_width,
-                &key,
-                explicit_at(ws_width),
-                &mut Vec::new(),
-            )?
-            .ok_or_else(|| {
-                FieldError::invalid(
-                    &ws_key,
-                    format!(
-                        "missing: needed for adapter.workstation.bus_width = {ws_width} (or \
-                         hosts.workstation.isa_clock_mhz to derive it from the bus cycle)"
-                    ),
-                )
-            })?
+                &ws_key,
+                ws_explicit,
+                warnings,
+            )? {
+                Some(a) => a,
+                None if ws_width == width => access_ns,
+                None => {
+                    let key = format!("adapter.io_access_ns_{ws_width}bit");
+                    port_access(
+                        server_bus.map(|b| ("hosts.server", b)),
+                        &port,
+                        ws_width,
+                        &key,
+                        explicit_at(ws_width),
+                        &mut Vec::new(),
+                    )?
+                    .ok_or_else(|| {
+                        FieldError::invalid(
+                            &ws_key,
+                            format!(
+                                "missing: needed for a {ws_width}-bit workstation card (or \
+                                 hosts.workstation.isa_clock_mhz to derive it from the bus cycle)"
+                            ),
+                        )
+                    })?
+                }
+            },
+        )
+    };
+    let ws_access_ns = ws_access_at(ws_width, warnings)?;
+    // per-workstation modes: each width checked, and its port timing found, once
+    let ws_widths = match &ws.bus_widths {
+        None => None,
+        Some(list) => {
+            if ws.bus_width.is_some() {
+                return Err(FieldError::invalid(
+                    "adapter.workstation.bus_widths",
+                    "give either adapter.workstation.bus_width (every workstation) or \
+                     adapter.workstation.bus_widths (one per workstation), not both",
+                ));
+            }
+            if list.is_empty() {
+                return Err(FieldError::invalid(
+                    "adapter.workstation.bus_widths",
+                    "is empty: give one width per workstation",
+                ));
+            }
+            let mut out = Vec::with_capacity(list.len());
+            for (i, &w) in list.iter().enumerate() {
+                out.push(check_width(&format!("adapter.workstation.bus_widths[{i}]"), w)?);
+            }
+            Some(out)
         }
     };
+    let mut ws_access_by_width: Vec<(i64, f64)> = vec![(ws_width, ws_access_ns)];
+    for &w in ws_widths.iter().flatten() {
+        if !ws_access_by_width.iter().any(|(x, _)| *x == w) {
+            ws_access_by_width.push((w, ws_access_at(w, warnings)?));
+        }
+    }
     let ws_setup_ns = match ws.setup_ns {
         Some(v) => real_key("adapter.workstation.setup_ns", v)?,
         None => setup_ns,
@@ -528,8 +580,8 @@ pub fn validate(
                 transmit_length,
                 send_copy,
             },
-            CopyEngine::ProgrammedIo {
-                access_ns: ws_access_ns,
+            move |access_ns: f64| CopyEngine::ProgrammedIo {
+                access_ns,
                 setup_ns: ws_setup_ns,
                 transmit_length,
                 send_copy,
@@ -651,7 +703,21 @@ pub fn validate(
         server_host,
         workstation_host,
         server_adapter: profile(width, tx, pkt, &copy)?,
-        workstation_adapter: profile(ws_width, ws_tx, ws_pkt, &ws_copy)?,
+        workstation_adapter: profile(ws_width, ws_tx, ws_pkt, &ws_copy(ws_access_ns))?,
+        workstation_adapters: match ws_widths {
+            None => None,
+            Some(list) => {
+                let mut v = Vec::with_capacity(list.len());
+                for w in list {
+                    let (_, a) = ws_access_by_width
+                        .iter()
+                        .find(|(x, _)| *x == w)
+                        .expect("every listed width's timing was found");
+                    v.push(profile(w, ws_tx, ws_pkt, &ws_copy(*a))?);
+                }
+                Some(v)
+            }
+        },
         server_session,
         workstation_session,
         redir,

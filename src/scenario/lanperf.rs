@@ -439,6 +439,7 @@ impl RawLanperf {
             n + servers,
             "stations (server first, then workstations, then any further servers)",
         )?;
+        super::lan::check_workstation_cards(lan, n)?;
         let profile = lan.clone();
         // the timed tests, plus filling READ's file: at most the file, at the test's pace
         let window_s = params.test_s as f64 * params.tests.len() as f64;

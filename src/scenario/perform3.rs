@@ -102,6 +102,7 @@ impl RawPerform3 {
         let start_skew = duration("workload.start_skew_ms", skew_ms)?;
         let medium = s.medium;
         let positions = medium.positions(n + 1, "stations (server first, then workstations)")?;
+        super::lan::check_workstation_cards(lan, n)?;
         let mut profile = lan.clone();
         profile.costs.app_jitter = app_jitter;
         profile.costs.start_skew = start_skew;

@@ -226,6 +226,16 @@ const ADAPTER_PARAMS: &[Param] = &[
     .default("adapter.bus_width")
     .label("Workstation bus width (bits)")
     .means("The workstations' cards in another mode than the server's (e.g. a 16-bit server with 8-bit workstations)."),
+    Param::ints(
+        "adapter.workstation.bus_widths",
+        &[8, 16, 32],
+        "ISA 8- and 16-bit data ports; 32 for EISA/VL cards",
+    )
+    .unit("bits")
+    .default("adapter.workstation.bus_width for every workstation")
+    .list()
+    .label("Workstation bus widths (bits, one per workstation)")
+    .means("Each workstation's card mode, in node order, one entry per workstation (e.g. [8, 8, 8, 16, 16]: three 8-bit cards and two 16-bit ones); replaces adapter.workstation.bus_width."),
     Param::int("adapter.workstation.transmit_buffers", TX_MIN, TX_MAX)
         .unit("frames")
         .default("adapter.transmit_buffers")
