@@ -6,7 +6,7 @@ use super::{Fit, Fold, ScenarioFit, SearchStart};
 use crate::report::atomic::Staged;
 use crate::report::csv::to_csv;
 use crate::report::fmt_num;
-use crate::report::plot::{write_chart, Chart, Mark, Series};
+use crate::report::plot::{write_panels, Chart, Mark, Series};
 use crate::report::units::align;
 use crate::report::units::{error_pct, mape_pct};
 use crate::report::ReportError;
@@ -326,65 +326,47 @@ fn value_cell(v: &toml::Value) -> String {
     }
 }
 
-/// The chart: per scenario, the fitted values as a line and the measured as markers.
-pub fn chart(name: &str, fit: &Fit, key_label: &str, figure_label: &str) -> Chart {
-    let mut series = Vec::new();
-    let mut names: Vec<&str> = Vec::new();
-    let several = fit.points.iter().any(|p| p.figure != fit.points[0].figure);
-    let labels: Vec<String> = fit
-        .points
+/// The error band drawn around the diagonal of the calibration chart (a fraction).
+pub const CHART_BAND: f64 = 0.10;
+
+/// The calibration chart: one panel per measured figure, each point a measurement (one
+/// scenario at one key value) at its measured value (x) and its fitted or simulated value
+/// (y), with the diagonal where they agree and a band of ±[`CHART_BAND`] around it.
+pub fn charts(name: &str, fit: &Fit) -> Vec<Chart> {
+    let mut figures: Vec<&str> = Vec::new();
+    for p in &fit.points {
+        if !figures.contains(&p.figure.as_str()) {
+            figures.push(&p.figure);
+        }
+    }
+    let word = if fit.searched {
+        "fitted"
+    } else {
+        "simulated at the hardware file's values"
+    };
+    figures
         .iter()
-        .map(|p| {
-            if several {
-                format!("{} {}", p.scenario, p.figure)
-            } else {
-                p.scenario.clone()
+        .map(|&f| {
+            let mut pts = Series {
+                mark: Mark::Markers,
+                ..Series::line(&format!("one measurement (scenario and {})", "point"), 0)
+            };
+            for p in fit.points.iter().filter(|p| p.figure == f) {
+                pts.points.push((p.measured, p.after, None));
+            }
+            pts.label = format!("{} measurements, {word}", pts.points.len());
+            Chart {
+                title: format!("Calibration {name}: {f}"),
+                x_label: format!("{f}, measured"),
+                y_label: format!("{f}, {}", if fit.searched { "fitted" } else { "simulated" }),
+                x_categories: None,
+                series: vec![pts],
+                ceiling: None,
+                y_top: None,
+                diagonal: Some(CHART_BAND),
             }
         })
-        .collect();
-    for l in &labels {
-        if !names.contains(&l.as_str()) {
-            names.push(l);
-        }
-    }
-    let word = if fit.searched { "fitted" } else { "simulated" };
-    for (i, n) in names.iter().enumerate() {
-        let mut sim = Series::line(&format!("{n} ({word})"), i);
-        let mut meas = Series {
-            mark: Mark::Markers,
-            ..Series::line(&format!("{n} (measured)"), i)
-        };
-        let mut pts: Vec<_> = fit
-            .points
-            .iter()
-            .zip(&labels)
-            .filter(|(_, l)| l == n)
-            .map(|(p, _)| p)
-            .collect();
-        pts.sort_by(|a, b| a.key.total_cmp(&b.key));
-        for p in pts {
-            sim.points.push((p.key, p.after, None));
-            meas.points.push((p.key, p.measured, None));
-        }
-        series.push(sim);
-        series.push(meas);
-    }
-    Chart {
-        title: if fit.searched {
-            format!("Calibration {name}: measured (points) and fitted (lines)")
-        } else {
-            format!(
-                "Calibration {name}: measured (points) and simulated at the hardware file's values (lines)"
-            )
-        },
-        x_label: key_label.to_string(),
-        y_label: figure_label.to_string(),
-        x_categories: None,
-        series,
-        ceiling: None,
-        y_top: None,
-        legend: Some(plotters::chart::SeriesLabelPosition::LowerRight),
-    }
+        .collect()
 }
 
 /// Stages the fitted hardware file, the CSV and the chart.
@@ -413,12 +395,8 @@ pub fn write_evaluation(
         "calibration.csv",
         points_csv(fit, key_column, figures)?.as_bytes(),
     )?;
-    write_chart(
-        &chart(name, fit, key_column, &figures.join(", ")),
-        out,
-        "calibration",
-    )
-    .map_err(plain_write_error)
+    let _ = (key_column, figures);
+    write_panels(&charts(name, fit), out, "calibration").map_err(plain_write_error)
 }
 
 /// The drawing backends wrap a failed write twice (`backend error: Drawing backend error:

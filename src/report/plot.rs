@@ -116,75 +116,118 @@ pub struct Chart {
     pub ceiling: Option<(f64, String)>,
     /// The top of the y axis; `None`: 8% above the highest value, interval or ceiling.
     pub y_top: Option<f64>,
-    /// Where the legend goes; `None` picks the place that hides the fewest data.
-    pub legend: Option<SeriesLabelPosition>,
+    /// A chart of simulated (y) against measured (x): the same range on both axes, the
+    /// diagonal where they agree, and lines `band` (a fraction) above and below it.
+    pub diagonal: Option<f64>,
+}
+
+/// Height of one row of the legend strip below a chart, pixels.
+const LEGEND_ROW_PX: u32 = 24;
+/// Width of an entry's key (line, marker or box) and the gap to its label, pixels.
+const LEGEND_KEY_PX: u32 = 34;
+/// Gap between two entries on a row, pixels.
+const LEGEND_GAP_PX: u32 = 28;
+/// Legend text size, pixels; a character is about 0.6 of it wide.
+const LEGEND_FONT_PX: u32 = 15;
+
+/// How an entry of the legend is keyed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Key {
+    Line(usize),
+    Marker(usize),
+    Bar(usize),
+    Rule,
 }
 
 impl Chart {
-    /// The corner (or right middle) where the legend covers the fewest data: each candidate
-    /// box is scored by the samples of the lines and markers that fall inside it.
-    fn legend_position(&self, plot_px: &(u32, u32)) -> SeriesLabelPosition {
-        let ((x0, x1), (y0, y1)) = self.ranges();
-        let entries =
-            self.series.iter().filter(|s| !s.label.is_empty()).count() + self.ceiling.is_some() as usize;
-        let longest = self
+    /// The legend's entries: every labelled series, then the ceiling, then the diagonal
+    /// and its band.
+    fn legend_entries(&self) -> Vec<(String, Key)> {
+        let mut v: Vec<(String, Key)> = self
             .series
             .iter()
-            .map(|s| s.label.chars().count())
-            .max()
-            .unwrap_or(0);
-        let w = ((longest as f64 * 9.0 + 60.0) / plot_px.0.max(1) as f64).min(1.0);
-        let h = ((entries as f64 * 22.0 + 20.0) / plot_px.1.max(1) as f64).min(1.0);
-        let mut samples = Vec::new();
-        for s in &self.series {
-            if s.mark == Mark::Bar {
-                // a bar covers its slot from 0 to its top
-                for p in &s.points {
-                    samples.extend((0..=10).map(|k| (p.0, p.1 * k as f64 / 10.0)));
-                }
-                continue;
-            }
-            for pair in s.points.windows(2) {
-                for k in 0..=10 {
-                    let t = k as f64 / 10.0;
-                    samples.push((
-                        pair[0].0 + t * (pair[1].0 - pair[0].0),
-                        pair[0].1 + t * (pair[1].1 - pair[0].1),
-                    ));
-                }
-            }
-            samples.extend(s.points.iter().map(|p| (p.0, p.1)));
-        }
-        if let Some((c, _)) = &self.ceiling {
-            samples.extend((0..=20).map(|k| (x0 + (x1 - x0) * k as f64 / 20.0, *c)));
-        }
-        // normalise to [0, 1] with y up
-        let norm: Vec<(f64, f64)> = samples
-            .iter()
-            .map(|&(x, y)| ((x - x0) / (x1 - x0), (y - y0) / (y1 - y0)))
+            .filter(|s| !s.label.is_empty())
+            .map(|s| {
+                let key = match s.mark {
+                    Mark::Line => Key::Line(s.colour),
+                    Mark::Markers => Key::Marker(s.colour),
+                    Mark::Bar => Key::Bar(s.colour),
+                };
+                (s.label.clone(), key)
+            })
             .collect();
-        let candidates = [
-            (SeriesLabelPosition::UpperRight, (1.0 - w, 1.0 - h)),
-            (SeriesLabelPosition::MiddleRight, (1.0 - w, 0.5 - h / 2.0)),
-            (SeriesLabelPosition::LowerRight, (1.0 - w, 0.0)),
-            (SeriesLabelPosition::UpperLeft, (0.0, 1.0 - h)),
-            (SeriesLabelPosition::LowerLeft, (0.0, 0.0)),
-        ];
-        let hits = |(bx, by): (f64, f64)| {
-            norm.iter()
-                .filter(|&&(x, y)| {
-                    x >= bx - 0.02 && x <= bx + w + 0.02 && y >= by - 0.02 && y <= by + h + 0.02
-                })
-                .count()
-        };
-        let mut best = (usize::MAX, SeriesLabelPosition::LowerRight);
-        for (pos, corner) in candidates {
-            let n = hits(corner);
-            if n < best.0 {
-                best = (n, pos);
-            }
+        if let Some((_, label)) = &self.ceiling {
+            v.push((label.clone(), Key::Rule));
         }
-        best.1
+        if let Some(band) = self.diagonal {
+            v.push(("simulated = measured".into(), Key::Rule));
+            v.push((
+                format!("±{}%", super::fmt_num(band * 100.0)),
+                Key::Line(usize::MAX),
+            ));
+        }
+        v
+    }
+
+    /// The legend's entries laid out in rows that fit `width` pixels: each row a list of
+    /// (x offset, entry index).
+    fn legend_rows(&self, width: u32) -> Vec<Vec<(u32, usize)>> {
+        let mut rows: Vec<Vec<(u32, usize)>> = Vec::new();
+        let mut x = 0u32;
+        for (i, (label, _)) in self.legend_entries().iter().enumerate() {
+            let w = LEGEND_KEY_PX + (label.chars().count() as f64 * 0.6 * LEGEND_FONT_PX as f64) as u32;
+            if rows.is_empty() || (x > 0 && x + w > width) {
+                rows.push(Vec::new());
+                x = 0;
+            }
+            rows.last_mut().expect("a row").push((x, i));
+            x += w + LEGEND_GAP_PX;
+        }
+        rows
+    }
+
+    /// Legend rows on a canvas of `SIZE` (the number a test can check).
+    pub fn legend_row_count(&self) -> usize {
+        self.legend_rows(SIZE.0 - 2 * 20).len()
+    }
+
+    /// The y axis starts at zero unless every value lies in the top half of the range
+    /// (a narrow spread that a zero origin would flatten); then it starts at a round value
+    /// below the lowest, which the axis title states. Bars and a ceiling keep zero.
+    fn y_origin(&self) -> f64 {
+        if self.diagonal.is_some()
+            || self.ceiling.is_some()
+            || self.series.iter().any(|s| s.mark == Mark::Bar)
+        {
+            return 0.0;
+        }
+        let ys = || {
+            self.series.iter().flat_map(|s| s.points.iter()).flat_map(|p| {
+                let (lo, hi) = p.2.unwrap_or((p.1, p.1));
+                [p.1, lo, hi]
+            })
+        };
+        let lo = ys().filter(|y| y.is_finite()).fold(f64::INFINITY, f64::min);
+        let hi = ys().filter(|y| y.is_finite()).fold(f64::NEG_INFINITY, f64::max);
+        if !(lo.is_finite() && hi > 0.0) || lo < 0.5 * hi {
+            return 0.0;
+        }
+        let step = tick_step(hi - lo);
+        ((lo - 0.5 * (hi - lo)) / step).floor().max(0.0) * step
+    }
+
+    /// The y axis title, with the origin stated when it is not zero.
+    fn y_title(&self) -> String {
+        let (_, (from, top)) = self.ranges();
+        if from > 0.0 {
+            format!(
+                "{} (axis from {})",
+                self.y_label,
+                tick_label(from, top - from, false)
+            )
+        } else {
+            self.y_label.clone()
+        }
     }
 
     /// Per series, the offset of its bars from the category's x and their width (zero for
@@ -229,12 +272,27 @@ impl Chart {
         } else {
             (x1 - x0) * 0.04
         };
+        if self.diagonal.is_some() {
+            // one range for both axes, from the lowest value of either to the highest
+            let all = self.series.iter().flat_map(|s| s.points.iter());
+            let (lo, hi) = all
+                .flat_map(|p| [p.0, p.1])
+                .filter(|v| v.is_finite())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                    (a.min(v), b.max(v))
+                });
+            if lo.is_finite() && hi > lo {
+                let m = (hi - lo) * 0.08;
+                return ((lo - m, hi + m), (lo - m, hi + m));
+            }
+        }
+        let y0 = self.y_origin();
         let y1 = match self.y_top {
             Some(top) if top > 0.0 => top,
-            _ if y1 > 0.0 => y1 * 1.08,
+            _ if y1 > 0.0 => y1 + (y1 - y0) * 0.08,
             _ => 1.0,
         };
-        ((x0 - pad, x1 + pad), (0.0, y1))
+        ((x0 - pad, x1 + pad), (y0, y1))
     }
 }
 
@@ -289,11 +347,75 @@ fn plot_err(what: &str) -> impl Fn(String) -> ReportError + '_ {
     }
 }
 
+/// Draws the legend strip: each entry's key and label, in the rows of
+/// [`Chart::legend_rows`].
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let entries = chart.legend_entries();
+    let (w, _) = area.dim_in_pixel();
+    for (r, row) in chart.legend_rows(w.saturating_sub(40)).iter().enumerate() {
+        for &(x, i) in row {
+            let (label, key) = &entries[i];
+            let x = 20 + x as i32;
+            let y = 12 + (r as u32 * LEGEND_ROW_PX) as i32;
+            match *key {
+                Key::Line(usize::MAX) => area
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 24, y)],
+                        BLACK.mix(0.45).stroke_width(1),
+                    ))
+                    .map_err(e)?,
+                Key::Line(c) => area
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 24, y)],
+                        colour(c).stroke_width(3),
+                    ))
+                    .map_err(e)?,
+                Key::Marker(c) => area
+                    .draw(&Circle::new((x + 12, y), 6, colour(c).stroke_width(2)))
+                    .map_err(e)?,
+                Key::Bar(c) => area
+                    .draw(&Rectangle::new([(x, y - 7), (x + 24, y + 7)], colour(c).filled()))
+                    .map_err(e)?,
+                Key::Rule => area
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 24, y)],
+                        BLACK.mix(0.6).stroke_width(2),
+                    ))
+                    .map_err(e)?,
+            }
+            area.draw(&Text::new(
+                label.clone(),
+                (x + LEGEND_KEY_PX as i32, y),
+                (FONT, LEGEND_FONT_PX)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(e)?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws `chart` on `root` and writes it out.
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+    draw_into(root, chart)?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Draws `chart` on `root` (a whole canvas or one panel of it), without writing it out.
+fn draw_into<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
+    // the legend goes in a strip below the plot, never over the data
+    let (w, h) = root.dim_in_pixel();
+    let rows = chart.legend_rows(w.saturating_sub(40)).len() as u32;
+    let strip = if rows == 0 { 0 } else { rows * LEGEND_ROW_PX + 8 };
+    let (upper, lower) = root.split_vertically(h.saturating_sub(strip).max(h / 2));
+    draw_legend(&lower, chart)?;
     let ((x0, x1), (y0, y1)) = chart.ranges();
-    let mut ctx = ChartBuilder::on(root)
+    let mut ctx = ChartBuilder::on(&upper)
         .caption(&chart.title, (FONT, title_size(&chart.title)))
         .margin(20)
         .x_label_area_size(60)
@@ -320,8 +442,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
     };
     let y_fmt = move |y: &f64| tick_label(*y, y1 - y0, false);
     let mut mesh = ctx.configure_mesh();
+    let y_title = chart.y_title();
     mesh.x_desc(&chart.x_label)
-        .y_desc(&chart.y_label)
+        .y_desc(&y_title)
         .axis_desc_style((FONT, 20))
         .label_style((FONT, 16))
         .x_label_formatter(&x_fmt)
@@ -409,20 +532,65 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
         ctx.draw_series(lines.map(|l| PathElement::new(l, c.stroke_width(2))))
             .map_err(e)?;
     }
-    if chart.series.iter().any(|s| !s.label.is_empty()) || chart.ceiling.is_some() {
-        let pos = match &chart.legend {
-            Some(p) => p.clone(),
-            None => chart.legend_position(&ctx.plotting_area().dim_in_pixel()),
-        };
-        ctx.configure_series_labels()
-            .position(pos)
-            .label_font((FONT, 15))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
+    if let Some(band) = chart.diagonal {
+        let (lo, hi) = (x0.max(y0), x1.min(y1));
+        let rule = ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(2);
+        ctx.draw_series(std::iter::once(PathElement::new(vec![(lo, lo), (hi, hi)], rule)))
             .map_err(e)?;
+        let thin = ShapeStyle::from(&BLACK.mix(0.45)).stroke_width(1);
+        for f in [1.0 - band, 1.0 + band] {
+            // y = f x, clipped to the plot
+            let (a, b) = (lo.max(y0 / f), hi.min(y1 / f));
+            if b > a {
+                ctx.draw_series(std::iter::once(PathElement::new(
+                    vec![(a, f * a), (b, f * b)],
+                    thin,
+                )))
+                .map_err(e)?;
+            }
+        }
     }
-    root.present().map_err(e)
+    Ok(())
+}
+
+/// Draws each chart in its cell of a `grid` (rows, columns) of `root`.
+fn draw_panels<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    charts: &[Chart],
+    grid: (usize, usize),
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    for (area, chart) in root.split_evenly(grid).iter().zip(charts) {
+        draw_into(area, chart)?;
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Draws `charts` side by side (two to a row) into one image, `<stem>.svg` and
+/// `<stem>.png`, staged in `out`; each panel is `SIZE` (the image grows with them).
+pub fn write_panels(charts: &[Chart], out: &mut Staged, stem: &str) -> Result<(), ReportError> {
+    if charts.len() == 1 {
+        return write_chart(&charts[0], out, stem);
+    }
+    register_fonts();
+    let cols = charts.len().clamp(1, 2);
+    let rows = charts.len().div_ceil(cols).max(1);
+    let size = (SIZE.0 * cols as u32, SIZE.1 * rows as u32);
+    let svg = out.path_for(&format!("{stem}.svg"))?;
+    draw_panels(
+        &SVGBackend::new(&svg, size).into_drawing_area(),
+        charts,
+        (rows, cols),
+    )
+    .map_err(plot_err(&format!("{stem}.svg")))?;
+    let png = out.path_for(&format!("{stem}.png"))?;
+    draw_panels(
+        &BitMapBackend::new(&png, size).into_drawing_area(),
+        charts,
+        (rows, cols),
+    )
+    .map_err(plot_err(&format!("{stem}.png")))?;
+    Ok(())
 }
 
 /// Draws `chart` to `<stem>.svg` and `<stem>.png`, staged in `out`.

@@ -442,7 +442,12 @@ impl SweepSummary<'_> {
             let idx = match series.iter().position(|x| x.label == label) {
                 Some(i) => i,
                 None => {
-                    series.push(Series::line(&label, series.len()));
+                    // text settings are categories: points, not a line between them
+                    let mut line = Series::line(&label, series.len());
+                    if !numeric {
+                        line.mark = super::plot::Mark::Markers;
+                    }
+                    series.push(line);
                     series.len() - 1
                 }
             };
@@ -462,7 +467,7 @@ impl SweepSummary<'_> {
             series,
             ceiling: None,
             y_top: None,
-            legend: None,
+            diagonal: None,
         }
     }
 }

@@ -224,8 +224,7 @@ pub fn chart(data: &Figure1Data) -> Chart {
         series,
         ceiling: Some((CEILING_KBPS, "10 Mb/s = 1250 KB/s (not reachable)".into())),
         y_top: None,
-        // between the 16-bit optimized curve (above ~900 KB/s past 10 kB) and the rest (below ~450)
-        legend: Some(plotters::chart::SeriesLabelPosition::MiddleRight),
+        diagonal: None,
     }
 }
 

@@ -185,7 +185,7 @@ pub fn chart(d: &LanperfRepro) -> Chart {
         series: vec![mean, spread],
         ceiling: Some((1_250_000.0 / 1024.0, "10 Mb/s = 1221 KB/s (not reachable)".into())),
         y_top: None,
-        legend: Some(plotters::chart::SeriesLabelPosition::LowerRight),
+        diagonal: None,
     }
 }
 

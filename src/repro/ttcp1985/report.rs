@@ -335,7 +335,7 @@ pub fn throughput_chart(rows: &[Row]) -> Chart {
         series: vec![measured, simulated],
         ceiling: None,
         y_top: Some(90.0),
-        legend: Some(plotters::chart::SeriesLabelPosition::UpperRight),
+        diagonal: None,
     }
 }
 
@@ -370,7 +370,7 @@ pub fn sys_chart(rows: &[Row]) -> Chart {
         series,
         ceiling: None,
         y_top: Some(90.0),
-        legend: Some(plotters::chart::SeriesLabelPosition::UpperRight),
+        diagonal: None,
     }
 }
 

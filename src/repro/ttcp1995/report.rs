@@ -206,7 +206,7 @@ pub fn chart(t: &TtcpTable) -> Chart {
         ceiling: Some((ceiling.kbps, ceiling_text(t))),
         // room above the bars and the ceiling for the legend
         y_top: Some(ceiling.kbps * 1.3),
-        legend: Some(plotters::chart::SeriesLabelPosition::UpperRight),
+        diagonal: None,
     }
 }
 
