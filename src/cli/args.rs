@@ -463,6 +463,12 @@ pub struct SweepArgs {
     /// DIR/sweep-FIGURE.svg/.png. Repeat for several.
     #[arg(long = "y", value_name = "FIGURE")]
     pub y: Vec<String>,
+    /// The chart's x axis: a column of the workload's points (`block_size`: the headline's
+    /// figure at each block size, one line per setting, as Figure 1), or the first swept
+    /// key (the headline's mean over the points against it). Default: `block_size` for a
+    /// PERFORM3 scenario with several block sizes, else the first swept key.
+    #[arg(long = "x", value_name = "KEY")]
+    pub x: Option<String>,
     /// Threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,

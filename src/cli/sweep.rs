@@ -66,6 +66,52 @@ fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
     Ok(params)
 }
 
+/// The column of the runs' points the chart puts on x ([`SweepArgs::x`]), or `None` for
+/// the mean over the points against the first swept key.
+fn point_axis(a: &SweepArgs, params: &[SweepParam], combos: &[run::Combination]) -> Result<Option<String>> {
+    let Some(first) = combos.first() else {
+        return Ok(None);
+    };
+    let columns = run::point_columns(&first.scenario);
+    let several = combos
+        .iter()
+        .any(|c| run::point_keys(&c.scenario, "block_size").is_ok_and(|k| k.len() > 1));
+    match &a.x {
+        None if several && columns.contains(&"block_size") => Ok(Some("block_size".into())),
+        None => Ok(None),
+        Some(k) if *k == params[0].key => Ok(None),
+        Some(k) if columns.contains(&k.as_str()) => Ok(Some(k.clone())),
+        Some(k) => super::io::usage(&format!(
+            "--x {k}: give the first swept key ({}) or a column of the {} workload's points ({})",
+            params[0].key,
+            first.scenario.workload.kind(),
+            columns.join(", ")
+        )),
+    }
+}
+
+/// The measured curve of the reproduction a scenario belongs to, for a chart against
+/// block size: Table 1 of the bulletin for its four configurations.
+fn measured_overlay(name: &str, axis: &str, workload: &str) -> Vec<plot::Series> {
+    use ethersim::repro::bulletin;
+    if axis != "block_size" || workload != "perform3" || !bulletin::CONFIGS.contains(&name) {
+        return Vec::new();
+    }
+    let mut s = plot::Series {
+        mark: plot::Mark::Markers,
+        ..plot::Series::line(
+            &format!("measured: {} (bulletin, Table 1)", bulletin::config_label(name)),
+            0,
+        )
+    };
+    for (config, block, kbps) in bulletin::table1() {
+        if config == name {
+            s.points.push((block as f64, kbps, None));
+        }
+    }
+    vec![s]
+}
+
 /// Runs `ethersim sweep`.
 pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let params = sweep_params(&a, m)?;
@@ -108,6 +154,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             }
         }
     }
+    let point_axis = point_axis(&a, &params, &combos)?;
     let mut warned = std::collections::BTreeSet::new();
     for c in &combos {
         for w in &c.scenario.warnings {
@@ -137,6 +184,9 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         err,
     })?;
     let mut stream = SweepStream::new(&params, &values, csv_file).with_figures(&a.y);
+    if let Some(axis) = &point_axis {
+        stream = stream.with_point_axis(axis);
+    }
     let mut unfinished: Vec<String> = Vec::new();
     run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
         if let Some(why) = r.output.unfinished() {
@@ -161,7 +211,22 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         figures::param_label(&params[0].key)
     );
     staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
-    plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?;
+    match &point_axis {
+        Some(axis) => {
+            // Figure 1 for a what-if: the headline's figure at each point, one line per
+            // setting, the measured curve over it; the mean over the points beside it
+            let column = combos
+                .first()
+                .map_or(String::new(), |c| c.scenario.workload.kind().to_string());
+            let y = figures::figure(&rep.headline).map_or(rep.headline.clone(), |f| f.label());
+            let x = figures::figure(axis).map_or(axis.clone(), |f| f.label());
+            let what = format!("{name}: {y} against {x}, one line per setting");
+            let overlay = measured_overlay(&name, axis, &column);
+            plot::write_chart(&rep.point_chart(&what, &x, &y, overlay), &mut staged, "sweep")?;
+            plot::write_chart(&rep.chart(&title), &mut staged, "sweep-mean")?;
+        }
+        None => plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?,
+    }
     for (k, f) in rep.figures.iter().enumerate() {
         let title = format!(
             "{name}: {} against {}",

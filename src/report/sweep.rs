@@ -88,6 +88,10 @@ pub struct Summary {
     /// The mean and 95% half-width of each further figure, in [`SweepSummary::figures`]
     /// order.
     pub extra: Vec<(f64, Option<f64>)>,
+    /// With a point axis ([`SweepStream::with_point_axis`]): per point of the runs, its x
+    /// (the axis column) and the headline's column, mean and 95% half-width over the
+    /// replications.
+    pub points: Vec<(f64, f64, Option<f64>)>,
 }
 
 /// A further figure of a sweep: its column, unit and axis title.
@@ -117,6 +121,11 @@ pub struct SweepStream<'a, W: std::io::Write> {
     figures: Vec<String>,
     /// Per further figure, the values of the combination being received.
     current_extra: Vec<Vec<f64>>,
+    /// The column of the runs' points that is the x of the per-point chart, if any.
+    point_axis: Option<String>,
+    /// Per point of the combination being received: its x and the headline column's
+    /// value of each replication.
+    current_points: Vec<(f64, Vec<f64>)>,
     summaries: Vec<Summary>,
 }
 
@@ -136,8 +145,18 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             current: Vec::new(),
             figures: Vec::new(),
             current_extra: Vec::new(),
+            point_axis: None,
+            current_points: Vec::new(),
             summaries: Vec::with_capacity(combos.len()),
         }
+    }
+
+    /// Also keeps, per combination, the headline's column at each point of the runs
+    /// against the point column `axis` (a PERFORM3 run's `block_size`): the chart of
+    /// [`SweepSummary::point_chart`], one line per combination.
+    pub fn with_point_axis(mut self, axis: &str) -> Self {
+        self.point_axis = Some(axis.to_string());
+        self
     }
 
     /// Also summarises and charts each of `figures` (columns of the workload's points;
@@ -169,12 +188,20 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
                 .iter_mut()
                 .map(|v| mean_ci95(&std::mem::take(v)))
                 .collect();
+            let points = std::mem::take(&mut self.current_points)
+                .into_iter()
+                .map(|(x, ys)| {
+                    let (m, ci) = mean_ci95(&ys);
+                    (x, m, ci)
+                })
+                .collect();
             self.summaries.push(Summary {
                 values: self.combos[self.summaries.len()].clone(),
                 runs: xs.len(),
                 mean,
                 ci95,
                 extra,
+                points,
             });
         }
     }
@@ -213,6 +240,17 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
                 _ => f64::NAN,
             };
             self.current_extra[k].push(v);
+        }
+        if let Some(axis) = &self.point_axis {
+            let col = |name: &str| run.output.columns.iter().position(|c| c == name);
+            if let (Some(xc), Some(yc)) = (col(axis), col(&run.output.headline.name)) {
+                for (i, p) in run.output.points.iter().enumerate() {
+                    if self.current_points.len() <= i {
+                        self.current_points.push((p[xc], Vec::new()));
+                    }
+                    self.current_points[i].1.push(p[yc]);
+                }
+            }
         }
         Ok(())
     }
@@ -414,6 +452,46 @@ impl SweepSummary<'_> {
         self.chart_of(title, &self.headline_label, &|s| (s.mean, s.ci95))
     }
 
+    /// The chart of the headline's column at each point against the point axis, one line
+    /// per combination of the swept keys (Figure 1 for a what-if), with `overlay` (a
+    /// measured curve) drawn over it.
+    pub fn point_chart(&self, title: &str, x_label: &str, y_label: &str, overlay: Vec<Series>) -> Chart {
+        let mut series: Vec<Series> = Vec::new();
+        for s in &self.summaries {
+            let label = self
+                .params
+                .iter()
+                .zip(&s.values)
+                .map(|(p, v)| format!("{} = {}", figures::param_label(&p.key), value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut line = Series::line(&label, series.len());
+            let mut pts: Vec<_> = s
+                .points
+                .iter()
+                .map(|&(x, m, ci)| (x, m, ci.map(|h| (m - h, m + h))))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            line.points = pts;
+            series.push(line);
+        }
+        let n = series.len();
+        for (k, mut o) in overlay.into_iter().enumerate() {
+            o.colour = n + k;
+            series.push(o);
+        }
+        Chart {
+            title: title.to_string(),
+            x_label: x_label.to_string(),
+            y_label: y_label.to_string(),
+            x_categories: None,
+            series,
+            ceiling: None,
+            y_top: None,
+            diagonal: None,
+        }
+    }
+
     /// The chart of further figure `k` ([`SweepSummary::figures`]) against the first swept
     /// key.
     pub fn figure_chart(&self, k: usize, title: &str) -> Chart {
@@ -500,6 +578,7 @@ mod tests {
                 mean,
                 ci95: None,
                 extra: Vec::new(),
+                points: Vec::new(),
             })
             .collect();
         let s = SweepSummary {
