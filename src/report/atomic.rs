@@ -57,6 +57,8 @@ pub struct Staged {
     keep_staging: bool,
     /// Final file names, in staging order.
     names: Vec<String>,
+    /// A line every chart staged here carries under its title ([`Staged::mark`]).
+    mark: Option<String>,
     /// Test hook: fail the commit just before the n-th (0-based) rename into place.
     #[cfg(test)]
     fail_before_rename: Option<usize>,
@@ -147,9 +149,26 @@ impl Staged {
             dir_tracked: None,
             keep_staging: false,
             names: Vec::new(),
+            mark: None,
             #[cfg(test)]
             fail_before_rename: None,
         }
+    }
+
+    /// Marks every chart staged from now on with `line` under its title (a what-if names
+    /// its overrides, so that it cannot pass for the published figure).
+    pub fn mark(&mut self, line: &str) {
+        self.mark = Some(line.to_string());
+    }
+
+    /// The mark of [`Staged::mark`], if any.
+    pub fn marked(&self) -> Option<&str> {
+        self.mark.as_deref()
+    }
+
+    /// The names of the files staged so far, in staging order.
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     fn io(path: &Path) -> impl FnOnce(io::Error) -> ReportError + '_ {

@@ -398,11 +398,37 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart)
     Ok(())
 }
 
-/// Draws `chart` on `root` and writes it out.
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
-    draw_into(root, chart)?;
+/// Draws `chart` on `root` and writes it out; `mark` is a line in red above the chart (a
+/// what-if's overrides).
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    mark: Option<&str>,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    match mark {
+        Some(line) => {
+            let (_, h) = root.dim_in_pixel();
+            let (top, rest) = root.split_vertically(MARK_PX.min(h / 4));
+            let size = title_size(line).min(18);
+            top.draw(&Text::new(
+                line.to_string(),
+                (20, (MARK_PX / 2) as i32),
+                (FONT, size)
+                    .into_font()
+                    .color(&RGBColor(180, 30, 30))
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(|e| e.to_string())?;
+            draw_into(&rest, chart)?;
+        }
+        None => draw_into(root, chart)?,
+    }
     root.present().map_err(|e| e.to_string())
 }
+
+/// Height of the strip above a marked chart, pixels.
+const MARK_PX: u32 = 30;
 
 /// Draws `chart` on `root` (a whole canvas or one panel of it), without writing it out.
 fn draw_into<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
@@ -599,12 +625,12 @@ pub fn write_chart(chart: &Chart, out: &mut Staged, stem: &str) -> Result<(), Re
     let svg = out.path_for(&format!("{stem}.svg"))?;
     {
         let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
-        draw(&root, chart).map_err(plot_err(&format!("{stem}.svg")))?;
+        draw(&root, chart, out.marked()).map_err(plot_err(&format!("{stem}.svg")))?;
     }
     let png = out.path_for(&format!("{stem}.png"))?;
     {
         let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
-        draw(&root, chart).map_err(plot_err(&format!("{stem}.png")))?;
+        draw(&root, chart, out.marked()).map_err(plot_err(&format!("{stem}.png")))?;
     }
     Ok(())
 }
