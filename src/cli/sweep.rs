@@ -2,7 +2,8 @@
 //! keys, each combination replicated, run on `--jobs` threads; `sweep.csv` is written as
 //! the runs finish (into its staged file), then the summary and the chart. Runs that did
 //! not do their work (a ttcp transfer that did not finish) are named with their values
-//! and seed after the files are written, and fail the command.
+//! and seed after the files are written, and fail the command. With `--list-runs` or
+//! `--run-index` the sweep is a study of indexed runs ([`ethersim::study::sweep`]).
 
 use std::io::IsTerminal;
 
@@ -12,12 +13,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::SweepArgs;
 use super::io::{check_out_dir, jobs, overrides, print, warning, wrote};
+use super::study::list_or_run;
 use ethersim::report::atomic::Staged;
-use ethersim::report::sweep::SweepStream;
-use ethersim::report::{figures, plot, ReportError};
+use ethersim::report::sweep::SweepFiles;
 use ethersim::run;
 use ethersim::run::output::SweepParam;
 use ethersim::scenario::{self, Override};
+use ethersim::study::sweep::{scenario_name, unfinished_line, unfinished_message, SweepStudy};
 
 /// Pairs each `--param` with the `--values` or `--range` that follows it on the command line.
 fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
@@ -66,6 +68,18 @@ fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
     Ok(params)
 }
 
+/// Each warning of the combinations' scenarios, once.
+fn warn_once(combos: &[run::Combination]) {
+    let mut warned = std::collections::BTreeSet::new();
+    for c in combos {
+        for w in &c.scenario.warnings {
+            if warned.insert(w.clone()) {
+                warning(w);
+            }
+        }
+    }
+}
+
 /// Runs `ethersim sweep`.
 pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let params = sweep_params(&a, m)?;
@@ -80,6 +94,22 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         a.scenario.seed,
         a.replications,
     )?;
+    if a.shard.any() {
+        // one run of the sweep (or its list): each run was admitted alone; the batch
+        // system decides how many run at once
+        warn_once(&combos);
+        let scenarios: Vec<&_> = combos.iter().map(|c| &c.scenario).collect();
+        let texts = super::io::scenario_texts(&source, &includes, &scenarios)?;
+        let study = SweepStudy::new(
+            combos,
+            params,
+            a.replications,
+            a.scenario.seed,
+            &a.scenario.set,
+            &texts,
+        );
+        return list_or_run(&study, &a.shard, &a.out);
+    }
     // the whole sweep's budget: every run was admitted alone; their sum must be too
     let runs = combos.len() * a.replications as usize;
     let total_s: f64 = combos
@@ -96,14 +126,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             a.max_cpu_hours
         );
     }
-    let mut warned = std::collections::BTreeSet::new();
-    for c in &combos {
-        for w in &c.scenario.warnings {
-            if warned.insert(w.clone()) {
-                warning(w);
-            }
-        }
-    }
+    warn_once(&combos);
 
     // sweep.csv is written as the runs finish, straight into its staged file
     let mut staged = Staged::new(&a.out);
@@ -119,37 +142,21 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let values: Vec<Vec<toml::Value>> = combos.iter().map(|c| c.values.clone()).collect();
-    let csv_path = staged.path_for("sweep.csv")?;
-    let csv_file = std::fs::File::create(&csv_path).map_err(|err| ReportError::Io {
-        path: csv_path.clone(),
-        err,
-    })?;
-    let mut stream = SweepStream::new(&params, &values, csv_file);
+    let mut files = SweepFiles::new(&params, &values, &mut staged)?;
     let mut unfinished: Vec<String> = Vec::new();
     run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
         if let Some(why) = r.output.unfinished() {
-            let at: Vec<String> = params
-                .iter()
-                .zip(&values[r.combination])
-                .map(|(p, v)| format!("{}={v}", p.key))
-                .collect();
-            unfinished.push(format!("{} seed {}: {why}", at.join(" "), r.output.seed));
+            unfinished.push(unfinished_line(
+                &params,
+                &values[r.combination],
+                r.output.seed,
+                &why,
+            ));
         }
-        Ok(stream.push(&r)?)
+        Ok(files.push(&r)?)
     })?;
     bar.finish_and_clear();
-    let (rep, _csv_file) = stream.finish()?;
-
-    let name = combos
-        .first()
-        .map_or("scenario".into(), |c| c.scenario.name.clone());
-    let title = format!(
-        "{name}: {} against {}",
-        rep.headline_label,
-        figures::param_label(&params[0].key)
-    );
-    staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
-    plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?;
+    let rep = files.finish(&scenario_name(&combos), &mut staged)?;
     let files = staged.commit()?;
     print(&rep.summary_table())?;
     // LANPERF's maximum-throughput experiments: name the maximum and where it is reached
@@ -162,12 +169,8 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         }
     }
     wrote(&files);
-    if !unfinished.is_empty() {
-        bail!(
-            "{} of {total} runs did not finish (their figures are NaN):\n  {}",
-            unfinished.len(),
-            unfinished.join("\n  ")
-        );
+    if let Some(why) = unfinished_message(&unfinished, total as usize) {
+        bail!(why);
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use super::plot::{Chart, Series};
 use super::units::align;
 use super::units::Unit;
 use super::ReportError;
-use crate::run::output::{SweepParam, SweepRun};
+use crate::run::output::{RunRecord, SweepParam, SweepRun};
 
 /// A swept value as text: strings bare, everything else in TOML syntax.
 pub fn value_text(v: &toml::Value) -> String {
@@ -136,27 +136,41 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
     /// Writes the rows of the next run in plan order (runs of one combination together,
     /// combinations in order; a run out of that order is a bug and panics).
     pub fn push(&mut self, run: &SweepRun) -> Result<(), ReportError> {
+        self.push_record(run.combination, run.replication, &run.output.record())
+    }
+
+    /// [`push`](Self::push) of a run kept as a [`RunRecord`] (a study's run file read back
+    /// by `merge`): the same rows, byte for byte.
+    pub fn push_record(
+        &mut self,
+        combination: usize,
+        replication: u32,
+        run: &RunRecord,
+    ) -> Result<(), ReportError> {
         assert!(
-            run.combination >= self.summaries.len() && run.combination < self.combos.len(),
-            "sweep run of combination {} out of plan order",
-            run.combination
+            combination >= self.summaries.len() && combination < self.combos.len(),
+            "sweep run of combination {combination} out of plan order"
         );
         if self.headline.is_none() {
-            self.write_header(&run.output.headline.name, &run.output.columns)?;
-            self.headline_figure = Some(figures::headline(&run.output));
+            self.write_header(&run.headline.name, &run.columns)?;
+            self.headline_figure = Some(figures::headline_of(
+                &run.workload,
+                &run.headline.name,
+                run.points.len(),
+            ));
         }
-        self.close_until(run.combination);
-        let combo = &self.combos[run.combination];
-        for (i, point) in run.output.points.iter().enumerate() {
+        self.close_until(combination);
+        let combo = &self.combos[combination];
+        for (i, point) in run.points.iter().enumerate() {
             let mut row: Vec<String> = combo.iter().map(value_text).collect();
-            row.push(run.replication.to_string());
-            row.push(run.output.seed.to_string());
+            row.push(replication.to_string());
+            row.push(run.seed.to_string());
             row.push(i.to_string());
-            row.push(fmt_num(run.output.headline.value));
+            row.push(fmt_num(run.headline.value));
             row.extend(point.iter().map(|v| fmt_num(*v)));
             self.csv.write_record(&row).map_err(encode)?;
         }
-        self.current.push(run.output.headline.value);
+        self.current.push(run.headline.value);
         Ok(())
     }
 
@@ -185,6 +199,62 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             },
             out,
         ))
+    }
+}
+
+/// The files of a sweep, staged together: `sweep.csv` written as the runs arrive (in plan
+/// order), then `sweep_summary.csv` and the chart (`sweep.svg`, `sweep.png`). The one
+/// path from runs to files, for a sweep run in one process and for one merged from its
+/// runs' files, so both give the same bytes.
+pub struct SweepFiles<'a> {
+    stream: SweepStream<'a, std::fs::File>,
+}
+
+impl<'a> SweepFiles<'a> {
+    /// Starts the files of a sweep over `combos` of `params` in `staged`.
+    pub fn new(
+        params: &'a [SweepParam],
+        combos: &'a [Vec<toml::Value>],
+        staged: &mut super::atomic::Staged,
+    ) -> Result<Self, ReportError> {
+        let path = staged.path_for("sweep.csv")?;
+        let file = std::fs::File::create(&path).map_err(|err| ReportError::Io { path, err })?;
+        Ok(SweepFiles {
+            stream: SweepStream::new(params, combos, file),
+        })
+    }
+
+    /// Writes the next run in plan order ([`SweepStream::push`]).
+    pub fn push(&mut self, run: &SweepRun) -> Result<(), ReportError> {
+        self.stream.push(run)
+    }
+
+    /// Writes the next run, kept as a record ([`SweepStream::push_record`]).
+    pub fn push_record(
+        &mut self,
+        combination: usize,
+        replication: u32,
+        run: &RunRecord,
+    ) -> Result<(), ReportError> {
+        self.stream.push_record(combination, replication, run)
+    }
+
+    /// Finishes `sweep.csv`, stages the summary and the chart (titled with the scenario's
+    /// `name`) and returns the summary to print.
+    pub fn finish(
+        self,
+        name: &str,
+        staged: &mut super::atomic::Staged,
+    ) -> Result<SweepSummary<'a>, ReportError> {
+        let (rep, _file) = self.stream.finish()?;
+        let title = format!(
+            "{name}: {} against {}",
+            rep.headline_label,
+            figures::param_label(&rep.params[0].key)
+        );
+        staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
+        super::plot::write_chart(&rep.chart(&title), staged, "sweep")?;
+        Ok(rep)
     }
 }
 
