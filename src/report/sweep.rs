@@ -20,7 +20,7 @@ use super::plot::{Chart, Series};
 use super::units::align;
 use super::units::Unit;
 use super::ReportError;
-use crate::run::output::{RunRecord, SweepParam, SweepRun};
+use crate::run::output::{Headline, RunRecord, SweepParam, SweepRun};
 
 /// A swept value as text: strings bare, everything else in TOML syntax.
 pub fn value_text(v: &toml::Value) -> String {
@@ -92,6 +92,16 @@ pub struct SweepStream<'a, W: std::io::Write> {
     summaries: Vec<Summary>,
 }
 
+/// What the rows of one run are written from, borrowed from a [`SweepRun`] or a
+/// [`RunRecord`].
+struct RunView<'r> {
+    seed: u64,
+    workload: &'r str,
+    columns: &'r [String],
+    points: &'r [Vec<f64>],
+    headline: &'r Headline,
+}
+
 fn encode(e: ::csv::Error) -> ReportError {
     ReportError::Encode(e.to_string())
 }
@@ -136,7 +146,18 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
     /// Writes the rows of the next run in plan order (runs of one combination together,
     /// combinations in order; a run out of that order is a bug and panics).
     pub fn push(&mut self, run: &SweepRun) -> Result<(), ReportError> {
-        self.push_record(run.combination, run.replication, &run.output.record())
+        let o = &run.output;
+        self.push_view(
+            run.combination,
+            run.replication,
+            RunView {
+                seed: o.seed,
+                workload: &o.workload,
+                columns: &o.columns,
+                points: &o.points,
+                headline: &o.headline,
+            },
+        )
     }
 
     /// [`push`](Self::push) of a run kept as a [`RunRecord`] (a study's run file read back
@@ -147,14 +168,28 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
         replication: u32,
         run: &RunRecord,
     ) -> Result<(), ReportError> {
+        self.push_view(
+            combination,
+            replication,
+            RunView {
+                seed: run.seed,
+                workload: &run.workload,
+                columns: &run.columns,
+                points: &run.points,
+                headline: &run.headline,
+            },
+        )
+    }
+
+    fn push_view(&mut self, combination: usize, replication: u32, run: RunView) -> Result<(), ReportError> {
         assert!(
             combination >= self.summaries.len() && combination < self.combos.len(),
             "sweep run of combination {combination} out of plan order"
         );
         if self.headline.is_none() {
-            self.write_header(&run.headline.name, &run.columns)?;
+            self.write_header(&run.headline.name, run.columns)?;
             self.headline_figure = Some(figures::headline_of(
-                &run.workload,
+                run.workload,
                 &run.headline.name,
                 run.points.len(),
             ));
