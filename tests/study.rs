@@ -457,6 +457,16 @@ fn merge_refuses_a_missing_foreign_duplicated_or_truncated_run_and_writes_nothin
     let bytes = fs::read(&p).unwrap();
     fs::write(&p, &bytes[..bytes.len() - 40]).unwrap();
     refused(&dir, &["truncated or unreadable: runs/run-00005.json"]);
+    // ... which its run replaces, saying so; then the study merges
+    let o = ethersim(&with(&out_args(&study, &dir), &["--run-index", "5"]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("did not read whole"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(merge(&dir).status.success());
+    same_files(&good, &dir, &SWEEP_FILES);
 
     // an empty directory
     let dir = d.path().join("empty");

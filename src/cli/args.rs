@@ -35,6 +35,7 @@ Examples:
   ethersim calibrate calibrations/bulletin/fit.toml
   ethersim calibrate calibrations/bulletin/fit.toml --cross-validate --jobs 2
   ethersim calibrate my-lan.toml --in-place
+  ethersim calibrate calibrations/ttcp1985/fit.toml --cross-validate --run-index 3 --out cv
 
 FILE names the scenarios, the measured CSV, the constants to fit (keys of the shared
 hardware file, with bounds or choices) and the seeds; see calibrations/bulletin/fit.toml.
@@ -49,13 +50,16 @@ Examples:
   ethersim sweep scenarios/saturate.toml --param workload.stations --range 2..32:2 \\
       --param workload.frame_bytes --values 64,512,1518 --replications 5 --jobs 2
   ethersim sweep scenarios/bulletin/16bit-optimized.toml --param adapter.transmit_buffers --values 2,4,8,16,35
+  ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --list-runs
+  ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --run-index 7
 
 Each --param is followed by its --values (comma-separated TOML values; brackets group
 arrays) or --range START..END[:STEP] (END included). Several --param sweep the cross
 product; each key may be given once (not to two --param, nor to a --param and a --set;
 --seed and --param seed contradict each other). Writes DIR/sweep.csv (every run), DIR/sweep_summary.csv (mean and 95% CI per
 combination) and DIR/sweep.svg + DIR/sweep.png (the headline figure against the first
---param, one line per combination of the others).";
+--param, one line per combination of the others). --list-runs and --run-index I split the
+sweep into runs for a batch system; `ethersim merge DIR` then writes the same files.";
 
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
@@ -91,6 +95,7 @@ Examples:
   ethersim reproduce ttcp1995 --out output --jobs 2
   ethersim reproduce ttcp1985 --set workload.socket_buffer=4096   # into output/what-if
   ethersim reproduce lanperf
+  ethersim reproduce figure1 --out study --run-index 12   # one of its 20 runs; then ethersim merge study
 
 Each reproduction runs the shipped scenarios of a published figure or table on 5 seeds
 (the scenarios' own seed, then 1, 2, 3, 4), prints simulated (the mean over the seeds)

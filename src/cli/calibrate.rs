@@ -2,7 +2,8 @@
 //! a pool of `--jobs` threads with a progress bar, then print and write the results. Ctrl-C
 //! stops the search; the best values found so far are then written, complete. With
 //! `--evaluate` only the hardware file's current values are judged (no search, the
-//! hardware file never written).
+//! hardware file never written). With `--cross-validate` and `--list-runs` or
+//! `--run-index`, the folds are a study of indexed runs ([`ethersim::study::folds`]).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
