@@ -188,6 +188,32 @@ fn figure1_run_as_twenty_processes_merges_to_the_one_process_files() {
     assert_eq!(text(&m.stdout), text(&o.stdout));
 }
 
+#[test]
+fn lanperf_run_as_a_hundred_processes_merges_to_the_one_process_files() {
+    let d = tempfile::tempdir().unwrap();
+    let (one, sharded) = (d.path().join("one"), d.path().join("sharded"));
+    // a what-if with 10-second tests (the shortest LANPERF allows), to keep the runs short
+    let study = strings(&["reproduce", "lanperf", "--set", "workload.options=t10 b4096 f16 r"]);
+    let o = ethersim(&out_args(&study, &one));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let n = list_runs(&study, &sharded);
+    assert_eq!(n, 100, "20 station counts x 5 seeds");
+    run_sharded(&study, &sharded, &shuffled(n, 1989), 3);
+    let m = merge(&sharded);
+    assert!(m.status.success(), "{}", text(&m.stderr));
+    same_files(
+        &one,
+        &sharded,
+        &[
+            "lanperf.csv",
+            "lanperf-sample.csv",
+            "lanperf-max.svg",
+            "lanperf-max.png",
+        ],
+    );
+    assert_eq!(text(&m.stdout), text(&o.stdout));
+}
+
 /// A calibration of the bulletin's two data ports on three short scenarios, with a small
 /// budget: measurements simulated with known ports.
 fn small_calibration(dir: &Path) -> PathBuf {
@@ -500,7 +526,7 @@ fn a_run_index_out_of_range_is_a_usage_error_naming_the_range() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("0..19"), "{}", text(&o.stderr));
     // a reproduction that is not split says so
-    let o = ethersim(&strings(&["reproduce", "ttcp1995", "--list-runs"]));
+    let o = ethersim(&strings(&["reproduce", "ttcp1985", "--list-runs"]));
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains("runs only as a whole"),

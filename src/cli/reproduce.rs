@@ -6,7 +6,7 @@
 //! anything runs; the reproduction computes its data (the mean over its report seeds, the
 //! same whatever the number of threads) and stages every file in one [`Staged`],
 //! committed only when all are written, so a failure leaves the directory as it was.
-//! With `--list-runs` or `--run-index` a reproduction split into runs (the bulletin's)
+//! With `--list-runs` or `--run-index` a reproduction split into runs (the bulletin's, LANPERF's)
 //! is a study of indexed runs instead ([`ethersim::study::reproduce`]).
 
 use anyhow::{bail, Context, Result};

@@ -1,6 +1,6 @@
 //! A reproduction as a study: the runs of its [`Indexed`] form (the bulletin's Figure 1:
-//! each configuration on each report seed), `finish` the same files and table as
-//! `ethersim reproduce NAME`.
+//! each configuration on each report seed; LANPERF's maximum: each station count on each
+//! seed), `finish` the same files and table as `ethersim reproduce NAME`.
 
 use super::fingerprint::{content_hash, Definition, Fingerprint};
 use super::{Merged, Study, StudyError};
