@@ -5,6 +5,9 @@
 //! - `figure1_run_index`: the same run as `ethersim reproduce figure1 --run-index 0`, a
 //!   process of its own writing `runs/run-00000.json` (atomically, fsynced) into a new
 //!   directory: the run plus the overhead of a sharded run;
+//! - `figure1_run_as_run`: the same simulation as `ethersim run
+//!   scenarios/bulletin/16bit-optimized.toml` (a process that prints a table and writes
+//!   no file): what a process running it costs without the study around it;
 //! - `overhead_run_index`: the overhead alone: `ethersim sweep --run-index 0` of a run that
 //!   simulates nothing worth measuring (2 stations for 1 ms), process start, scenario load
 //!   and planning, and the run file's write;
@@ -72,6 +75,9 @@ fn bench(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
+    let run = ["run", scenario.to_str().unwrap(), "-q"].map(String::from);
+    g.bench_function("figure1_run_as_run", |b| b.iter(|| ethersim(&run)));
     g.bench_function("overhead_run_index", |b| {
         b.iter_batched(
             || tempfile::tempdir().expect("temp dir"),
