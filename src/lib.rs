@@ -43,6 +43,9 @@
 //!   [`engine::seed::report_seeds`].
 //! - [`calibrate`]: refits constants of a hardware file to measurements (a runner over
 //!   [`run`]), with sensitivities, seed noise and cross-validation.
+//! - [`study`]: multi-run commands (a sweep, a reproduction, a cross-validation) as
+//!   indexed runs that separate processes can do, each written to its own file with the
+//!   study's fingerprint, and the merge that writes what the one-process command writes.
 //! - `cli` (in the binary, `src/cli/`): argument parsing, one file per subcommand, and the
 //!   only I/O.
 //!
@@ -61,6 +64,7 @@ pub mod repro;
 pub mod run;
 pub mod scenario;
 pub mod stats;
+pub mod study;
 pub mod tcp;
 pub mod time;
 pub mod workload;

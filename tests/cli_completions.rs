@@ -13,7 +13,7 @@ fn stdout(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "run",
     "sweep",
     "validate",
@@ -23,6 +23,7 @@ const SUBCOMMANDS: [&str; 9] = [
     "calibrate",
     "keys",
     "man",
+    "merge",
 ];
 
 #[test]
@@ -36,6 +37,8 @@ fn completion_scripts_know_every_subcommand_and_flag() {
         "--cross-validate",
         "--pcap-window",
         "--replications",
+        "--run-index",
+        "--list-runs",
     ] {
         assert!(bash.contains(flag), "bash completion lacks {flag}");
     }

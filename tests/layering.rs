@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Bottom to top, as the crate doc in `src/lib.rs` lists them; modules on one line are
 /// peers. The command line (`src/cli/`, in the binary) is above them all.
-const LAYERS: [&[&str]; 14] = [
+const LAYERS: [&[&str]; 15] = [
     &["time"],
     &["engine"],
     &["stats"],
@@ -22,6 +22,7 @@ const LAYERS: [&[&str]; 14] = [
     &["report"],
     &["repro"],
     &["calibrate"],
+    &["study"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

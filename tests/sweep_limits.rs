@@ -2,7 +2,8 @@
 //!
 //! The runs of a sweep execute on a thread pool, so the per-thread count of
 //! `tests/common` cannot see them; this binary counts live heap bytes over all threads
-//! and their peak. It holds one test, so nothing else allocates while it measures.
+//! and their peak. Its tests take [`ONE_AT_A_TIME`], so nothing else allocates while one
+//! measures.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
@@ -42,6 +43,14 @@ unsafe impl GlobalAlloc for Peak {
 #[global_allocator]
 static ALLOC: Peak = Peak;
 
+/// Held by each test for its whole length: the count is over every thread of the binary,
+/// and another test's allocations (its child's output captured, say) would move the peak.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Sweeps `seeds` seeds x `replications` of a short 128-station saturate run on `jobs`
 /// threads, streaming `sweep.csv` to `dir`; returns the peak heap growth over the sweep
 /// (the plan excluded: it is made before the measure starts) and the bytes of `sweep.csv`.
@@ -76,6 +85,7 @@ fn sweep_peak(dir: &Path, seeds: i64, replications: u32, jobs: usize) -> (isize,
 
 #[test]
 fn test_sweep_memory_is_flat_in_the_number_of_runs() {
+    let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     // what one run's output holds (its full report), for scale
     let one_run = {
@@ -143,6 +153,7 @@ fn test_sweep_memory_is_flat_in_the_number_of_runs() {
 /// naming the estimate, the limit and the flag that raises it, and writes nothing.
 #[test]
 fn a_sweep_over_its_total_cpu_budget_is_refused() {
+    let _alone = alone();
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("sweep");
     let o = assert_cmd::Command::cargo_bin("ethersim")

@@ -29,7 +29,7 @@ pub const DEFAULT_DESIGN_SEED: u64 = 1;
 
 /// Where one search of a fit starts. The fit keeps the lowest objective its searches reach
 /// (the earlier search on a tie); each search has the whole `max_evaluations`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SearchStart {
     /// The middle of every continuous constant's bounds, every discrete one's middle
     /// choice. Always the first search.

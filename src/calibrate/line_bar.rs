@@ -223,11 +223,13 @@ impl LineBar {
 }
 
 /// How far one scenario's simulated line is from its measured one.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LineError {
     /// The simulated per-block cost's error, percent of the measured one.
+    #[serde(with = "crate::run::exact::float")]
     pub per_block_pct: f64,
     /// The simulated per-byte cost's error, percent of the measured one.
+    #[serde(with = "crate::run::exact::float")]
     pub per_byte_pct: f64,
     /// Whether the per-block bar applies: the measured a is told from zero
     /// ([`judges_per_block`]).

@@ -58,7 +58,9 @@ pub use calibration::{Calibration, Objective};
 pub use design::SearchStart;
 pub use measured::Measured;
 pub use parameter::{Domain, Parameter};
-pub use search::{cross_validate, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit};
+pub use search::{
+    cross_validate, cross_validate_fold, evaluate, fit, Fit, Fold, ParamFit, Progress, ScenarioFit,
+};
 pub use verdict::{Decision, Verdict};
 
 use crate::scenario::ScenarioError;

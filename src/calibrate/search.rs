@@ -64,13 +64,17 @@ pub struct ParamFit {
     pub flagged: bool,
 }
 
-/// Agreement with one scenario's measurements.
-#[derive(Clone, Debug, PartialEq)]
+/// Agreement with one scenario's measurements. Serialised exactly (a fold's result read
+/// back from a study's run file).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScenarioFit {
     pub scenario: String,
+    #[serde(with = "crate::run::exact::float")]
     pub mape: f64,
     /// The point farthest off: its key and signed error, percent.
+    #[serde(with = "crate::run::exact::float")]
     pub worst_key: f64,
+    #[serde(with = "crate::run::exact::float")]
     pub worst_pct: f64,
     /// With a `[line_bar]`: the simulated line of its throughput curve against the
     /// measured one.
@@ -119,7 +123,8 @@ pub struct Fit {
 }
 
 /// One fold of cross-validation: fitted without `held_out`, then predicting it.
-#[derive(Clone, Debug, PartialEq)]
+/// Serialised exactly: every float as its exact text, every value as TOML text.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Fold {
     pub held_out: String,
     pub prediction: ScenarioFit,
@@ -129,10 +134,13 @@ pub struct Fold {
     /// The fold's own objective: the fit to the other scenarios, at its fitted values (mean
     /// over the fit seeds). Two searches of the same fold (from different starts) are
     /// compared by it, never by the held-out prediction.
+    #[serde(with = "crate::run::exact::float")]
     pub objective: f64,
     /// The fold's searches and the objective each reached (the fold keeps the lowest).
+    #[serde(with = "searches_exact")]
     pub searches: Vec<(SearchStart, f64)>,
     /// The fold's fitted values, one per parameter (in the calibration's order).
+    #[serde(with = "crate::run::exact::toml_values")]
     pub values: Vec<toml::Value>,
 }
 
@@ -652,7 +660,8 @@ fn finish(
 }
 
 /// Leave-one-scenario-out: for each scenario, fit on the others and predict it (over the
-/// report seeds). `progress` gets the fold's evaluations.
+/// report seeds). `progress` gets the fold's evaluations. Fold `k` is
+/// [`cross_validate_fold`]`(cal, k, ..)`: the folds are independent of each other.
 pub fn cross_validate(
     cal: &Calibration,
     stop: &AtomicBool,
@@ -664,29 +673,61 @@ pub fn cross_validate(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let keep: Vec<usize> = (0..cal.scenarios.len()).filter(|&i| i != held).collect();
-        let sub = cal.subset(&keep);
-        // a constant only the held-out scenario uses cannot be fitted without it
-        let f = fit(&sub, stop, &|p| progress(held, p))?;
-        let one = cal.subset(&[held]);
-        let sims = means(&trial::simulate(&one, &f.values, &cal.report_seeds)?);
-        let prediction = scenario_fits(&one, &sims).remove(0);
-        folds.push(Fold {
-            held_out: cal.scenarios[held].name.clone(),
-            prediction,
-            flagged: f
-                .parameters
-                .iter()
-                .filter(|p| p.flagged)
-                .map(|p| p.key.clone())
-                .collect(),
-            evaluations: f.evaluations,
-            objective: f.objective_after,
-            searches: f.searches,
-            values: f.values,
-        });
+        folds.push(cross_validate_fold(cal, held, stop, progress)?);
     }
     Ok(folds)
+}
+
+/// One fold of [`cross_validate`]: fit on every scenario but `held` (an index into the
+/// calibration's scenarios, which must be in range) and predict `held`.
+pub fn cross_validate_fold(
+    cal: &Calibration,
+    held: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, Progress) + Sync),
+) -> Result<Fold, CalibrationError> {
+    let keep: Vec<usize> = (0..cal.scenarios.len()).filter(|&i| i != held).collect();
+    let sub = cal.subset(&keep);
+    // a constant only the held-out scenario uses cannot be fitted without it
+    let f = fit(&sub, stop, &|p| progress(held, p))?;
+    let one = cal.subset(&[held]);
+    let sims = means(&trial::simulate(&one, &f.values, &cal.report_seeds)?);
+    let prediction = scenario_fits(&one, &sims).remove(0);
+    Ok(Fold {
+        held_out: cal.scenarios[held].name.clone(),
+        prediction,
+        flagged: f
+            .parameters
+            .iter()
+            .filter(|p| p.flagged)
+            .map(|p| p.key.clone())
+            .collect(),
+        evaluations: f.evaluations,
+        objective: f.objective_after,
+        searches: f.searches,
+        values: f.values,
+    })
+}
+
+/// The searches of a fold, each objective as its exact text ([`crate::run::exact`]).
+mod searches_exact {
+    use super::SearchStart;
+    use crate::run::exact;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[(SearchStart, f64)], s: S) -> Result<S::Ok, S::Error> {
+        v.iter()
+            .map(|(from, x)| (*from, exact::text(*x)))
+            .collect::<Vec<_>>()
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(SearchStart, f64)>, D::Error> {
+        Vec::<(SearchStart, String)>::deserialize(d)?
+            .into_iter()
+            .map(|(from, x)| Ok((from, exact::parse(&x).map_err(serde::de::Error::custom)?)))
+            .collect()
+    }
 }
 
 #[cfg(test)]

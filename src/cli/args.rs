@@ -35,6 +35,7 @@ Examples:
   ethersim calibrate calibrations/bulletin/fit.toml
   ethersim calibrate calibrations/bulletin/fit.toml --cross-validate --jobs 2
   ethersim calibrate my-lan.toml --in-place
+  ethersim calibrate calibrations/ttcp1985/fit.toml --cross-validate --run-index 3 --out cv
 
 FILE names the scenarios, the measured CSV, the constants to fit (keys of the shared
 hardware file, with bounds or choices) and the seeds; see calibrations/bulletin/fit.toml.
@@ -49,13 +50,16 @@ Examples:
   ethersim sweep scenarios/saturate.toml --param workload.stations --range 2..32:2 \\
       --param workload.frame_bytes --values 64,512,1518 --replications 5 --jobs 2
   ethersim sweep scenarios/bulletin/16bit-optimized.toml --param adapter.transmit_buffers --values 2,4,8,16,35
+  ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --list-runs
+  ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --run-index 7
 
 Each --param is followed by its --values (comma-separated TOML values; brackets group
 arrays) or --range START..END[:STEP] (END included). Several --param sweep the cross
 product; each key may be given once (not to two --param, nor to a --param and a --set;
 --seed and --param seed contradict each other). Writes DIR/sweep.csv (every run), DIR/sweep_summary.csv (mean and 95% CI per
 combination) and DIR/sweep.svg + DIR/sweep.png (the headline figure against the first
---param, one line per combination of the others).";
+--param, one line per combination of the others). --list-runs and --run-index I split the
+sweep into runs for a batch system; `ethersim merge DIR` then writes the same files.";
 
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
@@ -91,6 +95,7 @@ Examples:
   ethersim reproduce ttcp1995 --out output --jobs 2
   ethersim reproduce ttcp1985 --set workload.socket_buffer=4096   # into output/what-if
   ethersim reproduce lanperf
+  ethersim reproduce figure1 --out study --run-index 12   # one of its 20 runs; then ethersim merge study
 
 Each reproduction runs the shipped scenarios of a published figure or table on 5 seeds
 (the scenarios' own seed, then 1, 2, 3, 4), prints simulated (the mean over the seeds)
@@ -151,7 +156,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Regenerate Figure 1 of the Artisoft bulletin (simulated against measured).
     #[command(after_help = FIGURE1_EXAMPLES)]
-    Figure1(OutputArgs),
+    Figure1(Figure1Args),
     /// Reproduce the 1995 ttcp table over TCP/IP (simulated against measured).
     #[command(after_help = TTCP1995_EXAMPLES)]
     Ttcp1995(OutputArgs),
@@ -185,6 +190,53 @@ pub enum Command {
     /// Print the manual page (roff) of ethersim and its subcommands to standard output.
     #[command(after_help = MAN_EXAMPLES)]
     Man,
+    /// Put the runs of a study run one by one (--run-index) together: check that every run
+    /// is there, of one study, once and whole, then write the files the one-process command
+    /// writes.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
+}
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4 --out study --list-runs
+  for i in 0 1 2; do ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4 --out study --run-index $i; done
+  ethersim merge study
+
+DIR is the --out of the study: its runs are DIR/runs/run-NNNNN.json. Every run must be
+there, of the same study (the same scenario texts, overrides, definition and ethersim
+version), once, and whole; otherwise the runs that are not are named and nothing is
+written. Then DIR gets what the one-process command writes (sweep.csv, sweep_summary.csv
+and the chart; a reproduction's files; cross_validation.csv and cross_validation.txt).";
+
+/// Arguments of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The study's output directory (its runs are in DIR/runs/).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// One run of a study at a time, for a batch system (Slurm, Kubernetes, HTCondor, GNU
+/// parallel): list the runs, run one by index; `ethersim merge` puts them together.
+#[derive(Debug, Default, Args)]
+pub struct ShardArgs {
+    /// Print the number of runs, then one line per run (tab-separated: its index, then
+    /// name=value fields saying what it runs), and exit.
+    #[arg(long, conflicts_with = "run_index")]
+    pub list_runs: bool,
+    /// Run only run I (0 to the number of runs less one; see --list-runs) and write its
+    /// result to DIR/runs/run-NNNNN.json, unless it is complete there already; then
+    /// `ethersim merge DIR`.
+    #[arg(long, value_name = "I")]
+    pub run_index: Option<usize>,
+}
+
+impl ShardArgs {
+    /// Whether the command lists or runs one run rather than the whole study.
+    pub fn any(&self) -> bool {
+        self.list_runs || self.run_index.is_some()
+    }
 }
 
 const KEYS_EXAMPLES: &str = "\
@@ -479,6 +531,8 @@ pub struct SweepArgs {
     /// (each run is admitted on its own at up to 10 minutes).
     #[arg(long, value_name = "H", default_value_t = 10.0, value_parser = cpu_hours)]
     pub max_cpu_hours: f64,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// `--max-cpu-hours`: a finite, positive number of hours, at most a year.
@@ -531,6 +585,17 @@ pub struct ReproduceArgs {
     pub set: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+/// Arguments of `figure1`: where to write, and one run at a time.
+#[derive(Debug, Args)]
+pub struct Figure1Args {
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 #[derive(Debug, Args)]
@@ -560,4 +625,8 @@ pub struct CalibrateArgs {
     /// Threads (default: all cores); results do not depend on it.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
+    /// With --cross-validate: one fold per run (--list-runs, --run-index I); the full fit
+    /// is not a fold.
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }

@@ -2,7 +2,8 @@
 //! a pool of `--jobs` threads with a progress bar, then print and write the results. Ctrl-C
 //! stops the search; the best values found so far are then written, complete. With
 //! `--evaluate` only the hardware file's current values are judged (no search, the
-//! hardware file never written).
+//! hardware file never written). With `--cross-validate` and `--list-runs` or
+//! `--run-index`, the folds are a study of indexed runs ([`ethersim::study::folds`]).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -12,10 +13,12 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::CalibrateArgs;
-use super::io::{check_out_dir, note, print, wrote};
+use super::io::{check_out_dir, note, print, wrote, UsageError};
+use super::study::list_or_run;
 use ethersim::calibrate::report as out;
 use ethersim::calibrate::{self, trial, Calibration};
 use ethersim::report::atomic::Staged;
+use ethersim::study::folds::FoldsStudy;
 
 /// Set by the first SIGINT or SIGTERM ([`super::signals::graceful`]).
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -48,6 +51,9 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
             held(&cal),
             cal.hardware.path.display()
         );
+    }
+    if a.shard.any() {
+        return folds(a, cal, jobs);
     }
     // the whole cost, before any run: every search at its budget, every fold
     calibrate::budget::admit(&cal, a.cross_validate && !a.evaluate, a.max_cpu_hours)?;
@@ -178,6 +184,35 @@ pub fn run(a: CalibrateArgs, jobs: usize) -> Result<()> {
         std::process::exit(super::signals::exit_code(sig));
     }
     Ok(())
+}
+
+/// `--list-runs` or `--run-index I` of `--cross-validate`: the folds as a study, one fold
+/// per run ([`ethersim::study::folds`]), into the output directory's `runs/`.
+fn folds(a: CalibrateArgs, cal: Calibration, jobs: usize) -> Result<()> {
+    if !a.cross_validate || a.in_place || a.evaluate {
+        return Err(UsageError(
+            "--list-runs and --run-index split the folds of --cross-validate: give \
+             --cross-validate, without --in-place or --evaluate"
+                .into(),
+        )
+        .into());
+    }
+    ethersim::report::target::plain_name("the calibration's name", &cal.name)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    if a.shard.run_index.is_some() {
+        // one fold costs at most what the full fit does
+        calibrate::budget::admit(&cal, false, a.max_cpu_hours)?;
+    }
+    let dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output").join(format!("calibrate-{}", cal.name)));
+    let study = FoldsStudy::new(cal)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("thread pool")?;
+    pool.install(|| list_or_run(&study, &a.shard, &dir))
 }
 
 /// The settings a calibration holds in every scenario, as `KEY=VALUE, ...`.

@@ -148,3 +148,46 @@ pub(crate) fn wrote(files: &[std::path::PathBuf]) {
         note(&format!("wrote {}", f.display()));
     }
 }
+
+/// A command line that is well formed but asks for what the command cannot do (a
+/// `--run-index` past the study's last run): reported as clap reports its own usage
+/// errors, with exit status 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// The name and text of a scenario and of every file its combinations include (each
+/// include once, in order of first use): what a study's content hash covers. Names are
+/// file names without their folders.
+pub(crate) fn scenario_texts(
+    source: &scenario::Source,
+    includes: &[scenario::Source],
+    scenarios: &[&Scenario],
+) -> Result<Vec<(String, String)>> {
+    let name = |p: &Path| {
+        p.file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+    };
+    let mut texts = vec![(name(&source.path), source.text.clone())];
+    let mut seen: Vec<&Path> = Vec::new();
+    for s in scenarios {
+        let Some(hw) = s.hardware.as_deref() else { continue };
+        if seen.contains(&hw) {
+            continue;
+        }
+        seen.push(hw);
+        let text = match includes.iter().find(|i| i.path == hw) {
+            Some(i) => i.text.clone(),
+            None => scenario::Source::read(hw)?.text,
+        };
+        texts.push((name(hw), text));
+    }
+    Ok(texts)
+}

@@ -19,6 +19,7 @@ pub mod keys;
 pub mod reproduce;
 pub mod run;
 pub mod signals;
+pub mod study;
 pub mod sweep;
 pub mod trace;
 pub mod validate;
@@ -42,6 +43,12 @@ pub fn run() -> Result<()> {
     for n in ethersim::report::cleanup::take_notices() {
         note(&n);
     }
+    if let Err(e) = &result {
+        if let Some(u) = e.downcast_ref::<io::UsageError>() {
+            note(&format!("error: {u}"));
+            std::process::exit(2);
+        }
+    }
     result
 }
 
@@ -54,11 +61,11 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
             sweep::run(a, m)
         }
         Command::Validate(a) => validate::run(a),
-        Command::Figure1(a) => reproduce::run("bulletin", &a, &[]),
-        Command::Ttcp1995(a) => reproduce::run("ttcp1995", &a, &[]),
-        Command::Ttcp1985(a) => reproduce::run("ttcp1985", &a, &[]),
+        Command::Figure1(a) => reproduce::run("bulletin", &a.output, &[], &a.shard),
+        Command::Ttcp1995(a) => reproduce::run("ttcp1995", &a, &[], &Default::default()),
+        Command::Ttcp1985(a) => reproduce::run("ttcp1985", &a, &[], &Default::default()),
         Command::Reproduce(a) => match a.name {
-            Some(r) if !a.list => reproduce::run(&r, &a.output, &a.set),
+            Some(r) if !a.list => reproduce::run(&r, &a.output, &a.set, &a.shard),
             _ => io::print(&reproduce::list()),
         },
         Command::Trace(a) => trace::run(&a),
@@ -88,6 +95,7 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
             }
             io::print(&String::from_utf8_lossy(&out))
         }
+        Command::Merge(a) => study::merge(&a),
         Command::Calibrate(a) => {
             let j = jobs(a.jobs);
             calibrate::run(a, j)

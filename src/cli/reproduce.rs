@@ -6,13 +6,17 @@
 //! anything runs; the reproduction computes its data (the mean over its report seeds, the
 //! same whatever the number of threads) and stages every file in one [`Staged`],
 //! committed only when all are written, so a failure leaves the directory as it was.
+//! With `--list-runs` or `--run-index` a reproduction split into runs (the bulletin's, LANPERF's)
+//! is a study of indexed runs instead ([`ethersim::study::reproduce`]).
 
 use anyhow::{bail, Context, Result};
 
-use super::args::OutputArgs;
+use super::args::{OutputArgs, ShardArgs};
 use super::io::{check_out_dir, jobs, overrides, print, wrote};
+use super::study::list_or_run;
 use ethersim::report::atomic::Staged;
 use ethersim::repro::{find, REGISTRY};
+use ethersim::study::reproduce::ReproduceStudy;
 
 /// The text of `reproduce --list`: each name, its aliases and what it reproduces, from
 /// the registry.
@@ -64,10 +68,10 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 /// averages its own report seeds). Without `--out` it writes to `output`, or with
 /// overrides to `output/what-if`, so that a what-if never replaces the reproduction's own
 /// files (README shows those).
-pub fn run(name: &str, a: &OutputArgs, set: &[String]) -> Result<()> {
+pub fn run(name: &str, a: &OutputArgs, set_args: &[String], shard: &ShardArgs) -> Result<()> {
     let r = find(name)
         .with_context(|| format!("no reproduction {name:?}; `ethersim reproduce --list` names them"))?;
-    let set = overrides(set)?;
+    let set = overrides(set_args)?;
     ethersim::run::check_conflicts(&set, &[], None)?;
     if let Some(o) = set.iter().find(|o| o.keys.first().is_some_and(|k| k == "seed")) {
         bail!(
@@ -83,11 +87,16 @@ pub fn run(name: &str, a: &OutputArgs, set: &[String]) -> Result<()> {
             base.join("what-if")
         }
     });
-    check_out_dir(&out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs(a.jobs))
         .build()
         .context("thread pool")?;
+    if shard.any() {
+        // one run of the study (or its list): its file under OUT/runs/
+        let study = ReproduceStudy::new(r.name(), set_args)?;
+        return pool.install(|| list_or_run(&study, shard, &out));
+    }
+    check_out_dir(&out)?;
     let mut staged = Staged::new(&out);
     let table = pool.install(|| r.run(&set, &mut staged))?;
     let files = staged.commit()?;

@@ -2,7 +2,8 @@
 //! keys, each combination replicated, run on `--jobs` threads; `sweep.csv` is written as
 //! the runs finish (into its staged file), then the summary and the chart. Runs that did
 //! not do their work (a ttcp transfer that did not finish) are named with their values
-//! and seed after the files are written, and fail the command.
+//! and seed after the files are written, and fail the command. With `--list-runs` or
+//! `--run-index` the sweep is a study of indexed runs ([`ethersim::study::sweep`]).
 
 use std::io::IsTerminal;
 
@@ -12,12 +13,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::SweepArgs;
 use super::io::{check_out_dir, jobs, overrides, print, warning, wrote};
+use super::study::list_or_run;
 use ethersim::report::atomic::Staged;
-use ethersim::report::sweep::SweepStream;
-use ethersim::report::{figures, plot, ReportError};
+use ethersim::report::sweep::{SweepCharts, SweepFiles};
 use ethersim::run;
 use ethersim::run::output::SweepParam;
 use ethersim::scenario::{self, Override};
+use ethersim::study::sweep::{scenario_name, unfinished_line, unfinished_message, SweepStudy};
 
 /// Pairs each `--param` with the `--values` or `--range` that follows it on the command line.
 fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
@@ -66,50 +68,54 @@ fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
     Ok(params)
 }
 
-/// The column of the runs' points the chart puts on x ([`SweepArgs::x`]), or `None` for
-/// the mean over the points against the first swept key.
-fn point_axis(a: &SweepArgs, params: &[SweepParam], combos: &[run::Combination]) -> Result<Option<String>> {
-    let Some(first) = combos.first() else {
-        return Ok(None);
-    };
-    let columns = run::point_columns(&first.scenario);
-    let several = combos
-        .iter()
-        .any(|c| run::point_keys(&c.scenario, "block_size").is_ok_and(|k| k.len() > 1));
-    match &a.x {
-        None if several && columns.contains(&"block_size") => Ok(Some("block_size".into())),
-        None => Ok(None),
-        Some(k) if *k == params[0].key => Ok(None),
-        Some(k) if columns.contains(&k.as_str()) => Ok(Some(k.clone())),
-        Some(k) => super::io::usage(&format!(
-            "--x {k}: give the first swept key ({}) or a column of the {} workload's points ({})",
-            params[0].key,
-            first.scenario.workload.kind(),
-            columns.join(", ")
-        )),
+/// Each warning of the combinations' scenarios, once.
+fn warn_once(combos: &[run::Combination]) {
+    let mut warned = std::collections::BTreeSet::new();
+    for c in combos {
+        for w in &c.scenario.warnings {
+            if warned.insert(w.clone()) {
+                warning(w);
+            }
+        }
     }
 }
 
-/// The measured curve of the reproduction a scenario belongs to, for a chart against
-/// block size: Table 1 of the bulletin for its four configurations.
-fn measured_overlay(name: &str, axis: &str, workload: &str) -> Vec<plot::Series> {
-    use ethersim::repro::bulletin;
-    if axis != "block_size" || workload != "perform3" || !bulletin::CONFIGS.contains(&name) {
-        return Vec::new();
-    }
-    let mut s = plot::Series {
-        mark: plot::Mark::Markers,
-        ..plot::Series::line(
-            &format!("measured: {} (bulletin, Table 1)", bulletin::config_label(name)),
-            0,
-        )
+/// Checks `--y` and `--x` against the scenario's figures before anything runs: a figure
+/// or axis the workload does not have is a usage error.
+fn check_chart_args(a: &SweepArgs, params: &[SweepParam], combos: &[run::Combination]) {
+    let Some(first) = combos.first() else {
+        return;
     };
-    for (config, block, kbps) in bulletin::table1() {
-        if config == name {
-            s.points.push((block as f64, kbps, None));
+    let columns = run::point_columns(&first.scenario);
+    let kind = first.scenario.workload.kind();
+    for f in &a.y {
+        if !columns.contains(&f.as_str()) {
+            super::io::usage(&format!(
+                "--y {f}: not a figure of a {kind} run; its figures are {}",
+                columns.join(", ")
+            ));
         }
     }
-    vec![s]
+    if let Some(k) = &a.x {
+        if *k != params[0].key && !columns.contains(&k.as_str()) {
+            super::io::usage(&format!(
+                "--x {k}: give the first swept key ({}) or a column of the {kind} workload's \
+                 points ({})",
+                params[0].key,
+                columns.join(", ")
+            ));
+        }
+    }
+}
+
+/// The sweep's charts: `--y`, `--x`, and the measured curve of the reproduction the
+/// scenario belongs to.
+fn charts(a: &SweepArgs, combos: &[run::Combination]) -> SweepCharts {
+    SweepCharts {
+        figures: a.y.clone(),
+        x: a.x.clone(),
+        overlay: ethersim::study::sweep::measured_overlay(&scenario_name(combos)),
+    }
 }
 
 /// Runs `ethersim sweep`.
@@ -126,6 +132,24 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         a.scenario.seed,
         a.replications,
     )?;
+    check_chart_args(&a, &params, &combos);
+    if a.shard.any() {
+        // one run of the sweep (or its list): each run was admitted alone; the batch
+        // system decides how many run at once
+        warn_once(&combos);
+        let scenarios: Vec<&_> = combos.iter().map(|c| &c.scenario).collect();
+        let texts = super::io::scenario_texts(&source, &includes, &scenarios)?;
+        let study = SweepStudy::new(
+            combos,
+            params,
+            a.replications,
+            a.scenario.seed,
+            &a.scenario.set,
+            &texts,
+            (&a.y, a.x.as_deref()),
+        );
+        return list_or_run(&study, &a.shard, &a.out);
+    }
     // the whole sweep's budget: every run was admitted alone; their sum must be too
     let runs = combos.len() * a.replications as usize;
     let total_s: f64 = combos
@@ -142,27 +166,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             a.max_cpu_hours
         );
     }
-    if let Some(c) = combos.first() {
-        let columns = run::point_columns(&c.scenario);
-        for f in &a.y {
-            if !columns.contains(&f.as_str()) {
-                super::io::usage(&format!(
-                    "--y {f}: not a figure of a {} run; its figures are {}",
-                    c.scenario.workload.kind(),
-                    columns.join(", ")
-                ));
-            }
-        }
-    }
-    let point_axis = point_axis(&a, &params, &combos)?;
-    let mut warned = std::collections::BTreeSet::new();
-    for c in &combos {
-        for w in &c.scenario.warnings {
-            if warned.insert(w.clone()) {
-                warning(w);
-            }
-        }
-    }
+    warn_once(&combos);
 
     // sweep.csv is written as the runs finish, straight into its staged file
     let mut staged = Staged::new(&a.out);
@@ -178,67 +182,21 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let values: Vec<Vec<toml::Value>> = combos.iter().map(|c| c.values.clone()).collect();
-    let csv_path = staged.path_for("sweep.csv")?;
-    let csv_file = std::fs::File::create(&csv_path).map_err(|err| ReportError::Io {
-        path: csv_path.clone(),
-        err,
-    })?;
-    let mut stream = SweepStream::new(&params, &values, csv_file).with_figures(&a.y);
-    if let Some(axis) = &point_axis {
-        stream = stream.with_point_axis(axis);
-    }
+    let mut files = SweepFiles::new(&params, &values, &mut staged, charts(&a, &combos))?;
     let mut unfinished: Vec<String> = Vec::new();
     run::run_sweep::<anyhow::Error>(&combos, a.replications, jobs(a.jobs), &|| bar.inc(1), &mut |r| {
         if let Some(why) = r.output.unfinished() {
-            let at: Vec<String> = params
-                .iter()
-                .zip(&values[r.combination])
-                .map(|(p, v)| format!("{}={v}", p.key))
-                .collect();
-            unfinished.push(format!("{} seed {}: {why}", at.join(" "), r.output.seed));
+            unfinished.push(unfinished_line(
+                &params,
+                &values[r.combination],
+                r.output.seed,
+                &why,
+            ));
         }
-        Ok(stream.push(&r)?)
+        Ok(files.push(&r)?)
     })?;
     bar.finish_and_clear();
-    let (rep, _csv_file) = stream.finish()?;
-
-    let name = combos
-        .first()
-        .map_or("scenario".into(), |c| c.scenario.name.clone());
-    let title = format!(
-        "{name}: {} against {}",
-        rep.headline_label,
-        figures::param_label(&params[0].key)
-    );
-    staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
-    match &point_axis {
-        Some(axis) => {
-            // Figure 1 for a what-if: the headline's figure at each point, one line per
-            // setting, the measured curve over it; the mean over the points beside it
-            let column = combos
-                .first()
-                .map_or(String::new(), |c| c.scenario.workload.kind().to_string());
-            let y = figures::figure(&rep.headline).map_or(rep.headline.clone(), |f| f.label());
-            let x = figures::figure(axis).map_or(axis.clone(), |f| f.label());
-            let what = format!("{name}: {y} against {x}, one line per setting");
-            let overlay = measured_overlay(&name, axis, &column);
-            plot::write_chart(&rep.point_chart(&what, &x, &y, overlay), &mut staged, "sweep")?;
-            plot::write_chart(&rep.chart(&title), &mut staged, "sweep-mean")?;
-        }
-        None => plot::write_chart(&rep.chart(&title), &mut staged, "sweep")?,
-    }
-    for (k, f) in rep.figures.iter().enumerate() {
-        let title = format!(
-            "{name}: {} against {}",
-            f.label,
-            figures::param_label(&params[0].key)
-        );
-        plot::write_chart(
-            &rep.figure_chart(k, &title),
-            &mut staged,
-            &format!("sweep-{}", f.key),
-        )?;
-    }
+    let rep = files.finish(&scenario_name(&combos), &mut staged)?;
     let files = staged.commit()?;
     print(&rep.summary_table())?;
     // LANPERF's maximum-throughput experiments: name the maximum and where it is reached
@@ -251,12 +209,8 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         }
     }
     wrote(&files);
-    if !unfinished.is_empty() {
-        bail!(
-            "{} of {total} runs did not finish (their figures are NaN):\n  {}",
-            unfinished.len(),
-            unfinished.join("\n  ")
-        );
+    if let Some(why) = unfinished_message(&unfinished, total as usize) {
+        bail!(why);
     }
     Ok(())
 }

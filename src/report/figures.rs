@@ -393,10 +393,14 @@ const LANPERF_THROUGHPUT: Figure = Figure {
 /// The figure of a run's headline: as registered, except where the workload gives the
 /// column a meaning of its own (LANPERF's 1024-byte KB).
 fn headline_figure(out: &RunOutput) -> Option<&'static Figure> {
-    if out.workload == "lanperf" && out.headline.name == LANPERF_THROUGHPUT.key {
+    headline_figure_of(&out.workload, &out.headline.name)
+}
+
+fn headline_figure_of(workload: &str, name: &str) -> Option<&'static Figure> {
+    if workload == "lanperf" && name == LANPERF_THROUGHPUT.key {
         return Some(&LANPERF_THROUGHPUT);
     }
-    figure(&out.headline.name)
+    figure(name)
 }
 
 /// The unit of a column (a bare number if it is not registered).
@@ -422,15 +426,16 @@ fn points_noun(workload: &str) -> &'static str {
 /// says how it is aggregated ("Throughput, KB/s (1 KB = 1000 B), mean over the 16 block
 /// sizes").
 pub fn headline(out: &RunOutput) -> (Unit, String) {
-    let f = headline_figure(out);
+    headline_of(&out.workload, &out.headline.name, out.points.len())
+}
+
+/// [`headline`] of a run of `workload` whose headline is `name`, over `points` points.
+pub fn headline_of(workload: &str, name: &str, points: usize) -> (Unit, String) {
+    let f = headline_figure_of(workload, name);
     let unit = f.map_or(Unit::Ratio(""), |f| f.unit);
-    let mut label = f.map_or_else(|| out.headline.name.clone(), Figure::label);
-    if out.points.len() > 1 {
-        label.push_str(&format!(
-            ", mean over the {} {}",
-            out.points.len(),
-            points_noun(&out.workload)
-        ));
+    let mut label = f.map_or_else(|| name.to_string(), Figure::label);
+    if points > 1 {
+        label.push_str(&format!(", mean over the {points} {}", points_noun(workload)));
     }
     (unit, label)
 }

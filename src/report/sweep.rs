@@ -23,7 +23,7 @@ use super::plot::{Chart, Series};
 use super::units::align;
 use super::units::Unit;
 use super::ReportError;
-use crate::run::output::{SweepParam, SweepRun};
+use crate::run::output::{Headline, RunRecord, SweepParam, SweepRun};
 
 /// A swept value as text: strings bare, a table as its `key=value` pairs (`kind` first),
 /// everything else in TOML syntax.
@@ -123,10 +123,23 @@ pub struct SweepStream<'a, W: std::io::Write> {
     current_extra: Vec<Vec<f64>>,
     /// The column of the runs' points that is the x of the per-point chart, if any.
     point_axis: Option<String>,
+    /// `--x` as asked ([`SweepCharts::x`]), resolved against the first run's columns;
+    /// `None`: no per-point chart unless [`SweepStream::with_point_axis`] set one.
+    x_request: Option<Option<String>>,
     /// Per point of the combination being received: its x and the headline column's
     /// value of each replication.
     current_points: Vec<(f64, Vec<f64>)>,
     summaries: Vec<Summary>,
+}
+
+/// What the rows of one run are written from, borrowed from a [`SweepRun`] or a
+/// [`RunRecord`].
+struct RunView<'r> {
+    seed: u64,
+    workload: &'r str,
+    columns: &'r [String],
+    points: &'r [Vec<f64>],
+    headline: &'r Headline,
 }
 
 fn encode(e: ::csv::Error) -> ReportError {
@@ -146,6 +159,7 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             figures: Vec::new(),
             current_extra: Vec::new(),
             point_axis: None,
+            x_request: None,
             current_points: Vec::new(),
             summaries: Vec::with_capacity(combos.len()),
         }
@@ -209,30 +223,78 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
     /// Writes the rows of the next run in plan order (runs of one combination together,
     /// combinations in order; a run out of that order is a bug and panics).
     pub fn push(&mut self, run: &SweepRun) -> Result<(), ReportError> {
+        let o = &run.output;
+        self.push_view(
+            run.combination,
+            run.replication,
+            RunView {
+                seed: o.seed,
+                workload: &o.workload,
+                columns: &o.columns,
+                points: &o.points,
+                headline: &o.headline,
+            },
+        )
+    }
+
+    /// [`push`](Self::push) of a run kept as a [`RunRecord`] (a study's run file read back
+    /// by `merge`): the same rows, byte for byte.
+    pub fn push_record(
+        &mut self,
+        combination: usize,
+        replication: u32,
+        run: &RunRecord,
+    ) -> Result<(), ReportError> {
+        self.push_view(
+            combination,
+            replication,
+            RunView {
+                seed: run.seed,
+                workload: &run.workload,
+                columns: &run.columns,
+                points: &run.points,
+                headline: &run.headline,
+            },
+        )
+    }
+
+    fn push_view(&mut self, combination: usize, replication: u32, run: RunView) -> Result<(), ReportError> {
         assert!(
-            run.combination >= self.summaries.len() && run.combination < self.combos.len(),
-            "sweep run of combination {} out of plan order",
-            run.combination
+            combination >= self.summaries.len() && combination < self.combos.len(),
+            "sweep run of combination {combination} out of plan order"
         );
         if self.headline.is_none() {
-            self.write_header(&run.output.headline.name, &run.output.columns)?;
-            self.headline_figure = Some(figures::headline(&run.output));
+            if let Some(x) = self.x_request.take() {
+                let has = |c: &str| run.columns.iter().any(|k| k == c);
+                self.point_axis = match x {
+                    Some(k) if has(&k) => Some(k),
+                    Some(_) => None,
+                    None if has("block_size") && run.points.len() > 1 => Some("block_size".into()),
+                    None => None,
+                };
+            }
+            self.write_header(&run.headline.name, run.columns)?;
+            self.headline_figure = Some(figures::headline_of(
+                run.workload,
+                &run.headline.name,
+                run.points.len(),
+            ));
         }
-        self.close_until(run.combination);
-        let combo = &self.combos[run.combination];
-        for (i, point) in run.output.points.iter().enumerate() {
+        self.close_until(combination);
+        let combo = &self.combos[combination];
+        for (i, point) in run.points.iter().enumerate() {
             let mut row: Vec<String> = combo.iter().map(value_text).collect();
-            row.push(run.replication.to_string());
-            row.push(run.output.seed.to_string());
+            row.push(replication.to_string());
+            row.push(run.seed.to_string());
             row.push(i.to_string());
-            row.push(fmt_num(run.output.headline.value));
+            row.push(fmt_num(run.headline.value));
             row.extend(point.iter().map(|v| fmt_num(*v)));
             self.csv.write_record(&row).map_err(encode)?;
         }
-        self.current.push(run.output.headline.value);
+        self.current.push(run.headline.value);
         for (k, f) in self.figures.iter().enumerate() {
-            let col = run.output.columns.iter().position(|c| c == f);
-            let points = &run.output.points;
+            let col = run.columns.iter().position(|c| c == f);
+            let points = &run.points;
             let v = match col {
                 Some(c) if !points.is_empty() => {
                     points.iter().map(|p| p[c]).sum::<f64>() / points.len() as f64
@@ -242,9 +304,9 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             self.current_extra[k].push(v);
         }
         if let Some(axis) = &self.point_axis {
-            let col = |name: &str| run.output.columns.iter().position(|c| c == name);
-            if let (Some(xc), Some(yc)) = (col(axis), col(&run.output.headline.name)) {
-                for (i, p) in run.output.points.iter().enumerate() {
+            let col = |name: &str| run.columns.iter().position(|c| c == name);
+            if let (Some(xc), Some(yc)) = (col(axis), col(&run.headline.name)) {
+                for (i, p) in run.points.iter().enumerate() {
                     if self.current_points.len() <= i {
                         self.current_points.push((p[xc], Vec::new()));
                     }
@@ -290,6 +352,98 @@ impl<'a, W: std::io::Write> SweepStream<'a, W> {
             },
             out,
         ))
+    }
+}
+
+/// What a sweep charts besides the headline against the first swept key.
+#[derive(Clone, Debug, Default)]
+pub struct SweepCharts {
+    /// Further figures (`--y`): a summary column pair and a chart each.
+    pub figures: Vec<String>,
+    /// The x axis asked for (`--x`): a column of the runs' points, or the first swept key
+    /// (the mean view); `None`: `block_size` when the runs have several block sizes.
+    pub x: Option<String>,
+    /// Measured points drawn over a chart against block size (a reproduction's curve).
+    pub overlay: Vec<Series>,
+}
+
+/// The files of a sweep, staged together: `sweep.csv` written as the runs arrive (in plan
+/// order), then `sweep_summary.csv` and the charts (`sweep.svg`, `sweep.png`; against
+/// block size also `sweep-mean`; one `sweep-FIGURE` per further figure). The one path
+/// from runs to files, for a sweep run in one process and for one merged from its runs'
+/// files, so both give the same bytes.
+pub struct SweepFiles<'a> {
+    stream: SweepStream<'a, std::fs::File>,
+    overlay: Vec<Series>,
+}
+
+impl<'a> SweepFiles<'a> {
+    /// Starts the files of a sweep over `combos` of `params` in `staged`.
+    pub fn new(
+        params: &'a [SweepParam],
+        combos: &'a [Vec<toml::Value>],
+        staged: &mut super::atomic::Staged,
+        charts: SweepCharts,
+    ) -> Result<Self, ReportError> {
+        let path = staged.path_for("sweep.csv")?;
+        let file = std::fs::File::create(&path).map_err(|err| ReportError::Io { path, err })?;
+        let mut stream = SweepStream::new(params, combos, file).with_figures(&charts.figures);
+        stream.x_request = Some(charts.x);
+        Ok(SweepFiles {
+            stream,
+            overlay: charts.overlay,
+        })
+    }
+
+    /// Writes the next run in plan order ([`SweepStream::push`]).
+    pub fn push(&mut self, run: &SweepRun) -> Result<(), ReportError> {
+        self.stream.push(run)
+    }
+
+    /// Writes the next run, kept as a record ([`SweepStream::push_record`]).
+    pub fn push_record(
+        &mut self,
+        combination: usize,
+        replication: u32,
+        run: &RunRecord,
+    ) -> Result<(), ReportError> {
+        self.stream.push_record(combination, replication, run)
+    }
+
+    /// Finishes `sweep.csv`, stages the summary and the charts (titled with the scenario's
+    /// `name`) and returns the summary to print.
+    pub fn finish(
+        self,
+        name: &str,
+        staged: &mut super::atomic::Staged,
+    ) -> Result<SweepSummary<'a>, ReportError> {
+        let axis = self.stream.point_axis.clone();
+        let (rep, _file) = self.stream.finish()?;
+        let first = figures::param_label(&rep.params[0].key);
+        let title = format!("{name}: {} against {first}", rep.headline_label);
+        staged.write("sweep_summary.csv", rep.summary_csv()?.as_bytes())?;
+        match &axis {
+            Some(axis) => {
+                // Figure 1 for a what-if: the headline's figure at each point, one line per
+                // setting, the measured curve over it; the mean over the points beside it
+                let y = figures::figure(&rep.headline).map_or(rep.headline.clone(), |f| f.label());
+                let x = figures::figure(axis).map_or(axis.clone(), |f| f.label());
+                let what = format!("{name}: {y} against {x}, one line per setting");
+                let overlay = if axis == "block_size" {
+                    self.overlay
+                } else {
+                    Vec::new()
+                };
+                super::plot::write_chart(&rep.point_chart(&what, &x, &y, overlay), staged, "sweep")?;
+                super::plot::write_chart(&rep.chart(&title), staged, "sweep-mean")?;
+            }
+            None => super::plot::write_chart(&rep.chart(&title), staged, "sweep")?,
+        }
+        for (k, f) in rep.figures.iter().enumerate() {
+            let title = format!("{name}: {} against {first}", f.label);
+            super::plot::write_chart(&rep.figure_chart(k, &title), staged, &format!("sweep-{}", f.key))?;
+        }
+        Ok(rep)
     }
 }
 

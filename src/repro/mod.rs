@@ -45,6 +45,35 @@ pub trait Reproduction: Sync {
     /// of it (on the current rayon pool), stages its files in `out` and returns the
     /// comparison table to print.
     fn run(&self, set: &[Override], out: &mut Staged) -> Result<String, ReproError>;
+    /// The reproduction as indexed runs that separate processes can do ([`Indexed`]), or
+    /// `None` if it runs only as a whole.
+    fn indexed(&self) -> Option<&dyn Indexed> {
+        None
+    }
+}
+
+/// A reproduction split into independent runs, numbered from 0: each can run in its own
+/// process (its result serialised losslessly), and [`Indexed::finish`] puts the results
+/// together into the same files and table as [`Reproduction::run`], which is itself
+/// every run followed by `finish`.
+pub trait Indexed: Sync {
+    /// How many runs.
+    fn runs(&self) -> usize;
+    /// What run `index` runs, as (name, value) pairs (`scenario`, `seed`).
+    fn describe(&self, index: usize) -> Vec<(String, String)>;
+    /// The name and text of every scenario and include the runs read, for the study's
+    /// content hash.
+    fn sources(&self) -> Vec<(&'static str, &'static str)>;
+    /// Runs run `index` with the overrides `set`; its result as JSON (floats exact).
+    fn run_one(&self, set: &[Override], index: usize) -> Result<serde_json::Value, ReproError>;
+    /// Puts the results of every run (in run order) together: stages the files in `out`
+    /// and returns the table to print.
+    fn finish(
+        &self,
+        set: &[Override],
+        runs: &[serde_json::Value],
+        out: &mut Staged,
+    ) -> Result<String, ReproError>;
 }
 
 /// Every reproduction, in the order `reproduce --list` shows them.
@@ -83,6 +112,9 @@ pub enum ReproError {
     Lanperf(#[from] lanperf::LanperfReproError),
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// A run's result that does not read back (a run file of another version).
+    #[error("run {index}: its result does not read back: {message}")]
+    RunResult { index: usize, message: String },
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@
 use crate::engine::seed;
 use crate::ether::{SegmentConfig, WireConfig};
 use crate::lan::observe::{reborrow, Observer};
+pub mod exact;
 pub mod output;
 
 use self::output::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
@@ -559,12 +560,7 @@ pub fn plan_sweep_with(
     let count = count.unwrap_or(0);
     let mut combos = Vec::with_capacity(count);
     for i in 0..count {
-        let mut rest = i;
-        let mut values = vec![toml::Value::Boolean(false); params.len()];
-        for (j, p) in params.iter().enumerate().rev() {
-            values[j] = p.values[rest % p.values.len()].clone();
-            rest /= p.values.len();
-        }
+        let values = combination_values(params, i);
         let mut all = overrides.to_vec();
         for (p, v) in params.iter().zip(&values) {
             let mut o = Override::new(&p.key, v.clone())?;
@@ -578,6 +574,37 @@ pub fn plan_sweep_with(
         combos.push(Combination { values, scenario });
     }
     Ok(combos)
+}
+
+/// How many combinations `params` make (their cross product), saturated at `usize::MAX`.
+pub fn combination_count(params: &[SweepParam]) -> usize {
+    params
+        .iter()
+        .try_fold(1usize, |n, p| n.checked_mul(p.values.len()))
+        .unwrap_or(usize::MAX)
+}
+
+/// The values of combination `i` of `params`, in the order of the parameters: the first
+/// parameter varies slowest, the last fastest (the plan order of [`plan_sweep`]).
+pub fn combination_values(params: &[SweepParam], i: usize) -> Vec<toml::Value> {
+    let mut rest = i;
+    let mut values = vec![toml::Value::Boolean(false); params.len()];
+    for (j, p) in params.iter().enumerate().rev() {
+        values[j] = p.values[rest % p.values.len()].clone();
+        rest /= p.values.len();
+    }
+    values
+}
+
+/// Run `k` of a sweep of `combos`, each replicated `replications` times, in plan order:
+/// combination `k / replications` on the seed of its replication `k % replications`
+/// ([`replication_seed`]). [`run_sweep`] runs exactly these; a study's `--run-index k`
+/// runs one of them.
+pub fn sweep_run(combos: &[Combination], replications: u32, k: usize) -> RunOutput {
+    let reps = replications.max(1) as usize;
+    let mut s = combos[k / reps].scenario.clone();
+    s.seed = replication_seed(s.seed, (k % reps) as u32);
+    run(&s)
 }
 
 /// Most runs of a sweep started and not yet handed on, per thread: the reorder buffer of
@@ -618,11 +645,7 @@ pub fn run_sweep<E: From<rayon::ThreadPoolBuildError>>(
             while started < total && started < next + window {
                 let (k, tx) = (started, tx.clone());
                 scope.spawn(move |_| {
-                    let output = catch_unwind(AssertUnwindSafe(|| {
-                        let mut s = combos[k / reps].scenario.clone();
-                        s.seed = replication_seed(s.seed, (k % reps) as u32);
-                        run(&s)
-                    }));
+                    let output = catch_unwind(AssertUnwindSafe(|| sweep_run(combos, replications, k)));
                     tick();
                     let _ = tx.send((k, output)); // the receiver is gone only after an error
                 });

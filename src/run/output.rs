@@ -7,7 +7,7 @@
 //! Nothing here computes a figure: values are copied from the workloads' reports.
 //! Units are in the column names (`_bps`, `_kbps`, `_ms`, ...).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::workload::lanperf::LanperfReport;
 use crate::workload::perform3::Perform3Report;
@@ -16,9 +16,10 @@ use crate::workload::traffic::TrafficReport;
 use crate::workload::ttcp::TtcpSummary;
 
 /// The headline figure of a run: what a sweep plots.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Headline {
     pub name: String,
+    #[serde(with = "super::exact::float")]
     pub value: f64,
 }
 
@@ -51,6 +52,19 @@ pub struct RunOutput {
 }
 
 impl RunOutput {
+    /// What a sweep keeps of this run ([`RunRecord`]).
+    pub fn record(&self) -> RunRecord {
+        RunRecord {
+            scenario: self.scenario.clone(),
+            seed: self.seed,
+            workload: self.workload.clone(),
+            columns: self.columns.clone(),
+            points: self.points.clone(),
+            headline: self.headline.clone(),
+            unfinished: self.unfinished(),
+        }
+    }
+
     /// Why the run did not do the work it was asked (a ttcp transfer that did not
     /// finish), naming the scenario; `None` for a complete run.
     pub fn unfinished(&self) -> Option<String> {
@@ -78,6 +92,23 @@ impl RunOutput {
             _ => None,
         }
     }
+}
+
+/// What a sweep's files read of a run: every figure of every point, the headline and
+/// whether the run did its work, without the workload's typed report. Serialised
+/// losslessly (every float as its exact text, [`super::exact`]), so a run written by one
+/// process and read by another gives the same bytes in `sweep.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub scenario: String,
+    pub seed: u64,
+    pub workload: String,
+    pub columns: Vec<String>,
+    #[serde(with = "super::exact::rows")]
+    pub points: Vec<Vec<f64>>,
+    pub headline: Headline,
+    /// [`RunOutput::unfinished`].
+    pub unfinished: Option<String>,
 }
 
 /// One swept key and its values.

@@ -210,24 +210,73 @@ pub fn figure1() -> Result<Figure1Data, ScenarioError> {
 }
 
 /// [`figure1`] with `overrides` applied to every configuration (a what-if of the whole
-/// figure: `ethersim reproduce figure1 --set KEY=VALUE`).
+/// figure: `ethersim reproduce figure1 --set KEY=VALUE`): the [`RUNS`] runs of
+/// [`figure1_run`], in parallel, put together by [`figure1_from_runs`].
 pub fn figure1_with(overrides: &[Override]) -> Result<Figure1Data, ScenarioError> {
-    let reports: Vec<Result<Vec<Perform3Report>, ScenarioError>> = CONFIGS
-        .par_iter()
-        .map(|c| run_config_seeds(c, &SEEDS, overrides))
-        .collect();
+    let runs: Vec<Vec<BlockKbps>> = (0..RUNS)
+        .into_par_iter()
+        .map(|i| figure1_run(i, overrides))
+        .collect::<Result<_, _>>()?;
+    figure1_from_runs(&runs, overrides)
+}
+
+/// How many runs Figure 1 takes: each configuration of [`CONFIGS`] on each seed of [`SEEDS`].
+pub const RUNS: usize = CONFIGS.len() * SEEDS.len();
+
+/// The configuration and seed of run `index` (configurations in [`CONFIGS`] order, the
+/// seeds of each in [`SEEDS`] order); `None` past [`RUNS`].
+pub fn run_at(index: usize) -> Option<(&'static str, u64)> {
+    (index < RUNS).then(|| (CONFIGS[index / SEEDS.len()], SEEDS[index % SEEDS.len()]))
+}
+
+/// The simulated throughput of one block size in one run (KB/s, 1 KB = 1000 bytes),
+/// serialised exactly ([`crate::run::exact`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BlockKbps {
+    pub block_size: u32,
+    #[serde(with = "crate::run::exact::float")]
+    pub kbps: f64,
+}
+
+/// Run `index` of Figure 1 ([`run_at`]) with `overrides`: each block size's throughput.
+pub fn figure1_run(index: usize, overrides: &[Override]) -> Result<Vec<BlockKbps>, ScenarioError> {
+    let Some((config, seed)) = run_at(index) else {
+        return Err(ScenarioError::UnknownConfiguration {
+            name: format!("run {index}"),
+            allowed: format!("runs 0..{}", RUNS - 1),
+        });
+    };
+    let s = scenario(config, overrides)?;
+    let Workload::Perform3(w) = &s.workload else {
+        unreachable!("bulletin scenario {config} has workload {}", s.workload.kind())
+    };
+    Ok(perform3::run(&w.config, seed)
+        .points
+        .iter()
+        .map(|p| BlockKbps {
+            block_size: p.block_size,
+            kbps: p.throughput_kbps,
+        })
+        .collect())
+}
+
+/// Figure 1 from its [`RUNS`] runs, in run order: each point's mean over the seeds beside
+/// Table 1 (a point missing from a run is left out).
+pub fn figure1_from_runs(
+    runs: &[Vec<BlockKbps>],
+    overrides: &[Override],
+) -> Result<Figure1Data, ScenarioError> {
     let measured = table1();
     let mut curves = Vec::with_capacity(4);
-    for (config, reports) in CONFIGS.iter().zip(reports) {
-        let reports = reports?;
+    for (config, reports) in CONFIGS.iter().zip(runs.chunks(SEEDS.len())) {
         let mut points: Vec<Figure1Point> = measured
             .iter()
             .filter(|(c, _, _)| c == config)
             .filter_map(|(_, block, kbps)| {
                 let runs: Vec<f64> = reports
                     .iter()
-                    .filter_map(|r| r.points.iter().find(|p| p.block_size == *block))
-                    .map(|p| p.throughput_kbps)
+                    .filter_map(|r| r.iter().find(|p| p.block_size == *block))
+                    .map(|p| p.kbps)
                     .collect();
                 if runs.len() != reports.len() {
                     return None;
@@ -312,6 +361,58 @@ impl super::Reproduction for Bulletin {
         out: &mut crate::report::atomic::Staged,
     ) -> Result<String, super::ReproError> {
         let data = figure1_with(set)?;
+        report::write_outputs(&data, out)?;
+        Ok(report::comparison_table(&data))
+    }
+    fn indexed(&self) -> Option<&dyn super::Indexed> {
+        Some(self)
+    }
+}
+
+impl super::Indexed for Bulletin {
+    fn runs(&self) -> usize {
+        RUNS
+    }
+    fn describe(&self, index: usize) -> Vec<(String, String)> {
+        run_at(index).map_or_else(Vec::new, |(config, seed)| {
+            vec![
+                ("scenario".into(), config.to_string()),
+                ("seed".into(), seed.to_string()),
+            ]
+        })
+    }
+    fn sources(&self) -> Vec<(&'static str, &'static str)> {
+        let mut v = SCENARIOS.to_vec();
+        v.push(HARDWARE);
+        v.push(("bulletin-table1.csv", TABLE1_CSV));
+        v
+    }
+    fn run_one(&self, set: &[Override], index: usize) -> Result<serde_json::Value, super::ReproError> {
+        let run = figure1_run(index, set)?;
+        serde_json::to_value(run).map_err(|e| super::ReproError::RunResult {
+            index,
+            message: e.to_string(),
+        })
+    }
+    fn finish(
+        &self,
+        set: &[Override],
+        runs: &[serde_json::Value],
+        out: &mut crate::report::atomic::Staged,
+    ) -> Result<String, super::ReproError> {
+        let runs = runs
+            .iter()
+            .enumerate()
+            .map(|(index, v)| {
+                serde_json::from_value::<Vec<BlockKbps>>(v.clone()).map_err(|e| {
+                    super::ReproError::RunResult {
+                        index,
+                        message: e.to_string(),
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let data = figure1_from_runs(&runs, set)?;
         report::write_outputs(&data, out)?;
         Ok(report::comparison_table(&data))
     }

@@ -205,6 +205,8 @@ pub enum LanperfReproError {
          other key"
     )]
     StationsSet(String),
+    #[error("no run {index}: the experiment has runs 0..{}", RUNS - 1)]
+    NoRun { index: usize },
 }
 
 /// The experiment's scenario at `stations` stations, with the overrides `set` (applied
@@ -217,38 +219,79 @@ pub fn scenario(stations: usize, set: &[Override]) -> Result<Scenario, ScenarioE
     scenario::load_embedded(name, text, Some(super::bulletin::HARDWARE), &o)
 }
 
-/// Runs the experiment with overrides `set` in every run.
+/// Runs the experiment with overrides `set` in every run: the [`RUNS`] runs of
+/// [`read_run`], in parallel on the current rayon pool, put together by [`from_runs`].
 pub fn run(set: &[Override]) -> Result<LanperfRepro, LanperfReproError> {
-    if let Some(o) = set.iter().find(|o| o.keys == ["workload", "stations"]) {
-        return Err(LanperfReproError::StationsSet(o.arg.clone()));
+    check_set(set)?;
+    let results = (0..RUNS)
+        .into_par_iter()
+        .map(|i| read_run(i, set))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(from_runs(&results))
+}
+
+/// How many runs the experiment takes: each station count, 1 to [`MAX_STATIONS`], on each
+/// seed of [`SEEDS`].
+pub const RUNS: usize = MAX_STATIONS * SEEDS.len();
+
+/// The station count and seed of run `index` (station counts in order, the seeds of each
+/// in [`SEEDS`] order); `None` past [`RUNS`].
+pub fn run_at(index: usize) -> Option<(usize, u64)> {
+    (index < RUNS).then(|| (index / SEEDS.len() + 1, SEEDS[index % SEEDS.len()]))
+}
+
+/// What the experiment keeps of one run: the READ test's LAN total and what limited it
+/// (the busy shares are NaN when the stations were never all in the timed loop).
+/// Serialised exactly ([`crate::run::exact`]).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ReadRun {
+    #[serde(with = "crate::run::exact::float")]
+    pub kbps: f64,
+    #[serde(with = "crate::run::exact::float")]
+    pub server_cpu: f64,
+    #[serde(with = "crate::run::exact::float")]
+    pub wire_busy: f64,
+    pub limit: Limit,
+}
+
+/// The experiment sets `workload.stations` itself: an override of it is refused.
+fn check_set(set: &[Override]) -> Result<(), LanperfReproError> {
+    match set.iter().find(|o| o.keys == ["workload", "stations"]) {
+        Some(o) => Err(LanperfReproError::StationsSet(o.arg.clone())),
+        None => Ok(()),
     }
-    let scenarios = (1..=MAX_STATIONS)
-        .map(|n| scenario(n, set))
-        .collect::<Result<Vec<_>, _>>()?;
-    let jobs: Vec<(usize, u64)> = (0..scenarios.len())
-        .flat_map(|i| SEEDS.iter().map(move |&s| (i, s)))
-        .collect();
-    let results = jobs
-        .par_iter()
-        .map(|&(i, seed)| {
-            let Workload::Lanperf(w) = &scenarios[i].workload else {
-                return Err(LanperfReproError::NotLanperf);
-            };
-            let r = lanperf::run(&w.config, seed);
-            let total = r
-                .totals
-                .iter()
-                .find(|t| t.test == Test::Read)
-                .ok_or(LanperfReproError::NoRead { stations: i + 1 })?;
-            let (cpu, wire, limit) = total
-                .usage
-                .as_ref()
-                .map_or((f64::NAN, f64::NAN, Limit::Latency), |u| {
-                    (u.server_cpu.busy, u.wire_busy, u.limit)
-                });
-            Ok((total.throughput_kbps, cpu, wire, limit))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+}
+
+/// Run `index` of the experiment ([`run_at`]) with the overrides `set`.
+pub fn read_run(index: usize, set: &[Override]) -> Result<ReadRun, LanperfReproError> {
+    check_set(set)?;
+    let (stations, seed) = run_at(index).ok_or(LanperfReproError::NoRun { index })?;
+    let s = scenario(stations, set)?;
+    let Workload::Lanperf(w) = &s.workload else {
+        return Err(LanperfReproError::NotLanperf);
+    };
+    let r = lanperf::run(&w.config, seed);
+    let total = r
+        .totals
+        .iter()
+        .find(|t| t.test == Test::Read)
+        .ok_or(LanperfReproError::NoRead { stations })?;
+    let (server_cpu, wire_busy, limit) = total
+        .usage
+        .as_ref()
+        .map_or((f64::NAN, f64::NAN, Limit::Latency), |u| {
+            (u.server_cpu.busy, u.wire_busy, u.limit)
+        });
+    Ok(ReadRun {
+        kbps: total.throughput_kbps,
+        server_cpu,
+        wire_busy,
+        limit,
+    })
+}
+
+/// The experiment from its [`RUNS`] runs, in run order: one point per station count.
+pub fn from_runs(results: &[ReadRun]) -> LanperfRepro {
     let points = results
         .chunks(SEEDS.len())
         .enumerate()
@@ -256,18 +299,18 @@ pub fn run(set: &[Override]) -> Result<LanperfRepro, LanperfReproError> {
             let n = runs.len() as f64;
             StationPoint {
                 stations: i + 1,
-                per_seed_kbps: runs.iter().map(|r| r.0).collect(),
-                server_cpu: runs.iter().map(|r| r.1).sum::<f64>() / n,
-                wire_busy: runs.iter().map(|r| r.2).sum::<f64>() / n,
-                limit: majority(runs.iter().map(|r| r.3)),
+                per_seed_kbps: runs.iter().map(|r| r.kbps).collect(),
+                server_cpu: runs.iter().map(|r| r.server_cpu).sum::<f64>() / n,
+                wire_busy: runs.iter().map(|r| r.wire_busy).sum::<f64>() / n,
+                limit: majority(runs.iter().map(|r| r.limit)),
             }
         })
         .collect();
-    Ok(LanperfRepro {
+    LanperfRepro {
         points,
         sample: sample(),
         seeds: SEEDS.to_vec(),
-    })
+    }
 }
 
 /// The value that occurs most often; the earliest of those on a tie.
@@ -319,6 +362,62 @@ impl super::Reproduction for Lanperf {
         out: &mut crate::report::atomic::Staged,
     ) -> Result<String, super::ReproError> {
         let data = run(set)?;
+        report::write_outputs(&data, out)?;
+        Ok(report::comparison_table(&data))
+    }
+    fn indexed(&self) -> Option<&dyn super::Indexed> {
+        Some(self)
+    }
+}
+
+impl super::Indexed for Lanperf {
+    fn runs(&self) -> usize {
+        RUNS
+    }
+    fn describe(&self, index: usize) -> Vec<(String, String)> {
+        run_at(index).map_or_else(Vec::new, |(stations, seed)| {
+            vec![
+                (
+                    "scenario".into(),
+                    SCENARIO.0.trim_end_matches(".toml").to_string(),
+                ),
+                ("workload.stations".into(), stations.to_string()),
+                ("seed".into(), seed.to_string()),
+            ]
+        })
+    }
+    fn sources(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            SCENARIO,
+            super::bulletin::HARDWARE,
+            ("lanperf-sample.csv", SAMPLE_CSV),
+        ]
+    }
+    fn run_one(&self, set: &[Override], index: usize) -> Result<serde_json::Value, super::ReproError> {
+        let run = read_run(index, set)?;
+        serde_json::to_value(run).map_err(|e| super::ReproError::RunResult {
+            index,
+            message: e.to_string(),
+        })
+    }
+    fn finish(
+        &self,
+        set: &[Override],
+        runs: &[serde_json::Value],
+        out: &mut crate::report::atomic::Staged,
+    ) -> Result<String, super::ReproError> {
+        check_set(set)?;
+        let runs = runs
+            .iter()
+            .enumerate()
+            .map(|(index, v)| {
+                serde_json::from_value::<ReadRun>(v.clone()).map_err(|e| super::ReproError::RunResult {
+                    index,
+                    message: e.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let data = from_runs(&runs);
         report::write_outputs(&data, out)?;
         Ok(report::comparison_table(&data))
     }

@@ -90,7 +90,7 @@ pub struct StationResult {
 }
 
 /// What limits a test's throughput. Displayed as the words a reader sees.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub enum Limit {
     #[serde(rename = "wire")]
     Wire,
