@@ -91,38 +91,6 @@ pub fn representatives(params: &[SweepParam]) -> Vec<usize> {
     v
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(key: &str, n: i64) -> SweepParam {
-        SweepParam {
-            key: key.into(),
-            values: (0..n).map(toml::Value::Integer).collect(),
-        }
-    }
-
-    #[test]
-    fn test_representatives_are_the_first_and_each_swept_include() {
-        assert_eq!(representatives(&[p("workload.stations", 4)]), vec![0]);
-        // hardware in the middle: stride 2 (the last key's 2 values)
-        let params = [p("a", 3), p("hardware", 3), p("b", 2)];
-        let reps = representatives(&params);
-        assert_eq!(reps, vec![0, 2, 4]);
-        for (j, &i) in reps.iter().enumerate() {
-            let v = run::combination_values(&params, i);
-            assert_eq!(
-                v,
-                vec![
-                    toml::Value::Integer(0),
-                    toml::Value::Integer(j as i64),
-                    toml::Value::Integer(0)
-                ]
-            );
-        }
-    }
-}
-
 /// The name a sweep's chart is titled with: its scenario's.
 pub fn scenario_name(combos: &[Combination]) -> String {
     combos
@@ -252,4 +220,36 @@ pub fn finish(
         table,
         unfinished: unfinished_message(&unfinished, results.len()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(key: &str, n: i64) -> SweepParam {
+        SweepParam {
+            key: key.into(),
+            values: (0..n).map(toml::Value::Integer).collect(),
+        }
+    }
+
+    #[test]
+    fn test_representatives_are_the_first_and_each_swept_include() {
+        assert_eq!(representatives(&[p("workload.stations", 4)]), vec![0]);
+        // hardware in the middle: stride 2 (the last key's 2 values)
+        let params = [p("a", 3), p("hardware", 3), p("b", 2)];
+        let reps = representatives(&params);
+        assert_eq!(reps, vec![0, 2, 4]);
+        for (j, &i) in reps.iter().enumerate() {
+            let v = run::combination_values(&params, i);
+            assert_eq!(
+                v,
+                vec![
+                    toml::Value::Integer(0),
+                    toml::Value::Integer(j as i64),
+                    toml::Value::Integer(0)
+                ]
+            );
+        }
+    }
 }
