@@ -257,6 +257,61 @@ fn lanperf_run_as_a_hundred_processes_merges_to_the_one_process_files() {
     assert_eq!(text(&m.stdout), text(&o.stdout));
 }
 
+#[test]
+fn a_sweep_over_hardware_files_is_one_study_whose_hash_covers_every_include() {
+    use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
+    let d = tempfile::tempdir().unwrap();
+    let lan = d.path().join("lan");
+    fs::create_dir(&lan).unwrap();
+    fs::write(lan.join(SCENARIOS[0].0), SCENARIOS[0].1).unwrap();
+    fs::write(lan.join("hw-a.toml"), HARDWARE.1).unwrap();
+    let slower = HARDWARE
+        .1
+        .replace("wait_states_16bit = 1\n", "wait_states_16bit = 3\n");
+    assert_ne!(slower, HARDWARE.1);
+    fs::write(lan.join("hw-b.toml"), &slower).unwrap();
+    let scenario = lan.join(SCENARIOS[0].0);
+    let study = strings(&[
+        "sweep",
+        scenario.to_str().unwrap(),
+        "-q",
+        "--set",
+        "workload.block_sizes=[3072]",
+        "--set",
+        "workload.warmup_s=0.05",
+        "--set",
+        "workload.measure_s=0.2",
+        "--param",
+        "hardware",
+        "--values",
+        "hw-a.toml,hw-b.toml",
+    ]);
+    let (one, sharded) = (d.path().join("one"), d.path().join("sharded"));
+    let o = ethersim(&out_args(&study, &one));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(list_runs(&study, &sharded), 2);
+    run_sharded(&study, &sharded, &[1, 0], 1);
+    let m = merge(&sharded);
+    assert!(m.status.success(), "{}", text(&m.stderr));
+    same_files(&one, &sharded, &SWEEP_FILES);
+    // the two runs differ: each ran its own hardware file
+    let csv = fs::read_to_string(sharded.join("sweep.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2);
+    let figures = |r: &str| r.split_once(',').map(|(_, rest)| rest.to_string());
+    assert_ne!(figures(rows[0]), figures(rows[1]), "{csv}");
+    // run 0 reads hw-a.toml only, but its study is also hw-b.toml's: once that changes,
+    // the run file there is another study's
+    fs::write(lan.join("hw-b.toml"), format!("{slower}\n# edited\n")).unwrap();
+    let o = ethersim(&with(&out_args(&study, &sharded), &["--run-index", "0"]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("the scenario files' contents"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
 /// A calibration of the bulletin's two data ports on three short scenarios, with a small
 /// budget: measurements simulated with known ports.
 fn small_calibration(dir: &Path) -> PathBuf {

@@ -12,14 +12,17 @@ use clap::ArgMatches;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::SweepArgs;
-use super::io::{check_out_dir, jobs, overrides, print, warning, wrote};
+use super::io::{check_out_dir, jobs, overrides, print, warning, wrote, UsageError};
 use super::study::list_or_run;
 use ethersim::report::atomic::Staged;
 use ethersim::report::sweep::{SweepCharts, SweepFiles};
 use ethersim::run;
 use ethersim::run::output::SweepParam;
 use ethersim::scenario::{self, Override};
-use ethersim::study::sweep::{scenario_name, unfinished_line, unfinished_message, SweepStudy};
+use ethersim::study::sweep::{
+    representatives, scenario_name, unfinished_line, unfinished_message, SweepStudy,
+};
+use ethersim::study::StudyError;
 
 /// Pairs each `--param` with the `--values` or `--range` that follows it on the command line.
 fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
@@ -68,22 +71,72 @@ fn sweep_params(a: &SweepArgs, m: &ArgMatches) -> Result<Vec<SweepParam>> {
     Ok(params)
 }
 
-/// Each warning of the combinations' scenarios, once.
-fn warn_once(combos: &[run::Combination]) {
-    let mut warned = std::collections::BTreeSet::new();
-    for c in combos {
-        for w in &c.scenario.warnings {
-            if warned.insert(w.clone()) {
-                warning(w);
+/// `--list-runs` (every combination validated) or `--run-index I` (its combination and
+/// the [`representatives`] validated): the sweep as a study of indexed runs. Each run was
+/// admitted alone; the batch system decides how many run at once, so the whole sweep's
+/// CPU limit does not apply.
+fn study(
+    a: &SweepArgs,
+    params: Vec<SweepParam>,
+    base: &[Override],
+    source: &scenario::Source,
+    includes: &[scenario::Source],
+) -> Result<()> {
+    let plan = |i: usize| {
+        run::plan_combination(
+            source,
+            includes,
+            base,
+            &params,
+            a.scenario.seed,
+            a.replications,
+            i,
+        )
+    };
+    let planned: Vec<(usize, run::Combination)> = match a.shard.run_index {
+        None => run::plan_sweep_with(source, includes, base, &params, a.scenario.seed, a.replications)?
+            .into_iter()
+            .enumerate()
+            .collect(),
+        Some(index) => {
+            let first = plan(0)?; // refuses contradicting settings and an oversized sweep
+            let reps = a.replications.max(1) as usize;
+            let runs = run::combination_count(&params).saturating_mul(reps);
+            if index >= runs {
+                return Err(UsageError(StudyError::OutOfRange { index, runs }.to_string()).into());
             }
+            let mut planned = vec![(0, first)];
+            for c in representatives(&params).into_iter().chain([index / reps]) {
+                if planned.iter().all(|(i, _)| *i != c) {
+                    planned.push((c, plan(c)?));
+                }
+            }
+            planned
         }
-    }
+    };
+    check_chart_args(a, &params, planned.first().map(|(_, c)| c));
+    warn_once(planned.iter().map(|(_, c)| c));
+    let reps_of: Vec<&scenario::Scenario> = representatives(&params)
+        .iter()
+        .filter_map(|r| planned.iter().find(|(i, _)| i == r).map(|(_, c)| &c.scenario))
+        .collect();
+    let texts = super::io::scenario_texts(source, includes, &reps_of)?;
+    let study = SweepStudy::new(
+        planned,
+        params,
+        a.replications,
+        a.scenario.seed,
+        &a.scenario.set,
+        &texts,
+        (&a.y, a.x.as_deref()),
+    );
+    list_or_run(&study, &a.shard, &a.out)
 }
 
 /// Checks `--y` and `--x` against the scenario's figures before anything runs: a figure
 /// or axis the workload does not have is a usage error.
-fn check_chart_args(a: &SweepArgs, params: &[SweepParam], combos: &[run::Combination]) {
-    let Some(first) = combos.first() else {
+fn check_chart_args(a: &SweepArgs, params: &[SweepParam], first: Option<&run::Combination>) {
+    let Some(first) = first else {
         return;
     };
     let columns = run::point_columns(&first.scenario);
@@ -118,12 +171,27 @@ fn charts(a: &SweepArgs, combos: &[run::Combination]) -> SweepCharts {
     }
 }
 
+/// Each warning of the combinations' scenarios, once.
+fn warn_once<'c>(combos: impl IntoIterator<Item = &'c run::Combination>) {
+    let mut warned = std::collections::BTreeSet::new();
+    for c in combos {
+        for w in &c.scenario.warnings {
+            if warned.insert(w.clone()) {
+                warning(w);
+            }
+        }
+    }
+}
+
 /// Runs `ethersim sweep`.
 pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
     let params = sweep_params(&a, m)?;
     check_out_dir(&a.out)?;
     let base = overrides(&a.scenario.set)?;
     let (source, includes) = super::io::scenario_source(&a.scenario.scenario)?;
+    if a.shard.any() {
+        return study(&a, params, &base, &source, &includes);
+    }
     let combos = run::plan_sweep_with(
         &source,
         &includes,
@@ -132,24 +200,7 @@ pub fn run(a: SweepArgs, m: &ArgMatches) -> Result<()> {
         a.scenario.seed,
         a.replications,
     )?;
-    check_chart_args(&a, &params, &combos);
-    if a.shard.any() {
-        // one run of the sweep (or its list): each run was admitted alone; the batch
-        // system decides how many run at once
-        warn_once(&combos);
-        let scenarios: Vec<&_> = combos.iter().map(|c| &c.scenario).collect();
-        let texts = super::io::scenario_texts(&source, &includes, &scenarios)?;
-        let study = SweepStudy::new(
-            combos,
-            params,
-            a.replications,
-            a.scenario.seed,
-            &a.scenario.set,
-            &texts,
-            (&a.y, a.x.as_deref()),
-        );
-        return list_or_run(&study, &a.shard, &a.out);
-    }
+    check_chart_args(&a, &params, combos.first());
     // the whole sweep's budget: every run was admitted alone; their sum must be too
     let runs = combos.len() * a.replications as usize;
     let total_s: f64 = combos

@@ -546,6 +546,37 @@ pub fn plan_sweep_with(
     seed: Option<u64>,
     replications: u32,
 ) -> Result<Vec<Combination>, SweepError> {
+    let count = check_plan(overrides, params, seed, replications)?;
+    (0..count)
+        .map(|i| load_combination(source, includes, overrides, params, seed, i))
+        .collect()
+}
+
+/// Combination `i` of the plan of [`plan_sweep_with`], validated and loaded alone (the
+/// others are not): what one run of a sweep run by index needs. `i` must be below the
+/// number of combinations.
+pub fn plan_combination(
+    source: &Source,
+    includes: &[Source],
+    overrides: &[Override],
+    params: &[SweepParam],
+    seed: Option<u64>,
+    replications: u32,
+    i: usize,
+) -> Result<Combination, SweepError> {
+    let count = check_plan(overrides, params, seed, replications)?;
+    assert!(i < count, "combination {i} of a plan of {count}");
+    load_combination(source, includes, overrides, params, seed, i)
+}
+
+/// Refuses contradicting settings and a sweep over [`MAX_SWEEP_RUNS`]; returns the number
+/// of combinations.
+fn check_plan(
+    overrides: &[Override],
+    params: &[SweepParam],
+    seed: Option<u64>,
+    replications: u32,
+) -> Result<usize, SweepError> {
     check_conflicts(overrides, params, seed)?;
     let count = params
         .iter()
@@ -557,23 +588,31 @@ pub fn plan_sweep_with(
             max: MAX_SWEEP_RUNS,
         });
     }
-    let count = count.unwrap_or(0);
-    let mut combos = Vec::with_capacity(count);
-    for i in 0..count {
-        let values = combination_values(params, i);
-        let mut all = overrides.to_vec();
-        for (p, v) in params.iter().zip(&values) {
-            let mut o = Override::new(&p.key, v.clone())?;
-            o.arg = format!("--param {}", o.arg);
-            all.push(o);
-        }
-        let mut scenario = scenario::load_source_with(source, includes, &all)?;
-        if let Some(s) = seed {
-            scenario.seed = s;
-        }
-        combos.push(Combination { values, scenario });
+    Ok(count.unwrap_or(0))
+}
+
+/// Loads combination `i`: the scenario with `overrides`, then the swept values as
+/// `--param` overrides, then `seed`.
+fn load_combination(
+    source: &Source,
+    includes: &[Source],
+    overrides: &[Override],
+    params: &[SweepParam],
+    seed: Option<u64>,
+    i: usize,
+) -> Result<Combination, SweepError> {
+    let values = combination_values(params, i);
+    let mut all = overrides.to_vec();
+    for (p, v) in params.iter().zip(&values) {
+        let mut o = Override::new(&p.key, v.clone())?;
+        o.arg = format!("--param {}", o.arg);
+        all.push(o);
     }
-    Ok(combos)
+    let mut scenario = scenario::load_source_with(source, includes, &all)?;
+    if let Some(s) = seed {
+        scenario.seed = s;
+    }
+    Ok(Combination { values, scenario })
 }
 
 /// How many combinations `params` make (their cross product), saturated at `usize::MAX`.

@@ -15,19 +15,22 @@ use crate::run::{self, Combination};
 
 /// A planned sweep, as indexed runs.
 pub struct SweepStudy {
-    combos: Vec<Combination>,
+    /// The combinations planned, by their index in the plan, in order: all of them to list
+    /// the runs, or those a run needs (its own, and [`representatives`]).
+    planned: Vec<(usize, Combination)>,
     params: Vec<SweepParam>,
     replications: u32,
     fingerprint: Fingerprint,
 }
 
 impl SweepStudy {
-    /// The sweep of `params` planned as `combos` (every combination validated), each
-    /// replicated `replications` times; `seed` is `--seed`, `overrides` the `--set`
-    /// arguments (`KEY=VALUE`), `texts` the name and text of the scenario and of every
-    /// file it includes.
+    /// The sweep of `params`, each combination replicated `replications` times, with the
+    /// combinations of `planned` validated (by their index in the plan; at least
+    /// [`representatives`]). `seed` is `--seed`, `overrides` the `--set` arguments
+    /// (`KEY=VALUE`), `texts` the name and text of the scenario and of every file the
+    /// representatives include.
     pub fn new(
-        combos: Vec<Combination>,
+        mut planned: Vec<(usize, Combination)>,
         params: Vec<SweepParam>,
         replications: u32,
         seed: Option<u64>,
@@ -35,9 +38,15 @@ impl SweepStudy {
         texts: &[(String, String)],
         charts: (&[String], Option<&str>),
     ) -> Self {
+        planned.sort_by_key(|(i, _)| *i);
+        planned.dedup_by_key(|(i, _)| *i);
         let replications = replications.max(1);
+        let scenario = planned
+            .first()
+            .filter(|(i, _)| *i == 0)
+            .map_or("scenario".into(), |(_, c)| c.scenario.name.clone());
         let definition = Definition::Sweep {
-            scenario: scenario_name(&combos),
+            scenario,
             params: params
                 .iter()
                 .map(|p| SweptKey {
@@ -51,14 +60,39 @@ impl SweepStudy {
             x: charts.1.map(str::to_string),
         };
         let hash = content_hash(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
-        let runs = combos.len() * replications as usize;
+        let runs = run::combination_count(&params).saturating_mul(replications as usize);
         SweepStudy {
             fingerprint: Fingerprint::new(definition, overrides.to_vec(), hash, runs),
-            combos,
+            planned,
             params,
             replications,
         }
     }
+
+    /// Combination `c`, if planned.
+    fn combination(&self, c: usize) -> Option<&Combination> {
+        self.planned
+            .binary_search_by_key(&c, |(i, _)| *i)
+            .ok()
+            .map(|k| &self.planned[k].1)
+    }
+}
+
+/// The combinations whose includes stand for every combination's: the first, and for a
+/// swept `hardware` each of its values with the other keys at their first value (the
+/// include is the one of the `hardware` key, the same in every combination unless it is
+/// swept). In plan order, so the files come in the order the whole plan first uses them.
+pub fn representatives(params: &[SweepParam]) -> Vec<usize> {
+    let mut v = vec![0];
+    let mut stride = 1usize;
+    for p in params.iter().rev() {
+        if p.key == "hardware" {
+            v.extend((1..p.values.len()).map(|j| j * stride));
+        }
+        stride = stride.saturating_mul(p.values.len());
+    }
+    v.sort_unstable();
+    v
 }
 
 /// The name a sweep's chart is titled with: its scenario's.
@@ -119,7 +153,9 @@ impl Study for SweepStudy {
 
     fn describe(&self, index: usize) -> Vec<(String, String)> {
         let reps = self.replications as usize;
-        let c = &self.combos[index / reps];
+        let Some(c) = self.combination(index / reps) else {
+            return Vec::new();
+        };
         let rep = (index % reps) as u32;
         let mut v: Vec<(String, String)> = self
             .params
@@ -136,7 +172,14 @@ impl Study for SweepStudy {
     }
 
     fn run(&self, index: usize) -> Result<serde_json::Value, StudyError> {
-        let out = run::sweep_run(&self.combos, self.replications, index);
+        let reps = self.replications as usize;
+        let c = self
+            .combination(index / reps)
+            .ok_or_else(|| StudyError::BadResult {
+                index,
+                message: "its combination was not planned".into(),
+            })?;
+        let out = run::sweep_run(std::slice::from_ref(c), self.replications, index % reps);
         to_result(index, &out.record())
     }
 }
@@ -211,4 +254,36 @@ pub fn finish(
         table,
         unfinished: unfinished_message(&unfinished, results.len()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(key: &str, n: i64) -> SweepParam {
+        SweepParam {
+            key: key.into(),
+            values: (0..n).map(toml::Value::Integer).collect(),
+        }
+    }
+
+    #[test]
+    fn test_representatives_are_the_first_and_each_swept_include() {
+        assert_eq!(representatives(&[p("workload.stations", 4)]), vec![0]);
+        // hardware in the middle: stride 2 (the last key's 2 values)
+        let params = [p("a", 3), p("hardware", 3), p("b", 2)];
+        let reps = representatives(&params);
+        assert_eq!(reps, vec![0, 2, 4]);
+        for (j, &i) in reps.iter().enumerate() {
+            let v = run::combination_values(&params, i);
+            assert_eq!(
+                v,
+                vec![
+                    toml::Value::Integer(0),
+                    toml::Value::Integer(j as i64),
+                    toml::Value::Integer(0)
+                ]
+            );
+        }
+    }
 }
