@@ -9,7 +9,7 @@ mod cli;
 
 fn main() {
     if let Err(e) = cli::run() {
-        cli::io::note(&format!("error: {e:#}"));
+        cli::io::error(&format!("{e:#}"));
         std::process::exit(1);
     }
 }
