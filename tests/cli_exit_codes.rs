@@ -256,3 +256,19 @@ fn test_invalid_scenario_file_fails_with_1() {
 fn test_success_is_0() {
     ethersim().arg("validate").arg(scenario()).assert().code(0);
 }
+
+#[test]
+fn test_unknown_catalogue_name_is_a_usage_error() {
+    for action in ["show", "export"] {
+        let d = tempfile::tempdir().unwrap();
+        let mut c = ethersim();
+        c.args(["scenarios", action, "no-such-scenario"]);
+        if action == "export" {
+            c.arg(d.path().join("x"));
+        }
+        c.assert().code(2).stderr(
+            predicate::str::contains("no-such-scenario").and(predicate::str::contains("ethersim scenarios")),
+        );
+        assert!(!d.path().join("x").exists());
+    }
+}
