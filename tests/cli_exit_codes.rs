@@ -272,3 +272,15 @@ fn test_unknown_catalogue_name_is_a_usage_error() {
         assert!(!d.path().join("x").exists());
     }
 }
+
+#[test]
+fn test_sweep_range_bounds_and_size_are_usage_errors() {
+    sweep_usage(
+        &["--param", "workload.stations", "--range", "5..1"],
+        &["--range", "5..1"],
+    );
+    sweep_usage(
+        &["--param", "workload.stations", "--range", "1..10000000"],
+        &["--range", "at most"],
+    );
+}

@@ -1,6 +1,8 @@
 //! The command line's input and output helpers, shared by every subcommand: stdout and
-//! stderr that never fail the exit status, warnings and `--quiet`, the output directory's
-//! check, `--set` overrides, scenario loading, the thread count and the "wrote" lines.
+//! stderr that never fail the exit status, errors and warnings (coloured on a terminal
+//! only, never under `NO_COLOR`) and `--quiet`, usage errors (exit status 2), the output
+//! directory's check, `--set` overrides, scenario loading (`-` for standard input), the
+//! thread count and the "wrote" lines.
 //!
 //! The bottom of the command line: it imports nothing from the subcommands above it.
 
@@ -86,7 +88,8 @@ pub(crate) fn usage(message: &str) -> ! {
 /// `--quiet`: warnings are not printed (errors still are).
 pub(crate) static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Writes a warning to stderr through [`note`], unless `--quiet` was given.
+/// Writes `warning: MESSAGE` to stderr (escaped as by [`note`], the label yellow on a
+/// terminal), unless `--quiet` was given.
 pub fn warning(message: &str) {
     if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
         labelled("warning", message);
