@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
+use predicates::prelude::*;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_scenarios")
@@ -155,12 +156,14 @@ fn bad_override_says_it_came_from_set() {
         &["--set", "medium.length_m=long"],
         &["`medium.length_m`", "expected a number"],
     );
-    fails(
-        "run",
-        &s,
-        &["--set", "nonsense"],
-        &["--set nonsense", "KEY=VALUE"],
-    );
+    // not KEY=VALUE at all: a usage error (exit status 2), refused before the file is read
+    ethersim()
+        .arg("run")
+        .arg(&s)
+        .args(["--set", "nonsense"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("'nonsense'").and(predicates::str::contains("KEY=VALUE")));
     fails("run", &s, &["--set", "name.x=1"], &["not a table"]);
     fails(
         "run",
@@ -211,7 +214,8 @@ fn bad_card_keys_are_reported_at_their_own_path() {
             &[
                 "from --set",
                 "`workload.cards.ex0.dma.word_ns`",
-                "expected a number",
+                "`x` is not a time",
+                "a bare number is in nanoseconds",
             ][..],
         ),
         (

@@ -243,7 +243,7 @@ fn sweep_needs_values_after_each_param() {
         .arg("--out")
         .arg(&out)
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains(
             "--param workload.stations needs --values",
         ));

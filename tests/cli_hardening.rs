@@ -29,6 +29,7 @@ const LONG: [&str; 4] = [
 
 // --- contradicting settings (class 4) ---
 
+/// A sweep of contradicting settings: a usage error (exit status 2), nothing written.
 fn sweep_fails(args: &[&str], message: &str) {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
@@ -40,7 +41,7 @@ fn sweep_fails(args: &[&str], message: &str) {
         .arg("--out")
         .arg(&out)
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains(message));
     assert!(!out.exists(), "nothing may be written for {args:?}");
 }
@@ -108,7 +109,7 @@ fn test_run_refuses_a_key_set_twice_or_seed_set_twice() {
             .arg(scenario())
             .args(args)
             .assert()
-            .code(1)
+            .code(2)
             .stderr(predicate::str::contains("give it once").or(predicate::str::contains("given twice")));
     }
 }

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use ethersim::scenario::{units, Override, ScenarioError};
 use ethersim::time::SimTime;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -134,7 +135,7 @@ and prints the error table.";
 
 /// ethersim: a discrete-event simulator of a shared 10 Mb/s Ethernet LAN of the early 1990s.
 #[derive(Debug, Parser)]
-#[command(name = "ethersim", version, about, after_help = MAIN_EXAMPLES)]
+#[command(name = "ethersim", version = env!("ETHERSIM_VERSION"), about, after_help = MAIN_EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -335,7 +336,7 @@ pub struct ScenarioArgs {
     #[arg(value_name = "SCENARIO")]
     pub scenario: PathBuf,
     /// Override a scenario key (repeatable); applied after the file and its hardware include.
-    #[arg(short = 's', long = "set", value_name = "KEY=VALUE")]
+    #[arg(short = 's', long = "set", value_name = "KEY=VALUE", value_parser = set_arg)]
     pub set: Vec<String>,
     /// Replace the scenario's seed (any u64).
     #[arg(long, value_name = "N")]
@@ -350,7 +351,8 @@ pub struct RunArgs {
     /// figure at full precision).
     #[arg(short = 'f', long, value_enum, default_value = "table")]
     pub format: FormatArg,
-    /// With the table format, every figure of every point (one column per figure).
+    /// With the table format, every figure of every point (one column per figure); not
+    /// with --format csv or json, which hold every figure already.
     #[arg(long)]
     pub wide: bool,
     /// Also write the result to DIR/run.{txt,csv,json} (atomically).
@@ -372,18 +374,11 @@ pub struct RunArgs {
     pub events: Option<PathBuf>,
 }
 
-/// A simulated instant: a number with a unit (s, ms, us, ns; none: seconds).
+/// A simulated instant: a number with a unit (s, ms, us, ns; none: seconds), read by the
+/// same reader as a scenario's durations ([`units::parse_duration_text`]).
 pub fn parse_time(text: &str) -> Result<SimTime, String> {
-    let t = text.trim();
-    let (num, scale) = [("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)]
-        .iter()
-        .find_map(|(u, k)| t.strip_suffix(u).map(|n| (n, *k)))
-        .unwrap_or((t, 1e9));
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a time (a number with s, ms, us or ns)"))?;
-    let ns = v * scale;
+    let (v, unit) = units::parse_duration_text(text).map_err(|e| e.to_string())?;
+    let ns = v * unit.unwrap_or(units::TimeUnit::S).nanos();
     if !ns.is_finite() || !(0.0..=3.6e12).contains(&ns) {
         return Err(format!("`{text}` is out of range (0 to 3600 s)"));
     }
@@ -391,9 +386,10 @@ pub fn parse_time(text: &str) -> Result<SimTime, String> {
 }
 
 /// The unit a time is written with, if any (`"ms"` of `"3ms"`).
-fn unit_of(text: &str) -> Option<&'static str> {
+fn unit_of(text: &str) -> Option<&str> {
+    units::parse_duration_text(text).ok()?.1?;
     let t = text.trim();
-    ["ns", "us", "µs", "ms", "s"].into_iter().find(|u| t.ends_with(u))
+    Some(&t[t.trim_end_matches(char::is_alphabetic).len()..])
 }
 
 /// A simulated instant for a message: `1.5 ms`.
@@ -490,22 +486,23 @@ pub struct TraceArgs {
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub to: SimTime,
     /// Output directory for trace.svg and trace.png.
-    #[arg(short = 'o', long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("sweep_values").args(["values", "range"]).multiple(true).required(true)))]
 pub struct SweepArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// A key to sweep (repeatable); each is followed by --values or --range.
-    #[arg(long, value_name = "KEY", required = true)]
+    #[arg(long, value_name = "KEY", required = true, value_parser = param_key)]
     pub param: Vec<String>,
     /// Comma-separated values of the preceding --param.
-    #[arg(long, value_name = "V1,V2,...", allow_hyphen_values = true)]
+    #[arg(long, value_name = "V1,V2,...", allow_hyphen_values = true, value_parser = value_list)]
     pub values: Vec<String>,
     /// START..END[:STEP] for the preceding --param (END included; STEP defaults to 1).
-    #[arg(long, value_name = "START..END[:STEP]", allow_hyphen_values = true)]
+    #[arg(long, value_name = "START..END[:STEP]", allow_hyphen_values = true, value_parser = range_spec)]
     pub range: Vec<String>,
     /// Runs per combination, with seeds derived from the scenario's seed.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -533,6 +530,87 @@ pub struct SweepArgs {
     pub max_cpu_hours: f64,
     #[command(flatten)]
     pub shard: ShardArgs,
+}
+
+/// `--set KEY=VALUE`: a key path and a value (the key is checked against the scenario
+/// later; here only the form).
+fn set_arg(s: &str) -> Result<String, String> {
+    Override::parse(s).map(|_| s.to_string()).map_err(|e| match e {
+        ScenarioError::BadOverride { message, .. } => message,
+        e => e.to_string(),
+    })
+}
+
+/// `--param KEY`: a dotted key path, as `--set` takes it.
+fn param_key(s: &str) -> Result<String, String> {
+    match Override::new(s, toml::Value::Boolean(false)) {
+        Err(ScenarioError::BadOverride { message, .. }) => Err(message),
+        _ => Ok(s.to_string()),
+    }
+}
+
+/// `--values V1,V2,...`: no value of the list empty.
+fn value_list(s: &str) -> Result<String, String> {
+    if ethersim::run::parse_values(s)
+        .iter()
+        .any(|v| matches!(v, toml::Value::String(t) if t.is_empty()))
+    {
+        return Err(format!("`{s}` has an empty value in the list"));
+    }
+    Ok(s.to_string())
+}
+
+/// `--range START..END[:STEP]`: its syntax, bounds and size.
+fn range_spec(s: &str) -> Result<String, String> {
+    ethersim::run::parse_range(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Checks what clap cannot: each `--param` followed by exactly one `--values` or
+/// `--range` (before the next `--param`), none of them before the first `--param`, and no
+/// key given twice among `--set`, `--param` and `--seed`. `m` are the sweep's matches.
+pub fn check_sweep(a: &SweepArgs, m: &clap::ArgMatches) -> Result<(), String> {
+    let idx = |id: &str| {
+        m.indices_of(id)
+            .map_or_else(Vec::new, Iterator::collect::<Vec<usize>>)
+    };
+    let (pi, vi, ri) = (idx("param"), idx("values"), idx("range"));
+    if vi.iter().chain(&ri).any(|&i| pi.first().is_none_or(|&p| i < p)) {
+        return Err("--values and --range must follow the --param they belong to".into());
+    }
+    for (n, key) in a.param.iter().enumerate() {
+        let (start, end) = (pi[n], pi.get(n + 1).copied().unwrap_or(usize::MAX));
+        let given = vi.iter().chain(&ri).filter(|&&i| i > start && i < end).count();
+        match given {
+            1 => {}
+            0 => {
+                return Err(format!(
+                    "--param {key} needs --values V1,V2,... or --range START..END[:STEP] after it"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "--param {key} has more than one --values/--range; give exactly one"
+                ))
+            }
+        }
+    }
+    let set: Vec<Override> = a
+        .scenario
+        .set
+        .iter()
+        .filter_map(|s| Override::parse(s).ok())
+        .collect();
+    let params: Vec<ethersim::run::output::SweepParam> = a
+        .param
+        .iter()
+        .map(|k| ethersim::run::output::SweepParam {
+            key: k.clone(),
+            values: Vec::new(),
+        })
+        .collect();
+    ethersim::run::check_conflicts(&set, &params, a.scenario.seed).map_err(|e| e.to_string())
 }
 
 /// `--max-cpu-hours`: a finite, positive number of hours, at most a year.
@@ -581,7 +659,7 @@ pub struct ReproduceArgs {
     pub list: bool,
     /// Override a key of every scenario of the reproduction (repeatable), as `run --set`
     /// does for one: a what-if of the whole figure or table against the measurements.
-    #[arg(short = 's', long, value_name = "KEY=VALUE", conflicts_with = "list")]
+    #[arg(short = 's', long, value_name = "KEY=VALUE", conflicts_with = "list", value_parser = set_arg)]
     pub set: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,

@@ -9,14 +9,15 @@ use super::io::{check_out_dir, print, wrote};
 use ethersim::report::atomic::Staged;
 use ethersim::repro::catalogue::{self, Entry};
 
-fn entry(name: &str) -> Result<Entry> {
-    match catalogue::find(name) {
-        Some(e) => Ok(e),
-        None => bail!(
+/// The catalogue's entry `name`; an unknown name is a usage error (as an unknown
+/// reproduction is), which says where the names are listed.
+fn entry(name: &str) -> Entry {
+    catalogue::find(name).unwrap_or_else(|| {
+        super::io::usage(&format!(
             "no scenario {:?} in the catalogue; `ethersim scenarios` lists them",
             ethersim::scenario::error::clip(name, 60)
-        ),
-    }
+        ))
+    })
 }
 
 /// Runs `ethersim scenarios`.
@@ -43,9 +44,9 @@ pub fn run(a: &ScenariosArgs) -> Result<()> {
             out.push_str(&hardware);
             print(&out)
         }
-        Some(ScenariosAction::Show { name }) => print(entry(name)?.text),
+        Some(ScenariosAction::Show { name }) => print(entry(name).text),
         Some(ScenariosAction::Export { name, dir }) => {
-            let e = entry(name)?;
+            let e = entry(name);
             check_out_dir(dir)?;
             let mut staged = Staged::new(dir);
             for (file, text) in e.export() {

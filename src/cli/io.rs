@@ -1,10 +1,13 @@
 //! The command line's input and output helpers, shared by every subcommand: stdout and
-//! stderr that never fail the exit status, warnings and `--quiet`, the output directory's
-//! check, `--set` overrides, scenario loading, the thread count and the "wrote" lines.
+//! stderr that never fail the exit status, errors and warnings (coloured on a terminal
+//! only, never under `NO_COLOR`) and `--quiet`, usage errors (exit status 2), the output
+//! directory's check, `--set` overrides, scenario loading (`-` for standard input), the
+//! thread count and the "wrote" lines.
 //!
 //! The bottom of the command line: it imports nothing from the subcommands above it.
 
-use std::io::Write;
+use std::ffi::OsStr;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -34,20 +37,62 @@ pub fn note(line: &str) {
     );
 }
 
+/// Should stderr be coloured? Only on a terminal, and not when `NO_COLOR` is set to
+/// anything but the empty string (no-color.org) or the terminal is `dumb`.
+pub(crate) fn colour_wanted(is_terminal: bool, no_color: Option<&OsStr>, term: Option<&OsStr>) -> bool {
+    is_terminal && no_color.is_none_or(OsStr::is_empty) && term.is_none_or(|t| t != "dumb")
+}
+
+/// [`colour_wanted`] for this process's stderr and environment (decided once).
+pub(crate) fn stderr_colour() -> bool {
+    static DECIDED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DECIDED.get_or_init(|| {
+        colour_wanted(
+            std::io::stderr().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::env::var_os("TERM").as_deref(),
+        )
+    })
+}
+
+/// `NO_COLOR` set (to anything but the empty string): clap is told too, so that its help
+/// and errors follow the same rule.
+pub(crate) fn no_color_env() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// `label:` (`error:` bold red, `warning:` yellow when [`stderr_colour`]) and `message`,
+/// through [`note`]'s escaping; the colour codes are added after it.
+fn labelled(label: &str, message: &str) {
+    let text = scenario::error::escape_message(message);
+    let label = match (stderr_colour(), label) {
+        (true, "error") => "\x1b[1;31merror:\x1b[0m".to_string(),
+        (true, "warning") => "\x1b[33mwarning:\x1b[0m".to_string(),
+        (_, l) => format!("{l}:"),
+    };
+    let _ = writeln!(std::io::stderr().lock(), "{label} {text}");
+}
+
+/// Writes `error: MESSAGE` to stderr (the label in bold red on a terminal).
+pub fn error(message: &str) {
+    labelled("error", message);
+}
+
 /// A command line that clap accepted but whose values do not fit together or with the
 /// scenario: the message on stderr and exit status 2, as for clap's own usage errors.
 pub(crate) fn usage(message: &str) -> ! {
-    note(&format!("error: {message}"));
+    error(message);
     std::process::exit(2);
 }
 
 /// `--quiet`: warnings are not printed (errors still are).
 pub(crate) static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Writes a warning to stderr through [`note`], unless `--quiet` was given.
+/// Writes `warning: MESSAGE` to stderr (escaped as by [`note`], the label yellow on a
+/// terminal), unless `--quiet` was given.
 pub fn warning(message: &str) {
     if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
-        note(&format!("warning: {message}"));
+        labelled("warning", message);
     }
 }
 
@@ -98,16 +143,30 @@ pub(crate) fn overrides(set: &[String]) -> Result<Vec<Override>> {
     Ok(set.iter().map(|s| Override::parse(s)).collect::<Result<_, _>>()?)
 }
 
+/// `--set` arguments as overrides, with `--seed`, none contradicting another (a key
+/// given twice is a usage error). Each has been checked by clap's parser of `--set`.
+pub(crate) fn checked_overrides(set: &[String], seed: Option<u64>) -> Result<Vec<Override>> {
+    let set = overrides(set)?;
+    if let Err(e) = run::check_conflicts(&set, &[], seed) {
+        usage(&e.to_string());
+    }
+    Ok(set)
+}
+
 pub(crate) fn warn(s: &Scenario) {
     for w in &s.warnings {
         warning(w);
     }
 }
 
-/// The scenario at `path`: the file if there is one, else the catalogue's entry of that
-/// name with its include (said on stderr), else the file (whose read then fails plainly).
+/// The scenario at `path`: standard input for `-`; the file if there is one, else the
+/// catalogue's entry of that name with its include (said on stderr), else the file
+/// (whose read then fails plainly).
 pub(crate) fn scenario_source(path: &std::path::Path) -> Result<(scenario::Source, Vec<scenario::Source>)> {
     use ethersim::repro::catalogue;
+    if path.as_os_str() == "-" {
+        return Ok((scenario::Source::read_stdin(std::io::stdin().lock())?, Vec::new()));
+    }
     if !path.exists() {
         if let Some(e) = path.to_str().and_then(catalogue::find) {
             note(&format!(
@@ -125,8 +184,7 @@ pub(crate) fn scenario_source(path: &std::path::Path) -> Result<(scenario::Sourc
 
 /// Loads and validates the scenario of `args`, with its overrides and seed.
 pub(crate) fn load(args: &ScenarioArgs) -> Result<Scenario> {
-    let set = overrides(&args.set)?;
-    run::check_conflicts(&set, &[], args.seed)?;
+    let set = checked_overrides(&args.set, args.seed)?;
     let (source, includes) = scenario_source(&args.scenario)?;
     let mut s = scenario::load_source_with(&source, &includes, &set)?;
     if let Some(seed) = args.seed {
@@ -190,4 +248,24 @@ pub(crate) fn scenario_texts(
         texts.push((name(hw), text));
     }
     Ok(texts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_colour_only_on_a_terminal_without_no_color() {
+        let os = |s: &'static str| Some(OsStr::new(s));
+        assert!(colour_wanted(true, None, os("xterm-256color")));
+        assert!(colour_wanted(true, None, None));
+        // piped or redirected: never
+        assert!(!colour_wanted(false, None, os("xterm")));
+        // NO_COLOR with any non-empty value disables; an empty one does not (no-color.org)
+        assert!(!colour_wanted(true, os("1"), os("xterm")));
+        assert!(!colour_wanted(true, os("0"), os("xterm")));
+        assert!(colour_wanted(true, os(""), os("xterm")));
+        // a dumb terminal understands no escape codes
+        assert!(!colour_wanted(true, None, os("dumb")));
+    }
 }

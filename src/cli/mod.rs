@@ -33,7 +33,13 @@ use self::io::{jobs, note, QUIET};
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> Result<()> {
+    let colour = if io::no_color_env() {
+        clap::ColorChoice::Never
+    } else {
+        clap::ColorChoice::Auto
+    };
     let matches = Cli::command()
+        .color(colour)
         .try_get_matches()
         .unwrap_or_else(|e| usage_error(e));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_error(e));
@@ -58,6 +64,9 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
         Command::Run(a) => run::run(a),
         Command::Sweep(a) => {
             let m = matches.subcommand_matches("sweep").context("sweep arguments")?;
+            if let Err(e) = args::check_sweep(&a, m) {
+                io::usage(&e);
+            }
             sweep::run(a, m)
         }
         Command::Validate(a) => validate::run(a),
@@ -104,11 +113,17 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
 }
 
 /// A command line clap refuses: its message (which quotes the bad argument) goes through
-/// [`note`]; `--help` and `--version` print to stdout as usual.
+/// [`io::error`] (escaped, its label coloured on a terminal); `--help` and `--version`
+/// print to stdout as usual.
 fn usage_error(e: clap::Error) -> ! {
     if !e.use_stderr() {
         e.exit();
     }
-    note(e.to_string().trim_end());
+    let text = e.to_string();
+    let text = text.trim_end();
+    match text.strip_prefix("error: ") {
+        Some(rest) => io::error(rest),
+        None => note(text),
+    }
     std::process::exit(e.exit_code());
 }

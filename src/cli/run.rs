@@ -16,6 +16,13 @@ use ethersim::run;
 
 /// Runs `ethersim run`.
 pub fn run(a: RunArgs) -> Result<()> {
+    if a.wide && a.format != FormatArg::Table {
+        let f = format!("{:?}", a.format).to_lowercase();
+        super::io::usage(&format!(
+            "--wide applies to the table format only, not to --format {f} (which holds every \
+             figure already); drop --wide, or use --format table"
+        ));
+    }
     let s = load(&a.scenario)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;

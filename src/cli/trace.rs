@@ -16,9 +16,11 @@ use super::args::TraceArgs;
 use super::io::{check_out_dir, load, wrote};
 use super::wire::{check_window_start, LastSeen};
 
-/// `ethersim trace SCENARIO --from T --to T --out DIR`.
+/// `ethersim trace SCENARIO --from T --to T [--out DIR]` (`DIR` defaults to `output`, as
+/// for every command that writes files). A window that is no window (`--to` not after
+/// `--from`, or over 5 ms long) is a usage error.
 pub fn run(a: &TraceArgs) -> Result<()> {
-    let window = Window::new(a.from, a.to)?;
+    let window = Window::new(a.from, a.to).unwrap_or_else(|e| super::io::usage(&format!("--from/--to: {e}")));
     let s = load(&a.scenario)?;
     let seg = run::observed_segment(&s).context(
         "ethersim trace draws a CSMA/CD segment: this scenario's medium is a point-to-point link or no network",

@@ -4,8 +4,10 @@
 //! Chart axes and legends, table headings and the sweep summary take their words from
 //! here, never from the raw column names.
 //!
-//! Every column of [`crate::run::output::SATURATE_COLUMNS`], [`crate::run::output::TRAFFIC_COLUMNS`] and [`crate::run::output::PERFORM3_COLUMNS`]
-//! has an entry (a test checks it), so a new workload's columns must be registered here.
+//! Every column of every workload ([`crate::run::output::SATURATE_COLUMNS`],
+//! [`crate::run::output::TRAFFIC_COLUMNS`], [`crate::run::output::PERFORM3_COLUMNS`],
+//! [`crate::run::output::LANPERF_COLUMNS`], [`crate::workload::ttcp::TTCP_COLUMNS`]) has an
+//! entry (a test checks it), so a new workload's columns must be registered here.
 
 use super::units::Unit;
 use crate::run::output::RunOutput;
@@ -51,8 +53,8 @@ const fn fig(key: &'static str, name: &'static str, unit: Unit, description: &'s
     }
 }
 
-/// Every registered figure: the saturate columns, then the PERFORM3 columns (`events` is
-/// shared).
+/// Every registered figure: the saturate columns, then those of traffic, PERFORM3, ttcp
+/// and LANPERF (a column several workloads share, such as `events`, is registered once).
 pub const FIGURES: &[Figure] = &[
     // saturate
     fig(
@@ -346,6 +348,183 @@ pub const FIGURES: &[Figure] = &[
         Unit::Count("frames"),
         "frames lost to a full receive ring",
     ),
+    // ttcp (besides collisions, capture_mean_run, rx_ring_drops and events above)
+    fig(
+        "kbytes_per_s",
+        "Throughput (1 KB = 1024 B)",
+        Unit::PerSecond("KB"),
+        "data the receiving ttcp read per second of its real time, as ttcp prints it",
+    ),
+    fig(
+        "tx_kbytes_per_s",
+        "Transmitter's throughput (1 KB = 1024 B)",
+        Unit::PerSecond("KB"),
+        "data the transmitting ttcp wrote per second of its real time, as ttcp prints it",
+    ),
+    fig(
+        "bytes",
+        "Bytes transferred",
+        Unit::Count("bytes"),
+        "data the receiving ttcp read",
+    ),
+    fig(
+        "rx_real_s",
+        "Receiver's real time",
+        Unit::Seconds,
+        "the receiving ttcp's real (elapsed) time",
+    ),
+    fig(
+        "tx_real_s",
+        "Transmitter's real time",
+        Unit::Seconds,
+        "the transmitting ttcp's real (elapsed) time",
+    ),
+    fig(
+        "tx_user_s",
+        "Transmitter's user time",
+        Unit::Seconds,
+        "user time charged to the transmitting ttcp",
+    ),
+    fig(
+        "tx_sys_s",
+        "Transmitter's system time",
+        Unit::Seconds,
+        "system time charged to the transmitting ttcp",
+    ),
+    fig(
+        "rx_user_s",
+        "Receiver's user time",
+        Unit::Seconds,
+        "user time charged to the receiving ttcp",
+    ),
+    fig(
+        "rx_sys_s",
+        "Receiver's system time",
+        Unit::Seconds,
+        "system time charged to the receiving ttcp",
+    ),
+    fig(
+        "tx_sys_pct",
+        "Transmitter's system time",
+        Unit::Percent,
+        "the transmitter's system time over its own real time, in percent",
+    ),
+    fig(
+        "rx_sys_pct",
+        "Receiver's system time",
+        Unit::Percent,
+        "the receiver's system time over its own real time, in percent",
+    ),
+    fig(
+        "tx_cpu",
+        "Transmitter CPU busy",
+        Unit::Share,
+        "share of the receiver's real time the transmitter's CPU was busy",
+    ),
+    fig(
+        "tx_copy",
+        "Transmitter CPU copying",
+        Unit::Share,
+        "share of the receiver's real time the transmitter's CPU copied data",
+    ),
+    fig(
+        "rx_cpu",
+        "Receiver CPU busy",
+        Unit::Share,
+        "share of the receiver's real time the receiver's CPU was busy",
+    ),
+    fig(
+        "rx_copy",
+        "Receiver CPU copying",
+        Unit::Share,
+        "share of the receiver's real time the receiver's CPU copied data",
+    ),
+    fig(
+        "data_frames",
+        "Data frames",
+        Unit::Count("frames"),
+        "TCP data segments the transmitter sent",
+    ),
+    fig(
+        "ack_frames",
+        "ACK frames",
+        Unit::Count("frames"),
+        "pure acknowledgements sent, both sides together",
+    ),
+    fig(
+        "wire_utilization",
+        "Wire carrying frames",
+        Unit::Share,
+        "share of time the wire carried frames delivered intact",
+    ),
+    fig(
+        "tx_window_limited",
+        "Transmitter waiting for the window",
+        Unit::Share,
+        "share of the receiver's real time the transmitter had data but the window was shut",
+    ),
+    fig(
+        "tx_copy_wait",
+        "Wire waiting for the transmitter's copy",
+        Unit::Share,
+        "share of the receiver's real time the card had nothing to send while the CPU copied the next frame",
+    ),
+    fig(
+        "rx_ack_backlog",
+        "ACKs queued at the receiver",
+        Unit::Ratio("ACKs"),
+        "ACKs waiting in the receiver's driver or card when a data segment arrives, mean",
+    ),
+    fig(
+        "frames_lost",
+        "Frames lost",
+        Unit::Count("frames"),
+        "frames lost on the wire or at a full receive ring",
+    ),
+    fig(
+        "retransmit_timeouts",
+        "Retransmission timeouts",
+        Unit::Count(""),
+        "times the transmitter's retransmission timer expired",
+    ),
+    // lanperf (besides block_size, throughput_kbps, server_cpu, workstation_cpu,
+    // packets_retransmitted and events)
+    fig(
+        "test",
+        "LANPERF test",
+        Unit::Count(""),
+        "which test: 1 WRITE, 2 READ",
+    ),
+    fig(
+        "stations",
+        "Stations",
+        Unit::Count("stations"),
+        "stations running LANPERF",
+    ),
+    fig(
+        "operations",
+        "Operations",
+        Unit::Count(""),
+        "reads or writes completed in the test, all stations together",
+    ),
+    fig(
+        "mean_response_ms",
+        "Mean response time",
+        Unit::Milliseconds,
+        "the test's length over its operations, as LANPERF computes it",
+    ),
+    fig(
+        "wire_busy",
+        "Wire busy",
+        Unit::Share,
+        "share of the test the cable carried a signal",
+    ),
+    fig(
+        "disk_busy",
+        "Server disk busy",
+        Unit::Share,
+        "share of the test the server's disk was busy",
+    ),
 ];
 
 #[cfg(test)]
@@ -464,7 +643,8 @@ pub fn headline_text(out: &RunOutput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::output::{PERFORM3_COLUMNS, SATURATE_COLUMNS, TRAFFIC_COLUMNS};
+    use crate::run::output::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS, TRAFFIC_COLUMNS};
+    use crate::workload::ttcp::TTCP_COLUMNS;
 
     #[test]
     fn test_every_column_is_registered() {
@@ -472,6 +652,8 @@ mod tests {
             .iter()
             .chain(&PERFORM3_COLUMNS)
             .chain(&TRAFFIC_COLUMNS)
+            .chain(&LANPERF_COLUMNS)
+            .chain(&TTCP_COLUMNS)
         {
             let f = figure(c).unwrap_or_else(|| panic!("column {c} has no entry in FIGURES"));
             assert!(!f.name.is_empty() && !f.description.is_empty(), "{c}");

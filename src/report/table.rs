@@ -6,13 +6,14 @@
 //!   that matter, in words;
 //! - the wide view (`--wide`): every figure of every point; one figure per line for a run
 //!   with one point, else one row per point with a column per figure (the column names of
-//!   the CSV, their units on a second heading line).
+//!   the CSV, their units on a second heading line). A time whose name states its unit
+//!   (`_us`, `_ms`, `_s`) is shown in that unit.
 //!
 //! Both start with the same header: scenario, workload, seed and the headline figure.
 
 use super::explain;
 use super::figures;
-use super::units::{align_with, Unit};
+use super::units::align_with;
 use super::{Exporter, ReportError};
 use crate::run::output::{RunDetail, RunOutput};
 
@@ -110,12 +111,13 @@ fn wide(out: &RunOutput) -> String {
         let rows: Vec<Vec<String>> = std::iter::once(["figure", "value", "unit"].map(String::from).to_vec())
             .chain(out.columns.iter().zip(&out.points[0]).map(|(c, &v)| {
                 let unit = figures::unit(c);
-                let sym = if v.is_nan() || unit == Unit::Share {
+                let (sym, cells) = unit.column_named(c, &[v]);
+                let sym = if v.is_nan() || unit.is_percentage() {
                     String::new()
                 } else {
-                    unit.symbol(v)
+                    sym
                 };
-                vec![c.clone(), unit.number(v), sym]
+                vec![c.clone(), cells[0].clone(), sym]
             }))
             .collect();
         return align_with(&rows, "  ", |c| c != 1);
@@ -126,9 +128,9 @@ fn wide(out: &RunOutput) -> String {
     for (c, name) in out.columns.iter().enumerate() {
         let vs: Vec<f64> = out.points.iter().map(|p| p[c]).collect();
         let unit = figures::unit(name);
-        let (sym, col) = unit.column(&vs);
+        let (sym, col) = unit.column_named(name, &vs);
         names.push(name.clone());
-        units.push(if unit == Unit::Share { "%".into() } else { sym });
+        units.push(if unit.is_percentage() { "%".into() } else { sym });
         cells.push(col);
     }
     let mut rows = vec![names, units];
@@ -144,8 +146,8 @@ impl Exporter for TableExporter {
     }
 
     fn render(&self, out: &RunOutput) -> Result<String, ReportError> {
-        // LANPERF prints its own layout
-        if let RunDetail::Lanperf(r) = &out.detail {
+        // LANPERF prints its own layout (with --wide, every figure as for the others)
+        if let (RunDetail::Lanperf(r), false) = (&out.detail, self.wide) {
             return Ok(super::lanperf::table(r));
         }
         let mut s = header(out);

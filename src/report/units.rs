@@ -6,14 +6,16 @@
 //! The rules:
 //! - throughput in KB/s (1 KB = 1000 bytes): 1 decimal (`1040.8`);
 //! - throughput in Mb/s: 3 decimals (`9.552`); in b/s: a whole number;
-//! - a share (a fraction of the time, 0..=1): a percentage with 1 decimal (`87.6%`);
+//! - a share (a fraction of the time, 0..=1): a percentage with 1 decimal (`87.6%`); a
+//!   figure that is a percentage already (ttcp's system time over real time) likewise;
 //! - an error or a change relative to a reference: a signed percentage with 1 decimal
 //!   (`+7.1%`); a mean absolute percentage error: 2 decimals (`4.07%`), because
 //!   calibrations are compared by hundredths; a spread over seeds (coefficient of
 //!   variation) likewise with 2 decimals (`0.03%`), because seed noise is small;
 //! - a time: in the unit among ns, µs, ms and s in which it is at least 1 (seconds past
 //!   1000 s), with 2 decimals (`62.50 ms`, `51.20 µs`); a column of times shares the unit
-//!   that fits its largest value;
+//!   that fits its largest value; where a column's name states its unit
+//!   (`access_delay_mean_us`, `rx_real_s`), in that unit ([`Unit::column_named`]);
 //! - a count (frames, collisions, events, bytes): a whole number, rounded;
 //! - a rate per second: 1 decimal; a ratio (per block, a run length): 2 decimals; an index
 //!   in 0..=1 (Jain's fairness): 3 decimals.
@@ -35,6 +37,8 @@ pub enum Unit {
     BitsPerSecond,
     /// A fraction of the time in 0..=1, shown as a percentage.
     Share,
+    /// A percentage already (0..=100, as ttcp's system time over real time), shown as one.
+    Percent,
     /// A time stored in seconds.
     Seconds,
     /// A time stored in milliseconds.
@@ -59,7 +63,7 @@ impl Unit {
             Unit::KiloBytesPerSecond => "KB/s".into(),
             Unit::MegabitsPerSecond => "Mb/s".into(),
             Unit::BitsPerSecond => "b/s".into(),
-            Unit::Share => "%".into(),
+            Unit::Share | Unit::Percent => "%".into(),
             Unit::Seconds | Unit::Milliseconds | Unit::Microseconds => {
                 TimeUnit::fitting(self.to_seconds(v)).symbol().into()
             }
@@ -102,6 +106,7 @@ impl Unit {
             Unit::KiloBytesPerSecond => format!("{v:.1}"),
             Unit::MegabitsPerSecond => format!("{v:.3}"),
             Unit::Share => format!("{:.1}%", v * 100.0),
+            Unit::Percent => format!("{v:.1}%"),
             Unit::Seconds | Unit::Milliseconds | Unit::Microseconds => {
                 format!("{:.2}", self.to_seconds(v) / time.seconds())
             }
@@ -116,11 +121,63 @@ impl Unit {
     pub fn show(self, v: f64) -> String {
         let n = self.number(v);
         let sym = self.symbol(v);
-        if v.is_nan() || sym.is_empty() || self == Unit::Share {
+        if v.is_nan() || sym.is_empty() || self.is_percentage() {
             n
         } else {
             format!("{n} {sym}")
         }
+    }
+
+    /// Is the number shown with its own `%` (a share or a percentage)?
+    pub fn is_percentage(self) -> bool {
+        matches!(self, Unit::Share | Unit::Percent)
+    }
+
+    /// The time unit a column's name states (`_s`, `_ms`, `_us`, `_ns` at its end), if
+    /// this unit is a time.
+    fn stated_in(self, name: &str) -> Option<TimeUnit> {
+        if !matches!(self, Unit::Seconds | Unit::Milliseconds | Unit::Microseconds) {
+            return None;
+        }
+        [
+            ("_ns", TimeUnit::Ns),
+            ("_us", TimeUnit::Us),
+            ("_ms", TimeUnit::Ms),
+            ("_s", TimeUnit::S),
+        ]
+        .into_iter()
+        .find_map(|(suffix, t)| name.ends_with(suffix).then_some(t))
+    }
+
+    /// A column of values of the figure `name`, and the symbol for its heading: as
+    /// [`Unit::column`], except that a time whose name states its unit
+    /// (`access_delay_mean_us`) is shown in that unit, so that name and unit agree, with 2
+    /// decimals, or as many more as a value under 1 needs for 3 significant digits.
+    pub fn column_named(self, name: &str, vs: &[f64]) -> (String, Vec<String>) {
+        let Some(time) = self.stated_in(name) else {
+            return self.column(vs);
+        };
+        let scaled: Vec<f64> = vs.iter().map(|&v| self.to_seconds(v) / time.seconds()).collect();
+        let decimals = scaled
+            .iter()
+            .filter(|v| v.is_finite() && **v != 0.0 && v.abs() < 1.0)
+            .map(|v| 2 + (-v.abs().log10()).ceil() as usize)
+            .max()
+            .unwrap_or(2)
+            .min(9);
+        let cells = scaled
+            .iter()
+            .map(|&v| {
+                if v.is_nan() {
+                    "-".into()
+                } else if v.is_infinite() {
+                    if v > 0.0 { "inf" } else { "-inf" }.into()
+                } else {
+                    format!("{v:.decimals$}")
+                }
+            })
+            .collect();
+        (time.symbol().into(), cells)
     }
 
     /// A column of values by this unit's rule, all times in the unit that fits the largest,
@@ -222,7 +279,7 @@ pub fn mean_ci(unit: Unit, mean: f64, ci95: Option<f64>, with_unit: bool) -> Str
         Some(_) => format!("{} ± {}", cells[0], cells[1]),
         None => cells[0].clone(),
     };
-    if with_unit && !sym.is_empty() && unit != Unit::Share && !mean.is_nan() {
+    if with_unit && !sym.is_empty() && !unit.is_percentage() && !mean.is_nan() {
         s.push(' ');
         s.push_str(&sym);
     }
@@ -394,5 +451,32 @@ mod tests {
             "12.00 ± 0.50 ms"
         );
         assert_eq!(mean_ci(Unit::Share, 0.5, Some(0.01), true), "50.0% ± 1.0%");
+    }
+
+    #[test]
+    fn test_a_time_whose_name_states_its_unit_is_shown_in_it() {
+        let (sym, cells) = Unit::Microseconds.column_named("access_delay_mean_us", &[2840.123]);
+        assert_eq!((sym.as_str(), cells[0].as_str()), ("µs", "2840.12"));
+        let (sym, cells) = Unit::Seconds.column_named("time_collision_s", &[0.0849, 0.0]);
+        assert_eq!(sym, "s");
+        assert_eq!(cells, ["0.0849", "0.0000"]);
+        let (sym, cells) = Unit::Seconds.column_named("rx_real_s", &[24.3, f64::NAN]);
+        assert_eq!(
+            (sym.as_str(), cells.as_slice()),
+            ("s", &["24.30".to_string(), "-".into()][..])
+        );
+        // a name that states no unit: the unit that fits
+        let (sym, _) = Unit::Milliseconds.column_named("ms_per_block", &[0.5]);
+        assert_eq!(sym, "µs");
+        // not a time: as by its rule
+        let (_, cells) = Unit::Count("bytes").column_named("bytes", &[16777216.0]);
+        assert_eq!(cells, ["16777216"]);
+    }
+
+    #[test]
+    fn test_a_percentage_reads_like_a_share() {
+        assert_eq!(Unit::Percent.show(54.537), "54.5%");
+        assert_eq!(Unit::Share.show(0.54537), "54.5%");
+        assert_eq!(Unit::Percent.show(f64::NAN), "-");
     }
 }

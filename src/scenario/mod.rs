@@ -6,7 +6,9 @@
 //! 2. The include: a top-level `hardware = "file.toml"` (relative to the scenario file)
 //!    names a shared hardware description whose tables are deep-merged *under* the
 //!    scenario's own ([`merge::merge_under`]: the scenario wins key by key).
-//! 3. `--set KEY=VALUE` overrides ([`Override`]), applied last.
+//! 3. `--set KEY=VALUE` overrides ([`Override`]), applied last; then durations written
+//!    with a unit (`duration_s = "500ms"`) become numbers in their key's own unit
+//!    ([`units::resolve_durations`]).
 //! 4. Tier one: the raw serde structs ([`RawScenario`] and one per section or workload
 //!    kind), which mirror the file and reject unknown keys ([`de::from_value`] adds the key
 //!    path to serde's errors).
@@ -252,7 +254,9 @@ fn lexical(path: &Path) -> PathBuf {
 
 /// As [`load_source`], with `includes` standing for files: a `hardware` include whose path
 /// (relative to the scenario's folder) is one of theirs is taken from them, not read
-/// (a scenario embedded in the binary, with its hardware file).
+/// (a scenario embedded in the binary, with its hardware file). A scenario read from
+/// standard input ([`Source::is_stdin`]) resolves its include relative to the current
+/// directory.
 pub fn load_source_with(
     source: &Source,
     includes: &[Source],
@@ -286,14 +290,21 @@ pub fn load_source_with(
                 } else {
                     dir.display().to_string()
                 };
+                let rule = if source.is_stdin() {
+                    "a scenario read from standard input resolves its include relative to the \
+                     current directory; run from the scenario's folder, or give the include's \
+                     path from here"
+                        .to_string()
+                } else {
+                    format!(
+                        "an include is resolved relative to the folder of the file that names \
+                         it, {folder}; copy the hardware file beside the scenario, or export \
+                         both with `ethersim scenarios export`"
+                    )
+                };
                 return Err(ScenarioError::Include {
                     at: no_hw.locate("hardware"),
-                    message: format!(
-                        "{} is not a readable file (an include is resolved relative to the \
-                         folder of the file that names it, {folder}; copy the hardware file \
-                         beside the scenario, or export both with `ethersim scenarios export`)",
-                        hw_path.display()
-                    ),
+                    message: format!("{} is not a readable file ({rule})", hw_path.display()),
                 });
             } else {
                 Some(Source::read(&hw_path)?)
@@ -353,6 +364,8 @@ fn load_with(
     for o in overrides {
         o.apply(&mut doc)?;
     }
+    // durations written with their unit ("500ms"), in the key's own unit from here on
+    units::resolve_durations(&mut doc).map_err(|e| sources.error(e))?;
     let default_name = source
         .path
         .file_stem()

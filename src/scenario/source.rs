@@ -14,6 +14,9 @@ use toml::Spanned;
 
 use super::error::{Location, ScenarioError};
 
+/// The path of a scenario read from standard input (`ethersim run -`), as messages show it.
+pub const STDIN_PATH: &str = "<stdin>";
+
 /// Largest scenario or hardware file accepted (1 MiB; real ones are a few kB).
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
@@ -94,6 +97,34 @@ impl Source {
             });
         }
         Self::from_bytes(path, bytes)
+    }
+
+    /// Reads a scenario from `input` (the command line's standard input), refusing what
+    /// [`Source::read`] refuses. Its path is [`STDIN_PATH`]: messages say `<stdin>`, and
+    /// an include is resolved relative to the current directory.
+    pub fn read_stdin(input: impl Read) -> Result<Source, ScenarioError> {
+        let path = Path::new(STDIN_PATH);
+        let mut bytes = Vec::new();
+        input
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| ScenarioError::Read {
+                path: path.to_path_buf(),
+                err,
+            })?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(ScenarioError::TooLarge {
+                path: path.to_path_buf(),
+                size: bytes.len() as u64,
+                limit: MAX_FILE_BYTES,
+            });
+        }
+        Self::from_bytes(path, bytes)
+    }
+
+    /// Was this source read from standard input?
+    pub fn is_stdin(&self) -> bool {
+        self.path == Path::new(STDIN_PATH)
     }
 
     /// A source from bytes already read (`path` is only used in messages).
@@ -236,5 +267,16 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn test_stdin_is_read_and_limited() {
+        let s = Source::read_stdin(&b"name = \"x\"\n"[..]).unwrap();
+        assert!(s.is_stdin() && s.text == "name = \"x\"\n");
+        let big = vec![b' '; MAX_FILE_BYTES as usize + 1];
+        assert!(matches!(
+            Source::read_stdin(&big[..]),
+            Err(ScenarioError::TooLarge { .. })
+        ));
     }
 }

@@ -68,7 +68,11 @@ pub fn reference_markdown() -> String {
          `ETHERSIM_BLESS=1 cargo test --test scenario_reference`.\n\n\
          Keys are written as `--set` takes them. `*` stands for a name the file chooses;\n\
          a key marked \"list\" holds an array of such values. A range `[a, b]` includes both\n\
-         ends, `(a, b]` excludes `a`; `a..=b` is a range of integers.\n",
+         ends, `(a, b]` excludes `a`; `a..=b` is a range of integers.\n\n\
+         A key whose unit is a time (`s`, `ms`, `ns`) takes a number in that unit, or a string\n\
+         with its own unit, as the command line's times do: `duration_s = \"500ms\"`,\n\
+         `\"2.5 s\"`, `\"250us\"` (or `µs`), `\"100ns\"`. It is converted to the key's unit and\n\
+         checked against the range below; a key of whole numbers must come out whole.\n",
     );
     for sec in SECTIONS {
         s.push_str(&format!("\n## {}\n\n{}\n\n", sec.title, sec.about));
