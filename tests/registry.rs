@@ -126,6 +126,9 @@ fn the_walk_notices_what_is_missing() {
         fn calibrated(&self) -> bool {
             true
         }
+        fn report_seeds(&self) -> Vec<u64> {
+            vec![1]
+        }
         fn files(&self) -> &'static [&'static str] {
             &["ghost.png"]
         }

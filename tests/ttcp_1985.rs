@@ -302,20 +302,23 @@ fn cli_reproduce_with_set_is_a_what_if_of_the_whole_table() {
     }
 }
 
-/// A reproduction is the mean over its own report seeds, so `--set seed=` is refused, as
-/// are a key no scenario has and a key given twice; nothing is written.
+/// A reproduction is the mean over its own report seeds, so `--set seed=` is refused (a
+/// usage error, as is a key given twice), as are a key no scenario has and a value out of
+/// range (bad input, exit 1); nothing is written.
 #[test]
 fn cli_reproduce_refuses_a_seed_an_unknown_key_and_a_key_twice() {
-    for (set, says) in [
-        (vec!["seed=3"], "`seed` cannot be set"),
-        (vec!["workload.nokey=1"], "key `workload.nokey`: unknown key"),
+    for (set, says, code) in [
+        (vec!["seed=3"], "`seed` cannot be set", 2),
+        (vec!["workload.nokey=1"], "key `workload.nokey`: unknown key", 1),
         (
             vec!["workload.socket_buffer=4096", "workload.socket_buffer=8192"],
             "given twice",
+            2,
         ),
         (
             vec!["workload.cards.ex0.queue.take_up_ns=-1"],
             "allowed: [0, 10000000]",
+            1,
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
@@ -326,7 +329,7 @@ fn cli_reproduce_refuses_a_seed_an_unknown_key_and_a_key_twice() {
             cmd.args(["--set", s]);
         }
         let out = cmd.output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{set:?}");
+        assert_eq!(out.status.code(), Some(code), "{set:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{set:?}: {err}");
         assert!(!target.exists(), "{set:?}: nothing written");

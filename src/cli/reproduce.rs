@@ -9,13 +9,14 @@
 //! With `--list-runs` or `--run-index` a reproduction split into runs (the bulletin's, LANPERF's)
 //! is a study of indexed runs instead ([`ethersim::study::reproduce`]).
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use super::args::{OutputArgs, ShardArgs};
 use super::io::{check_out_dir, jobs, overrides, print, wrote};
 use super::study::list_or_run;
 use ethersim::report::atomic::Staged;
 use ethersim::repro::{find, REGISTRY};
+use ethersim::study::provenance::{self, Provenance};
 use ethersim::study::reproduce::ReproduceStudy;
 
 /// The text of `reproduce --list`: each name, its aliases and what it reproduces, from
@@ -72,19 +73,20 @@ pub fn run(name: &str, a: &OutputArgs, set_args: &[String], shard: &ShardArgs) -
     let r = find(name)
         .with_context(|| format!("no reproduction {name:?}; `ethersim reproduce --list` names them"))?;
     let set = overrides(set_args)?;
-    ethersim::run::check_conflicts(&set, &[], None)?;
+    if let Err(e) = ethersim::run::check_conflicts(&set, &[], None) {
+        super::io::usage(&e.to_string());
+    }
     if let Some(o) = set.iter().find(|o| o.keys.first().is_some_and(|k| k == "seed")) {
-        bail!(
+        super::io::usage(&format!(
             "{}: a reproduction is the mean over its own report seeds; `seed` cannot be set",
             o.arg
-        );
+        ));
     }
     let out = a.out.clone().unwrap_or_else(|| {
-        let base = std::path::PathBuf::from("output");
         if set.is_empty() {
-            base
+            std::path::PathBuf::from("output")
         } else {
-            base.join("what-if")
+            provenance::what_if_dir(r.name(), set_args)
         }
     });
     let pool = rayon::ThreadPoolBuilder::new()
@@ -98,9 +100,12 @@ pub fn run(name: &str, a: &OutputArgs, set_args: &[String], shard: &ShardArgs) -
     }
     check_out_dir(&out)?;
     let mut staged = Staged::new(&out);
+    let prov = Provenance::of(r, set_args);
+    prov.mark_outputs(&mut staged);
     let table = pool.install(|| r.run(&set, &mut staged))?;
+    prov.write_beside_csvs(&mut staged)?;
     let files = staged.commit()?;
-    print(&table)?;
+    print(&prov.heading(&table))?;
     wrote(&files);
     Ok(())
 }

@@ -106,7 +106,11 @@ pub fn perform3_table(r: &Perform3Report) -> String {
     ]
     .map(String::from)
     .to_vec()];
-    for (p, ms) in r.points.iter().zip(ms_cells) {
+    // smallest block first, as Figure 1 reads
+    let mut order: Vec<(&crate::workload::perform3::Perform3Point, String)> =
+        r.points.iter().zip(ms_cells).collect();
+    order.sort_by_key(|(p, _)| p.block_size);
+    for (p, ms) in order {
         let x = &p.explanation;
         rows.push(vec![
             p.block_size.to_string(),

@@ -566,7 +566,7 @@ impl SweepSummary<'_> {
             })
             .collect();
         let (sym, cells) = unit.column(&both);
-        let sym = if unit == Unit::Share { String::new() } else { sym };
+        let sym = if unit.is_percentage() { String::new() } else { sym };
         let with = |h: &str| {
             if sym.is_empty() {
                 h.to_string()

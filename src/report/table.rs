@@ -134,7 +134,12 @@ fn wide(out: &RunOutput) -> String {
         cells.push(col);
     }
     let mut rows = vec![names, units];
-    for i in 0..out.points.len() {
+    // points in block-size order, smallest first, where the run has block sizes
+    let mut order: Vec<usize> = (0..out.points.len()).collect();
+    if let Some(b) = out.columns.iter().position(|c| c == "block_size") {
+        order.sort_by(|&i, &j| out.points[i][b].total_cmp(&out.points[j][b]));
+    }
+    for i in order {
         rows.push(cells.iter().map(|col| col[i].clone()).collect());
     }
     align_with(&rows, "  ", |_| false)

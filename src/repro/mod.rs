@@ -39,6 +39,9 @@ pub trait Reproduction: Sync {
     fn measured(&self) -> bool;
     /// Whether `calibrations/<name>/fit.toml` fits its constants to the measurements.
     fn calibrated(&self) -> bool;
+    /// The seeds every result is the mean over ([`crate::engine::seed::report_seeds`] of
+    /// the reproduction's scenario seed).
+    fn report_seeds(&self) -> Vec<u64>;
     /// The files it writes into the output directory (its images end in `.png`).
     fn files(&self) -> &'static [&'static str];
     /// Runs the reproduction with the `--set` overrides `set` applied to every scenario

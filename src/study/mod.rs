@@ -24,6 +24,7 @@
 pub mod fingerprint;
 pub mod folds;
 pub mod merge;
+pub mod provenance;
 pub mod reproduce;
 pub mod runfile;
 pub mod sweep;

@@ -67,10 +67,13 @@ pub fn finish(
     results: &[serde_json::Value],
     staged: &mut Staged,
 ) -> Result<Merged, StudyError> {
-    let (_, indexed) = indexed(name)?;
+    let (r, indexed) = indexed(name)?;
+    let prov = super::provenance::Provenance::of(r, set);
+    prov.mark_outputs(staged);
     let table = indexed.finish(&overrides(set)?, results, staged)?;
+    prov.write_beside_csvs(staged)?;
     Ok(Merged {
-        table,
+        table: prov.heading(&table),
         unfinished: None,
     })
 }

@@ -349,6 +349,9 @@ impl super::Reproduction for Bulletin {
     fn measured(&self) -> bool {
         true
     }
+    fn report_seeds(&self) -> Vec<u64> {
+        SEEDS.to_vec()
+    }
     fn calibrated(&self) -> bool {
         true
     }

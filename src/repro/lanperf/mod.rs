@@ -345,6 +345,9 @@ impl super::Reproduction for Lanperf {
     fn measured(&self) -> bool {
         false
     }
+    fn report_seeds(&self) -> Vec<u64> {
+        SEEDS.to_vec()
+    }
     fn calibrated(&self) -> bool {
         false
     }

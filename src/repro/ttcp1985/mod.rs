@@ -350,6 +350,9 @@ impl super::Reproduction for Ttcp1985 {
     fn measured(&self) -> bool {
         true
     }
+    fn report_seeds(&self) -> Vec<u64> {
+        SEEDS.to_vec()
+    }
     fn calibrated(&self) -> bool {
         true
     }

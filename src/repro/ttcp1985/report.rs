@@ -47,10 +47,13 @@ pub const CSV_COLUMNS: [&str; 21] = [
 
 /// The comparison as text: one line per row, then the goals.
 pub fn comparison_table(rows: &[Row]) -> String {
-    let mut s = format!(
+    let mut s = String::from(
+        "ttcp between two VAX-11/780s under 4.2BSD, 1985; KB/s of 1024 bytes; simulated: mean of 5 seeds\n",
+    );
+    s += &format!(
         "{:<15} {:<6} {:<4} {:<4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>8}\n",
         "side",
-        "config",
+        "mode",
         "if",
         "trl",
         "KB/s",
@@ -84,6 +87,13 @@ pub fn comparison_table(rows: &[Row]) -> String {
             if r.anomalous() { "  (anomalous)" } else { "" }
         );
     }
+    s += "side: whose figures (transmitter_VGR: BRL's dual VAX VGR sending; receiver_TGR: the \
+          780 TGR receiving); mode: VGR dual or single processor; if: interface (ex0 Excelan, \
+          il0 Interlan, pcl0 PCL-11); trl: trailers; KB/s, sim: measured and simulated \
+          throughput, err%: the error; sys%, sim: system time over real time, pts: the \
+          difference in points; cpu%, sim cpu: user and system time over real time; KB/cpu-s, \
+          sim: KB per CPU second; (anomalous): the source's rows of anomalously low system \
+          time, left out of the goals\n";
     let normal: Vec<&Row> = rows.iter().filter(|r| !r.anomalous()).collect();
     let within = normal
         .iter()

@@ -232,6 +232,9 @@ impl super::Reproduction for Ttcp1995 {
     fn measured(&self) -> bool {
         true
     }
+    fn report_seeds(&self) -> Vec<u64> {
+        crate::engine::seed::report_seeds(1995).to_vec()
+    }
     fn calibrated(&self) -> bool {
         true
     }

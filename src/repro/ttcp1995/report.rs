@@ -88,8 +88,8 @@ pub fn csv(t: &TtcpTable) -> Result<String, ReportError> {
 pub fn comparison_table(t: &TtcpTable) -> String {
     let kbps = Unit::KiloBytesPerSecond;
     let mut rows = vec![[
-        "midkemia",
-        "kelewan",
+        "midkemia's card",
+        "kelewan's card",
         "midkemia",
         "measured",
         "simulated",
@@ -118,6 +118,7 @@ pub fn comparison_table(t: &TtcpTable) -> String {
         seeds_text(t)
     );
     out += &align_with(&rows, "  ", |col| col < 3);
+    out += "midkemia (486DX2-66) receives or transmits; kelewan (Pentium-90) does the other\n";
     out += "min-max and CV (coefficient of variation): over the seeds; error: of the mean\n";
     out += &identical_note(t);
     out += &format!(
