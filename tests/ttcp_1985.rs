@@ -359,9 +359,9 @@ fn explain_over_the_point_to_point_link_has_no_nan() {
     );
 }
 
-/// Without `--out`, `reproduce --set` writes into `output/what-if`, never over the
-/// reproduction's own files in `output` (README shows those); without `--set` it writes
-/// into `output`.
+/// Without `--out`, `reproduce --set` writes into a folder of `output/what-if` named
+/// after the reproduction and its overrides, never over the reproduction's own files in
+/// `output` (README shows those); without `--set` it writes into `output`.
 #[test]
 fn a_what_if_without_out_goes_to_its_own_directory() {
     let dir = tempfile::tempdir().unwrap();
@@ -376,11 +376,14 @@ fn a_what_if_without_out_goes_to_its_own_directory() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
     run(&["--set", "workload.socket_buffer=4096"]);
-    assert!(dir.path().join("output/what-if/ttcp-1985.csv").exists());
+    let what_if_dir = dir
+        .path()
+        .join("output/what-if/ttcp1985_workload.socket_buffer=4096");
+    assert!(what_if_dir.join("ttcp-1985.csv").exists());
     assert!(!dir.path().join("output/ttcp-1985.csv").exists());
     run(&[]);
     let shipped = std::fs::read_to_string(dir.path().join("output/ttcp-1985.csv")).unwrap();
-    let what_if = std::fs::read_to_string(dir.path().join("output/what-if/ttcp-1985.csv")).unwrap();
+    let what_if = std::fs::read_to_string(what_if_dir.join("ttcp-1985.csv")).unwrap();
     assert_ne!(shipped, what_if);
 }
 

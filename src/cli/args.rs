@@ -94,7 +94,7 @@ Examples:
   ethersim reproduce --list
   ethersim reproduce bulletin
   ethersim reproduce ttcp1995 --out output --jobs 2
-  ethersim reproduce ttcp1985 --set workload.socket_buffer=4096   # into output/what-if
+  ethersim reproduce ttcp1985 --set workload.socket_buffer=4096   # into output/what-if/...
   ethersim reproduce lanperf
   ethersim reproduce figure1 --out study --run-index 12   # one of its 20 runs; then ethersim merge study
 
@@ -630,8 +630,9 @@ pub struct ValidateArgs {
 /// Where a reproduction writes and on how many threads.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output directory [default: output; output/what-if with `reproduce --set`, so that a
-    /// what-if never replaces the reproduction's own files].
+    /// Output directory [default: output; with `reproduce --set`,
+    /// output/what-if/NAME_KEY=VALUE,..., so that a what-if never replaces the
+    /// reproduction's own files].
     #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Threads (default: all cores); results do not depend on it.

@@ -67,7 +67,8 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 /// Runs the reproduction called `name` into `a.out` on `a.jobs` threads, with the `--set` overrides
 /// `set` applied to every scenario of it (each key once; not `seed`: a reproduction
 /// averages its own report seeds). Without `--out` it writes to `output`, or with
-/// overrides to `output/what-if`, so that a what-if never replaces the reproduction's own
+/// overrides to a folder of `output/what-if` named after them
+/// ([`provenance::what_if_dir`]), so that a what-if never replaces the reproduction's own
 /// files (README shows those).
 pub fn run(name: &str, a: &OutputArgs, set_args: &[String], shard: &ShardArgs) -> Result<()> {
     let r = find(name)
