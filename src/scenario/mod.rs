@@ -8,7 +8,7 @@
 //!    scenario's own ([`merge::merge_under`]: the scenario wins key by key).
 //! 3. `--set KEY=VALUE` overrides ([`Override`]), applied last; then durations written
 //!    with a unit (`duration_s = "500ms"`) become numbers in their key's own unit
-//!    ([`units::resolve_durations`]).
+//!    ([`durations::resolve_durations`]).
 //! 4. Tier one: the raw serde structs ([`RawScenario`] and one per section or workload
 //!    kind), which mirror the file and reject unknown keys ([`de::from_value`] adds the key
 //!    path to serde's errors).
@@ -30,6 +30,7 @@
 
 pub mod budget;
 pub mod de;
+mod durations;
 pub mod error;
 pub mod lan;
 pub mod lanperf;
@@ -365,7 +366,7 @@ fn load_with(
         o.apply(&mut doc)?;
     }
     // durations written with their unit ("500ms"), in the key's own unit from here on
-    units::resolve_durations(&mut doc).map_err(|e| sources.error(e))?;
+    durations::resolve_durations(&mut doc).map_err(|e| sources.error(e))?;
     let default_name = source
         .path
         .file_stem()

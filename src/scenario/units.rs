@@ -1,6 +1,6 @@
 //! Conversions of scenario numbers into simulated time, checked, and the one reader of
 //! durations written with a unit (`"500ms"`, `"2.5 s"`), which scenario files and the
-//! command line share ([`parse_duration_text`], [`resolve_durations`]).
+//! command line share ([`parse_duration_text`]; `durations` applies it to the keys the registry declares times).
 //!
 //! Every duration a scenario gives (seconds or milliseconds, as a float) goes through
 //! [`duration`]: the value must be finite and inside its key's range, and it must not round
@@ -9,7 +9,6 @@
 //! `u64` nanoseconds (584 years), so no input reaches the time arithmetic's overflow.
 
 use super::error::{clip, show, FieldError};
-use super::params::{self, Range};
 use crate::time::SimDuration;
 
 /// The PC timer's tick, ms: 65536 / 1,193,182 Hz (the 8253/8254 at its slowest rate, the
@@ -142,75 +141,13 @@ pub fn duration_in(text: &str, key_unit: TimeUnit) -> Result<f64, DurationTextEr
 }
 
 /// The words for a key's own unit, for "a bare number is in seconds".
-fn unit_words(u: TimeUnit) -> &'static str {
+pub(crate) fn unit_words(u: TimeUnit) -> &'static str {
     match u {
         TimeUnit::Ns => "nanoseconds",
         TimeUnit::Us => "microseconds",
         TimeUnit::Ms => "milliseconds",
         TimeUnit::S => "seconds",
     }
-}
-
-/// Durations written with their unit: every string at a key that the parameter registry
-/// declares a time (its unit `s`, `ms` or `ns`) becomes the number in the key's own unit
-/// (`duration_s = "500ms"` is `0.5`; an integer key takes a whole number). A bare number
-/// is left as it is, and so is a string at any other key, for the raw structs to judge.
-/// The workload's `kind` picks the keys of its kind.
-pub fn resolve_durations(doc: &mut toml::Table) -> Result<(), FieldError> {
-    let kind = doc
-        .get("workload")
-        .and_then(|w| w.get("kind"))
-        .and_then(toml::Value::as_str)
-        .map(str::to_owned);
-    for (k, v) in doc.iter_mut() {
-        resolve_in(v, k, kind.as_deref())?;
-    }
-    Ok(())
-}
-
-fn resolve_in(value: &mut toml::Value, path: &str, kind: Option<&str>) -> Result<(), FieldError> {
-    match value {
-        toml::Value::Table(t) => {
-            for (k, v) in t.iter_mut() {
-                resolve_in(v, &format!("{path}.{k}"), kind)?;
-            }
-        }
-        toml::Value::Array(a) => {
-            for (i, v) in a.iter_mut().enumerate() {
-                resolve_in(v, &format!("{path}[{i}]"), kind)?;
-            }
-        }
-        toml::Value::String(text) => {
-            let Some(p) = params::find_for(kind, path) else {
-                return Ok(());
-            };
-            let Some(unit) = TimeUnit::of_key_unit(p.unit) else {
-                return Ok(());
-            };
-            let own = unit_words(unit);
-            let v = duration_in(text, unit)
-                .map_err(|e| FieldError::invalid(path, format!("{e}; a bare number is in {own}")))?;
-            *value = match p.range {
-                Range::Int { .. } | Range::Ints { .. } => {
-                    let whole = v.round();
-                    if (v - whole).abs() > 1e-9 * whole.abs().max(1.0) || whole.abs() > 9.0e15 {
-                        return Err(FieldError::invalid(
-                            path,
-                            format!(
-                                "`{}` is {} {own}; this key takes a whole number of {own}",
-                                clip(text, 40),
-                                show(v)
-                            ),
-                        ));
-                    }
-                    toml::Value::Integer(whole as i64)
-                }
-                _ => toml::Value::Float(v),
-            };
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 #[cfg(test)]
