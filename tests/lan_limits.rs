@@ -109,11 +109,11 @@ fn check_lan_state_is_bounded(cfg: Perform3Config, block: u32, seed: u64) {
     let mut engine = Engine::new(seed);
     let mut lan = perform3::build_lan(&cfg.lan, block, &mut engine);
     let s = SimDuration::from_secs;
-    let records = |l: &perform3::Perform3Lan| l.records_held();
+    let records = |l: &perform3::Perform3Net| l.lan().records_held();
     let start = max_state(&mut lan, &mut engine, s(0), s(2), records);
     let early = max_state(&mut lan, &mut engine, s(2), s(11), records);
     let late = max_state(&mut lan, &mut engine, s(11), s(20), records);
-    let audit = lan.audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
+    let audit = lan.lan().audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "{} workstations, block {block}: max (records, pending) over 0..2 s {start:?}, 2..11 s {early:?}, \
          11..20 s {late:?}; {} events, {} bytes to the applications",
@@ -195,7 +195,7 @@ fn lan_heap_does_not_grow_with_duration() {
             &mut engine,
             SimTime::ZERO + SimDuration::from_secs(secs),
         );
-        lan.audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
+        lan.lan().audit(engine.now()).unwrap_or_else(|e| panic!("{e}"));
         live_bytes() - base
     };
     let (b2, b10, b20) = (at(2), at(10), at(20));

@@ -213,8 +213,9 @@ fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
     let (cfg, seed) = load(c);
     // the ceiling depends only on the configuration; a throwaway LAN computes it
     let mut engine = ethersim::engine::Engine::new(0);
-    let ceiling =
-        ethersim::workload::perform3::build_lan(&cfg.lan, 1, &mut engine).payload_ceiling_bytes_per_s();
+    let ceiling = ethersim::workload::perform3::build_lan(&cfg.lan, 1, &mut engine)
+        .lan()
+        .payload_ceiling_bytes_per_s();
     for &b in &cfg.block_sizes {
         let (p, audit) = run_block_audited(&cfg, b, block_seed(seed, b));
         let a = audit.map_err(|e| TestCaseError::fail(format!("block {b}: {e}\n{:#?}", c.sets)))?;

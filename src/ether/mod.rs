@@ -28,4 +28,4 @@ pub use link::{Link, LinkConfig};
 pub use observe::WireEvent;
 pub use report::EtherReport;
 pub use segment::{EtherEvent, Indication, MacEvent, Segment, SegmentConfig};
-pub use wire::{AnyWire, Wire, WireConfig};
+pub use wire::{AnyWire, SharedSegment, Wire, WireConfig};

@@ -3,11 +3,20 @@
 //! [`Segment`] and the point-to-point [`Link`] both implement [`Wire`]; [`AnyWire`] is
 //! the one a scenario chose. The MAC's rules stay inside each medium: no caller
 //! special-cases a kind.
+//!
+//! One medium can have several clients: the parts of one LAN (the NetBIOS file service
+//! and TCP/IP hosts on one cable) each hold a handle to it ([`SharedSegment`], and
+//! [`AnyWire`], whose handles are cheap clones of one medium). The engine is single
+//! threaded and a handle is borrowed only for the length of one call, so the borrows
+//! never overlap.
 
 use super::frame::Frame;
 use super::link::{Link, LinkConfig};
 use super::report::EtherReport;
 use super::segment::{EtherEvent, Indication, Segment, SegmentConfig};
+use std::cell::{Ref, RefCell, RefMut};
+use std::rc::Rc;
+
 use crate::engine::{Engine, RngStreams};
 use crate::time::SimTime;
 
@@ -61,6 +70,41 @@ impl Wire for Link {
     }
 }
 
+/// A handle to a CSMA/CD segment that several clients share (cloning clones the handle,
+/// not the segment).
+#[derive(Clone)]
+pub struct SharedSegment(Rc<RefCell<Segment>>);
+
+impl SharedSegment {
+    pub fn new(cfg: &SegmentConfig, rngs: &RngStreams) -> Self {
+        SharedSegment(Rc::new(RefCell::new(Segment::new(cfg, rngs))))
+    }
+    /// The segment, to read (for reports and audits).
+    pub fn get(&self) -> Ref<'_, Segment> {
+        self.0.borrow()
+    }
+    /// The segment, to change (observation on and off).
+    pub fn get_mut(&self) -> RefMut<'_, Segment> {
+        self.0.borrow_mut()
+    }
+}
+
+impl Wire for SharedSegment {
+    fn enqueue<E: From<EtherEvent>>(&mut self, frame: Frame, eng: &mut Engine<E>) {
+        self.0.borrow_mut().enqueue(frame, eng)
+    }
+    fn handle<E: From<EtherEvent>>(&mut self, ev: EtherEvent, eng: &mut Engine<E>) {
+        self.0.borrow_mut().handle(ev, eng)
+    }
+    fn drain_indications(&mut self, buf: &mut Vec<Indication>) {
+        self.0.borrow_mut().drain_indications(buf)
+    }
+    fn report(&self, now: SimTime) -> EtherReport {
+        self.0.borrow().report(now)
+    }
+    fn receiver_ready<E: From<EtherEvent>>(&mut self, _station: usize, _eng: &mut Engine<E>) {}
+}
+
 /// Which medium a scenario describes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WireConfig {
@@ -85,18 +129,19 @@ impl WireConfig {
     }
 }
 
-/// The medium a scenario chose.
+/// A handle to the medium a scenario chose (cloning clones the handle: every clone is
+/// the same medium).
+#[derive(Clone)]
 pub enum AnyWire {
-    /// Boxed: a segment is much larger than a link.
-    Csma(Box<Segment>),
-    PointToPoint(Link),
+    Csma(SharedSegment),
+    PointToPoint(Rc<RefCell<Link>>),
 }
 
 impl AnyWire {
     pub fn new(cfg: &WireConfig, rngs: &RngStreams) -> Self {
         match cfg {
-            WireConfig::Csma(c) => AnyWire::Csma(Box::new(Segment::new(c, rngs))),
-            WireConfig::PointToPoint(c) => AnyWire::PointToPoint(Link::new(c)),
+            WireConfig::Csma(c) => AnyWire::Csma(SharedSegment::new(c, rngs)),
+            WireConfig::PointToPoint(c) => AnyWire::PointToPoint(Rc::new(RefCell::new(Link::new(c)))),
         }
     }
 
@@ -104,14 +149,14 @@ impl AnyWire {
     /// nothing (it has no MAC to observe).
     pub fn observe(&mut self) {
         if let AnyWire::Csma(s) = self {
-            s.observe();
+            s.get_mut().observe();
         }
     }
 
     /// Moves the recorded observations into `out` ([`Segment::drain_observed`]).
     pub fn drain_observed(&mut self, out: &mut Vec<super::WireEvent>) {
         if let AnyWire::Csma(s) = self {
-            s.drain_observed(out);
+            s.get_mut().drain_observed(out);
         }
     }
 }
@@ -120,31 +165,31 @@ impl Wire for AnyWire {
     fn enqueue<E: From<EtherEvent>>(&mut self, frame: Frame, eng: &mut Engine<E>) {
         match self {
             AnyWire::Csma(s) => s.enqueue(frame, eng),
-            AnyWire::PointToPoint(l) => l.enqueue(frame, eng),
+            AnyWire::PointToPoint(l) => l.borrow_mut().enqueue(frame, eng),
         }
     }
     fn handle<E: From<EtherEvent>>(&mut self, ev: EtherEvent, eng: &mut Engine<E>) {
         match self {
             AnyWire::Csma(s) => s.handle(ev, eng),
-            AnyWire::PointToPoint(l) => l.handle(ev, eng),
+            AnyWire::PointToPoint(l) => l.borrow_mut().handle(ev, eng),
         }
     }
     fn drain_indications(&mut self, buf: &mut Vec<Indication>) {
         match self {
             AnyWire::Csma(s) => s.drain_indications(buf),
-            AnyWire::PointToPoint(l) => l.drain_indications(buf),
+            AnyWire::PointToPoint(l) => l.borrow_mut().drain_indications(buf),
         }
     }
     fn report(&self, now: SimTime) -> EtherReport {
         match self {
             AnyWire::Csma(s) => s.report(now),
-            AnyWire::PointToPoint(l) => l.report(now),
+            AnyWire::PointToPoint(l) => l.borrow().report(now),
         }
     }
     fn receiver_ready<E: From<EtherEvent>>(&mut self, station: usize, eng: &mut Engine<E>) {
         match self {
             AnyWire::Csma(s) => s.receiver_ready(station, eng),
-            AnyWire::PointToPoint(l) => l.receiver_ready(station, eng),
+            AnyWire::PointToPoint(l) => l.borrow_mut().receiver_ready(station, eng),
         }
     }
 }

@@ -198,7 +198,7 @@ impl<A: Application> Lan<A> {
 
     /// Transmission records the medium holds (bounded: see `ether::medium`).
     pub fn records_held(&self) -> usize {
-        self.segment.medium().records_held()
+        self.segment.get().medium().records_held()
     }
 
     /// Checks every conservation invariant (see the module documentation) at `now`, which
@@ -209,8 +209,9 @@ impl<A: Application> Lan<A> {
             at_ns: now.as_nanos(),
             ..AuditReport::default()
         };
-        let medium = self.segment.medium();
-        let ether = self.segment.report(now);
+        let segment = self.segment.get();
+        let medium = segment.medium();
+        let ether = segment.report(now);
         r.rx_overlaps = ether.rx_overlaps;
         c.eq(
             || "intact receptions that overlapped at a station".into(),
@@ -218,11 +219,12 @@ impl<A: Application> Lan<A> {
             0,
         );
 
-        // frames whose last bit has left the sender but not yet reached the destination
+        // frames of this part's nodes whose last bit has left the sender but not yet
+        // reached the destination (other parts of the LAN audit their own)
         let mut on_wire = vec![0u64; self.nodes.len()];
         let mut wire_data = 0u64;
         let mut wire_acks = 0u64;
-        for x in medium.records() {
+        for x in medium.records().filter(|x| x.src < self.nodes.len()) {
             let arrives = x.end + medium.prop(x.src, x.frame.dst);
             if !x.collided && x.end <= now && arrives > now {
                 on_wire[x.src] += 1;
@@ -236,7 +238,7 @@ impl<A: Application> Lan<A> {
         let mut in_mac_data = 0u64;
         let mut in_mac_acks = 0u64;
         for (i, node) in self.nodes.iter().enumerate() {
-            let mac = self.segment.mac(i);
+            let mac = segment.mac(i);
             let st = &mac.stats;
             let queued = mac.queue.len() as u64;
             for f in &mac.queue {

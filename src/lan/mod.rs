@@ -38,7 +38,9 @@
 mod app;
 mod audit;
 mod config;
+mod event;
 pub mod instruments;
+mod net;
 mod node;
 pub mod observe;
 mod path;
@@ -48,11 +50,13 @@ pub mod tcp;
 pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
 pub use config::{LanConfig, LanProfile, StorageConfig};
+pub use event::{LanEvent, NosEvent, TcpEvent};
+pub use net::{Absent, FileServiceNet, Net, TcpNet};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
 use crate::adapter::{Carries, TxStep};
-use crate::engine::{Engine, Model, SimRng, StreamKind};
-use crate::ether::{frame_bytes, EtherEvent, Frame, Indication, Segment};
+use crate::engine::{Engine, SimRng, StreamKind};
+use crate::ether::{frame_bytes, Frame, Indication, SharedSegment};
 use crate::host::{Cost, Priority};
 use crate::nos::cache::{Extent, WritePolicy};
 use crate::nos::config::{LatencyScope, ReplyCopy};
@@ -61,69 +65,6 @@ use crate::nos::server::{ReadRequest, WRITE_REPLY_BYTES};
 use crate::nos::session::{OutMsg, TimerRequest};
 use crate::time::SimTime;
 use node::{Node, Role};
-
-/// Events of the LAN model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LanEvent {
-    Ether(EtherEvent),
-    /// The running job on `node`'s CPU is done (stale unless `gen` is the CPU's current one).
-    CpuDone {
-        node: u32,
-        gen: u32,
-    },
-    /// A session's retransmission timer.
-    Retry {
-        node: u32,
-        peer: u32,
-        gen: u32,
-    },
-    /// A session's delayed-acknowledgement timer.
-    AckTimer {
-        node: u32,
-        peer: u32,
-        gen: u32,
-    },
-    /// A workstation's application starts.
-    Start {
-        node: u32,
-    },
-    /// The server's disk has done what a request waited for: send its reply.
-    DiskDone {
-        node: u32,
-        peer: u32,
-        reply: OutMsg,
-    },
-    /// The server writes its cache's dirty blocks (delayed write).
-    Flush {
-        node: u32,
-    },
-    /// A TCP connection's timer (`tcp` composition only).
-    TcpTimer {
-        node: u32,
-        timer: crate::tcp::Timer,
-        gen: u32,
-    },
-    /// A card's DMA of `frame` across the host's bus is done (`inbound`: card to host
-    /// memory) (`tcp` composition, DMA cards only).
-    DmaDone {
-        node: u32,
-        frame: crate::ether::Frame,
-        inbound: bool,
-    },
-    /// A message-queue card's processor has taken up the receive request the driver
-    /// hung (`tcp` composition, [`crate::adapter::MessageQueue`] cards only).
-    RxRequestTaken {
-        node: u32,
-    },
-    /// The process's user-mode work on the attached processor is done (`tcp` only).
-    UserDone {
-        node: u32,
-    },
-    /// A host's clock tick, sampled for CPU accounting (`tcp` only).
-    ClockTick {
-        node: u32,
-    },
-}
 
 impl path::FrameJob for Job {
     fn tx_copy(frame: Frame, prio: Priority) -> Self {
@@ -134,12 +75,6 @@ impl path::FrameJob for Job {
     }
     fn rx_isr(frame: Frame) -> Self {
         Job::RxIsr { frame }
-    }
-}
-
-impl From<EtherEvent> for LanEvent {
-    fn from(e: EtherEvent) -> Self {
-        LanEvent::Ether(e)
     }
 }
 
@@ -180,9 +115,9 @@ pub enum Job {
 /// The model of one LAN run, its workstations running applications of type `A`.
 pub struct Lan<A> {
     cfg: LanConfig,
-    segment: Segment,
+    /// The segment, shared with the other parts of the LAN if there are any.
+    segment: SharedSegment,
     nodes: Vec<Node<A>>,
-    inds: Vec<Indication>,
     /// One host stream per node, for its application's randomness.
     rngs: Vec<SimRng>,
     /// Packets lost and delivered, for [`Lan::audit`] (never read by the model).
@@ -192,11 +127,20 @@ pub struct Lan<A> {
 }
 
 impl<A: Application> Lan<A> {
-    /// Builds the LAN with one application per workstation (`apps[i]` runs on node
-    /// `i + 1`); each starts after its own [`Application::start_delay`].
-    pub fn new(cfg: LanConfig, apps: Vec<A>, engine: &mut Engine<LanEvent>) -> Self {
+    /// Builds the file service with one application per workstation (`apps[i]` runs on
+    /// node `i + 1`) on `segment`, whose stations 0..`cfg.nodes()` are its nodes; each
+    /// application starts after its own [`Application::start_delay`].
+    pub(crate) fn new(
+        cfg: LanConfig,
+        apps: Vec<A>,
+        segment: SharedSegment,
+        engine: &mut Engine<LanEvent>,
+    ) -> Self {
         assert_eq!(apps.len(), cfg.workstations, "one application per workstation");
-        let segment = Segment::new(&cfg.segment, engine.rng_streams());
+        assert!(
+            segment.get().stations() >= cfg.nodes(),
+            "a station for every node"
+        );
         let n = cfg.workstations;
         let mut nodes = Vec::with_capacity(cfg.nodes());
         nodes.push(Node::server(&cfg, 0));
@@ -214,7 +158,6 @@ impl<A: Application> Lan<A> {
             cfg,
             segment,
             nodes,
-            inds: Vec::with_capacity(8),
             rngs,
             ledger: audit::Ledger::new(nodes_len),
             tap: observe::Tap::default(),
@@ -222,14 +165,14 @@ impl<A: Application> Lan<A> {
         if let Some(WritePolicy::Delayed { flush_every }) = lan.cfg.storage.as_ref().map(|s| s.cache.policy) {
             for s in lan.cfg.server_nodes() {
                 if lan.nodes[s].storage.as_ref().is_some_and(|st| st.delay_writes) {
-                    engine.schedule_in(flush_every, LanEvent::Flush { node: s as u32 });
+                    engine.schedule_in(flush_every, NosEvent::Flush { node: s as u32 });
                 }
             }
         }
         for w in 1..=n {
             let (_, app) = lan.nodes[w].workstation_mut();
             let delay = app.start_delay(&mut lan.rngs[w]);
-            engine.schedule_in(delay, LanEvent::Start { node: w as u32 });
+            engine.schedule_in(delay, NosEvent::Start { node: w as u32 });
         }
         lan
     }
@@ -245,7 +188,7 @@ impl<A: Application> Lan<A> {
 
     /// A snapshot of every counter, for differencing over a measurement window.
     pub fn snapshot(&self, engine: &Engine<LanEvent>) -> LanSnapshot {
-        LanSnapshot::take(&self.nodes, &self.segment, engine.now())
+        LanSnapshot::take(&self.nodes, &self.segment.get(), engine.now())
     }
 
     /// Runs an application's operation on workstation `n`.
@@ -306,7 +249,7 @@ impl<A: Application> Lan<A> {
         match t {
             Some(TimerRequest::Retry { gen }) => engine.schedule_in(
                 self.nodes[n].session_cfg.retry_period,
-                LanEvent::Retry {
+                NosEvent::Retry {
                     node,
                     peer: peer32,
                     gen,
@@ -314,7 +257,7 @@ impl<A: Application> Lan<A> {
             ),
             Some(TimerRequest::Ack { gen }) => engine.schedule_in(
                 self.nodes[n].session_cfg.ack_timeout,
-                LanEvent::AckTimer {
+                NosEvent::AckTimer {
                     node,
                     peer: peer32,
                     gen,
@@ -522,7 +465,7 @@ impl<A: Application> Lan<A> {
                 self.nodes[n].replies_waiting += 1;
                 engine.schedule(
                     t,
-                    LanEvent::DiskDone {
+                    NosEvent::DiskDone {
                         node: n as u32,
                         peer: p as u32,
                         reply,
@@ -664,7 +607,8 @@ impl<A: Application> Lan<A> {
         self.start_job(n, Priority::Task, cost, job, engine);
     }
 
-    fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
+    /// The medium's indication `ind` about a frame of this part's.
+    pub(crate) fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
         if let Indication::Dropped { frame } | Indication::Corrupted { frame } = ind {
             self.ledger.lost(&frame);
         }
@@ -712,66 +656,55 @@ impl<A: Application> Lan<A> {
     }
 }
 
-impl<A: Application> observe::Observed for Lan<A> {
-    fn start_observing(&mut self) {
+impl<A: Application> Lan<A> {
+    /// Observation of this part's host work starts.
+    pub(crate) fn start_observing(&mut self) {
         self.tap.enable();
-        self.segment.observe();
     }
 
-    fn flush_observations(&mut self, obs: &mut dyn observe::Observer) {
-        let (segment, nodes) = (&mut self.segment, &self.nodes);
-        self.tap.flush(
-            |buf| segment.drain_observed(buf),
-            |f| observe::Content::Nos {
-                packet: Packet::decode(f.tag),
-                header_bytes: nodes[f.src].session_cfg.header_bytes,
-            },
-            obs,
-        );
+    /// The part's observation buffer.
+    pub(crate) fn tap(&mut self) -> &mut observe::Tap {
+        &mut self.tap
     }
-}
 
-impl<A: Application> Model for Lan<A> {
-    type Event = LanEvent;
+    /// What frame `f` of this part carries: a NetBIOS packet.
+    pub(crate) fn content(&self, f: &Frame) -> observe::Content {
+        observe::Content::Nos {
+            packet: Packet::decode(f.tag),
+            header_bytes: self.nodes[f.src].session_cfg.header_bytes,
+        }
+    }
 
-    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+    /// The running job on node `node`'s CPU is done (if `gen` is current).
+    pub(crate) fn cpu_done(&mut self, node: u32, gen: u32, engine: &mut Engine<LanEvent>) {
+        let n = node as usize;
+        let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
+            return; // the job was preempted; it completes later
+        };
+        self.job_done(n, job, engine);
+    }
+
+    /// An event of the file service.
+    pub(crate) fn handle(&mut self, ev: NosEvent, engine: &mut Engine<LanEvent>) {
         match ev {
-            LanEvent::Ether(e) => {
-                let mut inds = path::ether_step(&mut self.segment, &mut self.inds, e, engine);
-                for ind in &inds {
-                    self.on_indication(*ind, engine);
-                }
-                inds.clear();
-                self.inds = inds;
-            }
-            LanEvent::CpuDone { node, gen } => {
-                let n = node as usize;
-                let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
-                    return; // the job was preempted; it completes later
-                };
-                self.job_done(n, job, engine);
-                // a job may have handed frames to the MAC
-                self.segment.drain_indications(&mut self.inds);
-                debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
-            }
-            LanEvent::Retry { node, peer, gen } => {
+            NosEvent::Retry { node, peer, gen } => {
                 let (n, p) = (node as usize, peer as usize);
                 self.nodes[n].session_mut(p).retry_expired(gen);
                 self.nodes[n].track_stall(p, engine.now());
                 self.pump(n, engine);
             }
-            LanEvent::AckTimer { node, peer, gen } => {
+            NosEvent::AckTimer { node, peer, gen } => {
                 let (n, p) = (node as usize, peer as usize);
                 self.nodes[n].session_mut(p).ack_expired(gen);
                 self.pump(n, engine);
             }
-            LanEvent::Start { node } => self.next_op(node as usize, engine),
-            LanEvent::DiskDone { node, peer, reply } => {
+            NosEvent::Start { node } => self.next_op(node as usize, engine),
+            NosEvent::DiskDone { node, peer, reply } => {
                 let n = node as usize;
                 self.nodes[n].replies_waiting -= 1;
                 self.send_reply(n, peer as usize, reply, engine);
             }
-            LanEvent::Flush { node } => {
+            NosEvent::Flush { node } => {
                 let n = node as usize;
                 let now = engine.now();
                 if let Some(st) = self.nodes[n].storage.as_mut() {
@@ -779,15 +712,10 @@ impl<A: Application> Model for Lan<A> {
                         st.disk.access(now, x.file, x.offset, x.bytes, x.write);
                     }
                     if let WritePolicy::Delayed { flush_every } = st.cache.config().policy {
-                        engine.schedule_in(flush_every, LanEvent::Flush { node });
+                        engine.schedule_in(flush_every, NosEvent::Flush { node });
                     }
                 }
             }
-            LanEvent::TcpTimer { .. }
-            | LanEvent::DmaDone { .. }
-            | LanEvent::RxRequestTaken { .. }
-            | LanEvent::UserDone { .. }
-            | LanEvent::ClockTick { .. } => unreachable!("TCP host event on a NetBIOS LAN: {ev:?}"),
         }
     }
 }

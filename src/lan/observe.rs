@@ -137,19 +137,35 @@ impl Tap {
     }
 
     /// Hands everything recorded to `obs`: the host work first (it was submitted before
-    /// the MAC events of the same instant it caused), then the segment's events in their
-    /// order, each TxStart with the content `content` gives for its frame.
+    /// the MAC events of the same instant it caused), then the medium's events that
+    /// `wire_source` gives, in their order, each TxStart with the content `content` gives
+    /// for its frame.
     pub fn flush(
         &mut self,
         wire_source: impl FnOnce(&mut Vec<WireEvent>),
         content: impl Fn(&Frame) -> Content,
         obs: &mut dyn Observer,
     ) {
+        self.flush_host(obs);
+        wire_source(&mut self.wire);
+        Tap::flush_wire(&mut self.wire, content, obs);
+    }
+
+    /// Hands the host work recorded to `obs`, in the order it was submitted.
+    pub fn flush_host(&mut self, obs: &mut dyn Observer) {
         for h in self.host.drain(..) {
             obs.observe(&Observation::Host(h));
         }
-        wire_source(&mut self.wire);
-        for ev in self.wire.drain(..) {
+    }
+
+    /// Hands the medium's events in `wire` to `obs` in their order (emptying it), each
+    /// TxStart with the content `content` gives for its frame.
+    pub fn flush_wire(
+        wire: &mut Vec<WireEvent>,
+        content: impl Fn(&Frame) -> Content,
+        obs: &mut dyn Observer,
+    ) {
+        for ev in wire.drain(..) {
             let content = match &ev {
                 WireEvent::TxStart { frame, .. } => content(frame),
                 _ => Content::Opaque,

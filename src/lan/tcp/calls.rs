@@ -42,14 +42,15 @@ impl<S: SocketApp> TcpLan<S> {
             if self.tap.is_on() {
                 // one record per segment, naming its first frame (all of its fragments' work)
                 let frame = Frame {
-                    src: n,
-                    dst: 1 - n,
+                    src: self.base + n,
+                    dst: self.base + 1 - n,
                     bytes: pieces[0].frame_bytes,
                     tag,
                     pad: 0,
                 };
                 let kind = HostWorkKind::Build;
-                self.tap.host(now, n, kind, &frame, cost.copy, cost.protocol);
+                self.tap
+                    .host(now, self.base + n, kind, &frame, cost.copy, cost.protocol);
             }
             self.in_flight.insert(
                 tag,
@@ -85,7 +86,12 @@ impl<S: SocketApp> TcpLan<S> {
         let t = node.host.instructions(node.costs.user_call_kinstr);
         if node.attached_processor {
             node.user_on_attached = true;
-            engine.schedule_in(t, LanEvent::UserDone { node: n as u32 });
+            engine.schedule_in(
+                t,
+                TcpEvent::UserDone {
+                    node: (self.base + n) as u32,
+                },
+            );
         } else {
             let cost = Cost {
                 work: t,
@@ -146,7 +152,12 @@ impl<S: SocketApp> TcpLan<S> {
             user_on_attached: node.user_on_attached,
         };
         node.ticks.add(account::charge(sample));
-        engine.schedule_in(tick, LanEvent::ClockTick { node: n as u32 });
+        engine.schedule_in(
+            tick,
+            TcpEvent::ClockTick {
+                node: (self.base + n) as u32,
+            },
+        );
     }
 
     /// Starts the application's next call, or resumes a blocked one.
@@ -300,8 +311,8 @@ impl<S: SocketApp> TcpLan<S> {
                     .collect();
                 for bytes in sizes {
                     let frame = Frame {
-                        src: n,
-                        dst: 1 - n,
+                        src: self.base + n,
+                        dst: self.base + 1 - n,
                         bytes,
                         tag,
                         pad: 0,
@@ -341,8 +352,8 @@ impl<S: SocketApp> TcpLan<S> {
                 node.dma_free = node.dma_free.max(start) + d;
                 engine.schedule(
                     node.dma_free,
-                    LanEvent::DmaDone {
-                        node: n as u32,
+                    TcpEvent::DmaDone {
+                        node: (self.base + n) as u32,
                         frame,
                         inbound: false,
                     },
@@ -391,11 +402,13 @@ impl<S: SocketApp> TcpLan<S> {
                     let rng = &mut node.card_rng;
                     engine.schedule_in(
                         SimDuration::from_nanos_f64(q.delay_ns(|| rng.random::<f64>())),
-                        LanEvent::RxRequestTaken { node: n as u32 },
+                        TcpEvent::RxRequestTaken {
+                            node: (self.base + n) as u32,
+                        },
                     );
                 }
                 // the end of the receive interrupt re-arms a link's receive DMA (pclrint)
-                self.medium.receiver_ready(n, engine);
+                self.medium.receiver_ready(self.base + n, engine);
                 // a 4.2BSD driver queues the datagram on ipintrq: IP and TCP input run
                 // after its interrupt, in the network software interrupt
                 if let Some(input) = self.nodes[n].rx_input.pop_front() {

@@ -43,7 +43,7 @@
 //! User-mode work (`user_call_kinstr` per read or write, ttcp's own loop) runs before
 //! each call, on the CPU or, with an attached processor, beside it. With a clock tick
 //! set, each tick is charged as 4.2BSD's accounting would ([`crate::host::account`]). Timers are the connection's (retransmit, delayed ACK), armed on
-//! the engine as [`LanEvent::TcpTimer`] with the connection's generation.
+//! the engine as [`TcpEvent::Timer`] with the connection's generation.
 //!
 //! Invariants: a node runs at most one socket call at a time (a ttcp process is single
 //! threaded); a call that cannot progress blocks until an ACK frees send buffer (writer)
@@ -62,10 +62,10 @@ use rand::RngExt;
 use super::audit::AuditError;
 use super::observe::HostWorkKind;
 use super::path::{self, FrameJob};
-use super::LanEvent;
+use super::{LanEvent, TcpEvent};
 use crate::adapter::{Adapter, AdapterProfile, TxStep};
-use crate::engine::{Engine, Model, SimRng, StreamKind};
-use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire, WireConfig};
+use crate::engine::{Engine, SimRng, StreamKind};
+use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire};
 use crate::host::account::{self, Sample, TickCounts, Work};
 use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
 use crate::stats::TimeIn;
@@ -312,11 +312,14 @@ struct InFlight {
     done: usize,
 }
 
-/// Two TCP hosts on one segment.
+/// Two TCP hosts on one medium, as stations `base` and `base + 1` of it.
 pub struct TcpLan<S> {
+    /// The medium, shared with the other parts of the LAN if there are any.
     medium: AnyWire,
+    /// The station number of host 0 (host 1 is the next); the hosts are numbered 0 and 1
+    /// within this part, and by station in frames and events.
+    base: usize,
     nodes: Vec<TcpNode<S>>,
-    inds: Vec<Indication>,
     in_flight: HashMap<u64, InFlight>,
     next_tag: u64,
     /// Frames lost on the wire or in a receive ring.
@@ -326,9 +329,15 @@ pub struct TcpLan<S> {
 }
 
 impl<S: SocketApp> TcpLan<S> {
-    /// Builds the pair (node 0 and node 1) and starts both applications at time 0.
-    pub fn new(wire: &WireConfig, hosts: [TcpHost; 2], apps: [S; 2], engine: &mut Engine<LanEvent>) -> Self {
-        let medium = AnyWire::new(wire, engine.rng_streams());
+    /// Builds the pair (stations `base` and `base + 1` of `medium`) and starts both
+    /// applications at time 0.
+    pub(crate) fn new(
+        medium: AnyWire,
+        base: usize,
+        hosts: [TcpHost; 2],
+        apps: [S; 2],
+        engine: &mut Engine<LanEvent>,
+    ) -> Self {
         let [h0, h1] = hosts;
         let (c0, c1) = Connection::pair((h0.stack, h0.sndbuf, h0.rcvbuf), (h1.stack, h1.sndbuf, h1.rcvbuf));
         let nodes = [(h0, c0), (h1, c1)]
@@ -336,7 +345,9 @@ impl<S: SocketApp> TcpLan<S> {
             .zip(apps)
             .enumerate()
             .map(|(n, ((h, conn), app))| TcpNode {
-                card_rng: engine.rng_streams().stream(StreamKind::Adapter, n as u64),
+                card_rng: engine
+                    .rng_streams()
+                    .stream(StreamKind::Adapter, (base + n) as u64),
                 cpu: Cpu::new(),
                 adapter: Adapter::new(h.adapter),
                 host: h.host,
@@ -373,7 +384,7 @@ impl<S: SocketApp> TcpLan<S> {
             .collect::<Vec<TcpNode<S>>>();
         let mut nodes = nodes;
         for (n, node) in nodes.iter_mut().enumerate() {
-            let mut rng = engine.rng_streams().stream(StreamKind::Host, n as u64);
+            let mut rng = engine.rng_streams().stream(StreamKind::Host, (base + n) as u64);
             let profile = *node.conn.profile();
             if profile.ack_clock == AckClock::FastTimeout {
                 let period = profile.delayed_ack.as_nanos();
@@ -384,17 +395,20 @@ impl<S: SocketApp> TcpLan<S> {
                 let phase = rng.random_range(0..tick.as_nanos());
                 engine.schedule_in(
                     SimDuration::from_nanos(phase),
-                    LanEvent::ClockTick { node: n as u32 },
+                    TcpEvent::ClockTick {
+                        node: (base + n) as u32,
+                    },
                 );
             }
         }
         for n in 0..2 {
-            engine.schedule_in(SimDuration::ZERO, LanEvent::Start { node: n });
+            let node = (base + n) as u32;
+            engine.schedule_in(SimDuration::ZERO, TcpEvent::Start { node });
         }
         TcpLan {
             medium,
+            base,
             nodes,
-            inds: Vec::new(),
             in_flight: HashMap::new(),
             next_tag: 0,
             tap: Default::default(),
@@ -506,7 +520,7 @@ impl<S: SocketApp> TcpLan<S> {
     }
 
     fn start(&mut self, n: usize, prio: Priority, cost: Cost, job: TcpJob, engine: &mut Engine<LanEvent>) {
-        path::start_job(&mut self.nodes[n].cpu, n, prio, cost, job, engine);
+        path::start_job(&mut self.nodes[n].cpu, self.base + n, prio, cost, job, engine);
     }
 
     /// Does what a transmit-side step of node `n`'s driver asks (`path::apply_tx`),
@@ -516,13 +530,14 @@ impl<S: SocketApp> TcpLan<S> {
         if let (true, Some(f)) = (self.tap.is_on(), step.copy) {
             let copy = node.adapter.profile.tx_copy_time(f.bytes);
             let kind = HostWorkKind::TxCopy;
-            self.tap.host(engine.now(), n, kind, &f, copy, SimDuration::ZERO);
+            self.tap
+                .host(engine.now(), self.base + n, kind, &f, copy, SimDuration::ZERO);
         }
         path::apply_tx(
             &mut self.medium,
             &mut node.cpu,
             &node.adapter,
-            n,
+            self.base + n,
             step,
             prio,
             engine,
@@ -541,16 +556,23 @@ impl<S: SocketApp> TcpLan<S> {
             protocol += input.protocol;
             self.nodes[n].rx_input.push_back(input);
         }
-        self.tap.host(engine.now(), n, kind, &frame, copy, protocol);
-        path::rx_start(&mut self.nodes[n].cpu, n, frame, cost.interrupt, engine);
+        self.tap
+            .host(engine.now(), self.base + n, kind, &frame, copy, protocol);
+        path::rx_start(
+            &mut self.nodes[n].cpu,
+            self.base + n,
+            frame,
+            cost.interrupt,
+            engine,
+        );
     }
 
     fn arm_timers(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
         for r in self.nodes[n].conn.take_timer_requests() {
             engine.schedule_in(
                 r.after,
-                LanEvent::TcpTimer {
-                    node: n as u32,
+                TcpEvent::Timer {
+                    node: (self.base + n) as u32,
                     timer: r.timer,
                     gen: r.gen,
                 },
@@ -571,83 +593,65 @@ impl<S: SocketApp> TcpLan<S> {
     }
 }
 
-impl<S: SocketApp> super::observe::Observed for TcpLan<S> {
-    fn start_observing(&mut self) {
-        self.tap.enable();
-        self.medium.observe();
-    }
-
-    /// A frame's content is its segment in flight; piece `index` is the first piece of
-    /// the frame's size (the pieces of a fragmented segment differ in size but for equal
-    /// fragments, whose headers then show the first one's offset).
-    fn flush_observations(&mut self, obs: &mut dyn super::observe::Observer) {
-        use super::observe::Content;
-        let (medium, in_flight) = (&mut self.medium, &self.in_flight);
-        self.tap.flush(
-            |buf| medium.drain_observed(buf),
-            |f| match in_flight.get(&f.tag) {
-                Some(x) => {
-                    let index = x
-                        .pieces
-                        .iter()
-                        .position(|p| p.frame_bytes == f.bytes)
-                        .unwrap_or(0);
-                    let offset = x.pieces[..index]
-                        .iter()
-                        .map(|p| p.ip_bytes - crate::tcp::segment::IP_HEADER_BYTES)
-                        .sum();
-                    Content::Tcp {
-                        seg: x.seg,
-                        piece: x.pieces[index],
-                        offset,
-                        last: index + 1 == x.pieces.len(),
-                    }
-                }
-                None => Content::Opaque,
-            },
-            obs,
-        );
-    }
-}
-
-impl<S: SocketApp> Model for TcpLan<S> {
-    type Event = LanEvent;
-
-    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
-        self.handle_event(ev, engine);
-        self.track_copy_wait(engine.now());
-    }
-}
-
 impl<S: SocketApp> TcpLan<S> {
-    fn handle_event(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
-        match ev {
-            LanEvent::Ether(e) => {
-                let mut inds = path::ether_step(&mut self.medium, &mut self.inds, e, engine);
-                for ind in &inds {
-                    self.on_indication(*ind, engine);
+    /// Observation of this part's host work starts.
+    pub(crate) fn start_observing(&mut self) {
+        self.tap.enable();
+    }
+
+    /// The part's observation buffer.
+    pub(crate) fn tap(&mut self) -> &mut super::observe::Tap {
+        &mut self.tap
+    }
+
+    /// What frame `f` of this part carries: its segment in flight; piece `index` is the
+    /// first piece of the frame's size (the pieces of a fragmented segment differ in
+    /// size but for equal fragments, whose headers then show the first one's offset).
+    pub(crate) fn content(&self, f: &Frame) -> super::observe::Content {
+        use super::observe::Content;
+        match self.in_flight.get(&f.tag) {
+            Some(x) => {
+                let index = x
+                    .pieces
+                    .iter()
+                    .position(|p| p.frame_bytes == f.bytes)
+                    .unwrap_or(0);
+                let offset = x.pieces[..index]
+                    .iter()
+                    .map(|p| p.ip_bytes - crate::tcp::segment::IP_HEADER_BYTES)
+                    .sum();
+                Content::Tcp {
+                    seg: x.seg,
+                    piece: x.pieces[index],
+                    offset,
+                    last: index + 1 == x.pieces.len(),
                 }
-                inds.clear();
-                self.inds = inds;
             }
-            LanEvent::CpuDone { node, gen } => {
-                let n = node as usize;
-                let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
-                    return;
-                };
-                self.job_done(n, job, engine);
-                self.medium.drain_indications(&mut self.inds);
-                debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
-            }
-            LanEvent::TcpTimer { node, timer, gen } => {
-                let n = node as usize;
+            None => Content::Opaque,
+        }
+    }
+
+    /// The running job on station `node`'s CPU is done (if `gen` is current).
+    pub(crate) fn cpu_done(&mut self, node: u32, gen: u32, engine: &mut Engine<LanEvent>) {
+        let n = node as usize - self.base;
+        let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
+            return;
+        };
+        self.job_done(n, job, engine);
+    }
+
+    /// An event of one of the hosts (numbered by station).
+    pub(crate) fn handle(&mut self, ev: TcpEvent, engine: &mut Engine<LanEvent>) {
+        match ev {
+            TcpEvent::Timer { node, timer, gen } => {
+                let n = node as usize - self.base;
                 if self.nodes[n].conn.on_timer(timer, gen) {
                     self.pump(n, false, engine);
                 }
             }
-            LanEvent::Start { node } => self.advance(node as usize, engine),
-            LanEvent::DmaDone { node, frame, inbound } => {
-                let n = node as usize;
+            TcpEvent::Start { node } => self.advance(node as usize - self.base, engine),
+            TcpEvent::DmaDone { node, frame, inbound } => {
+                let n = node as usize - self.base;
                 if inbound {
                     let cost = self.nodes[n]
                         .dma_in
@@ -657,27 +661,15 @@ impl<S: SocketApp> TcpLan<S> {
                 } else {
                     let step = self.nodes[n].adapter.copied_to_card(frame);
                     self.apply_tx(n, step, Priority::Interrupt, engine);
-                    self.medium.drain_indications(&mut self.inds);
-                    debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
                 }
             }
-            LanEvent::RxRequestTaken { node } => {
-                let n = node as usize;
+            TcpEvent::RxRequestTaken { node } => {
+                let n = node as usize - self.base;
                 self.nodes[n].rx_buffer = true;
                 self.rx_dma(n, engine);
             }
-            LanEvent::UserDone { node } => {
-                self.user_done(node as usize, engine);
-                self.medium.drain_indications(&mut self.inds);
-                debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
-            }
-            LanEvent::ClockTick { node } => self.clock_tick(node as usize, engine),
-            LanEvent::Retry { .. } | LanEvent::AckTimer { .. } => {
-                unreachable!("NetBIOS timer on a TCP/IP LAN: {ev:?}")
-            }
-            LanEvent::DiskDone { .. } | LanEvent::Flush { .. } => {
-                unreachable!("file server storage event on a TCP/IP LAN: {ev:?}")
-            }
+            TcpEvent::UserDone { node } => self.user_done(node as usize - self.base, engine),
+            TcpEvent::ClockTick { node } => self.clock_tick(node as usize - self.base, engine),
         }
     }
 }

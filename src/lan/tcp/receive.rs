@@ -46,13 +46,13 @@ impl<S: SocketApp> TcpLan<S> {
         self.in_flight.remove(&frame.tag);
     }
 
-    pub(super) fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
+    pub(crate) fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
         match ind {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
                 if let Indication::Dropped { .. } = ind {
                     self.lost(&frame);
                 }
-                let node = &mut self.nodes[frame.src];
+                let node = &mut self.nodes[frame.src - self.base];
                 let mut cost = Cost {
                     protocol: node.host.instructions(node.costs.interrupt_kinstr),
                     ..Cost::default()
@@ -71,7 +71,7 @@ impl<S: SocketApp> TcpLan<S> {
                 );
             }
             Indication::Received { frame } => {
-                let n = frame.dst;
+                let n = frame.dst - self.base;
                 let Some(f) = self.in_flight.get_mut(&frame.tag) else {
                     self.frames_lost += 1; // a fragment of a segment already lost
                     return;
@@ -190,7 +190,7 @@ impl<S> TcpLan<S> {
         };
         path::start_job(
             &mut self.nodes[n].cpu,
-            n,
+            self.base + n,
             Priority::Interrupt,
             cost,
             TcpJob::RcvCommand,
@@ -232,8 +232,8 @@ impl<S> TcpLan<S> {
         node.dma_in.push_back(cost);
         engine.schedule(
             node.dma_free,
-            LanEvent::DmaDone {
-                node: n as u32,
+            TcpEvent::DmaDone {
+                node: (self.base + n) as u32,
                 frame,
                 inbound: true,
             },
@@ -242,7 +242,7 @@ impl<S> TcpLan<S> {
 
     /// Brings the copy-wait clocks up to `now`: called after every event, the only
     /// times an adapter's state changes.
-    pub(super) fn track_copy_wait(&mut self, now: SimTime) {
+    pub(crate) fn track_copy_wait(&mut self, now: SimTime) {
         for node in &mut self.nodes {
             let a = &node.adapter;
             let starved = a.is_copying() && !a.is_transmitting() && a.card_ready().next().is_none();

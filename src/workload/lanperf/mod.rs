@@ -30,11 +30,11 @@ pub use params::{LanperfParams, OptionError, Sharing, Test};
 
 use crate::engine::Engine;
 use crate::lan::observe::{drive, reborrow, Observer};
-use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
+use crate::lan::{AuditError, AuditReport, CpuShare, FileServiceNet, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
 
 /// The LAN LANPERF runs on.
-pub type LanperfLan = Lan<LanperfApp>;
+pub type LanperfLan = FileServiceNet<LanperfApp>;
 
 /// A validated LANPERF run.
 #[derive(Clone, Debug, PartialEq)]
@@ -196,7 +196,7 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
             )
         })
         .collect();
-    Lan::new(cfg.lan.clone(), apps, engine)
+    FileServiceNet::file_service_only(cfg.lan.clone(), apps, engine)
 }
 
 /// The longest a run may take before the harness gives up on stations still running:
@@ -245,14 +245,14 @@ pub fn run_observed(
     loop {
         t += LOOK_EVERY;
         drive(&mut lan, &mut engine, t, reborrow(&mut obs));
-        let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| lan.app(w)).collect();
+        let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| lan.lan().app(w)).collect();
         for (k, test) in tests.iter().enumerate() {
             let all_in = apps.iter().all(|a| a.timing() == Some(*test));
             let w = &mut windows[k];
             if w.0.is_none() && all_in {
-                w.0 = Some(lan.snapshot(&engine));
+                w.0 = Some(lan.lan().snapshot(&engine));
             } else if w.0.is_some() && w.1.is_none() && !all_in {
-                w.1 = Some(lan.snapshot(&engine));
+                w.1 = Some(lan.lan().snapshot(&engine));
             }
         }
         if apps.iter().all(|a| a.is_done()) || t >= limit {
@@ -261,8 +261,8 @@ pub fn run_observed(
     }
     let finished_s = t.as_secs_f64();
     drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
-    let audit = audit_written(&lan, engine.now());
-    let report = report(cfg, &lan, &windows, finished_s, engine.events_dispatched());
+    let audit = audit_written(lan.lan(), engine.now());
+    let report = report(cfg, lan.lan(), &windows, finished_s, engine.events_dispatched());
     (report, audit)
 }
 
@@ -293,7 +293,7 @@ fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfR
 }
 
 /// The conservation audit, and, with the LAN settled, every byte written stored once.
-fn audit_written(lan: &LanperfLan, now: SimTime) -> Result<AuditReport, AuditError> {
+fn audit_written(lan: &Lan<LanperfApp>, now: SimTime) -> Result<AuditReport, AuditError> {
     let r = lan.audit(now)?;
     if r.bytes_stored != r.bytes_written_sent || r.bytes_written_acked != r.bytes_written_sent {
         return Err(AuditError {
@@ -309,7 +309,7 @@ fn audit_written(lan: &LanperfLan, now: SimTime) -> Result<AuditReport, AuditErr
 
 fn report(
     cfg: &LanperfConfig,
-    lan: &LanperfLan,
+    lan: &Lan<LanperfApp>,
     windows: &[(Option<LanSnapshot>, Option<LanSnapshot>)],
     finished_s: f64,
     events: u64,

@@ -23,11 +23,13 @@ pub use app::{Perform3App, Perform3Params};
 
 use crate::engine::{seed, Engine};
 use crate::lan::observe::{drive, reborrow, Observer};
-use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot};
+use crate::lan::{AuditError, AuditReport, CpuShare, FileServiceNet, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
 
 /// The LAN PERFORM3 runs on.
 pub type Perform3Lan = Lan<Perform3App>;
+/// The LAN of a PERFORM3 run: its file service alone on the segment.
+pub type Perform3Net = FileServiceNet<Perform3App>;
 
 /// A validated PERFORM3 run.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,16 +165,16 @@ pub fn run_block_observed<T>(
     end: impl FnOnce(&Perform3Lan, &Engine<LanEvent>) -> T,
 ) -> (Perform3Point, T) {
     let mut engine: Engine<LanEvent> = Engine::new(seed);
-    let mut lan = build_lan(&cfg.lan, block, &mut engine);
+    let mut net = build_lan(&cfg.lan, block, &mut engine);
     let t0 = SimTime::ZERO + cfg.warmup;
-    drive(&mut lan, &mut engine, t0, reborrow(&mut obs));
-    let a = lan.snapshot(&engine);
-    let blocks_a = blocks_done(&lan);
-    drive(&mut lan, &mut engine, t0 + cfg.measure, reborrow(&mut obs));
-    let b = lan.snapshot(&engine);
-    let blocks = blocks_done(&lan) - blocks_a;
+    drive(&mut net, &mut engine, t0, reborrow(&mut obs));
+    let a = net.lan().snapshot(&engine);
+    let blocks_a = blocks_done(net.lan());
+    drive(&mut net, &mut engine, t0 + cfg.measure, reborrow(&mut obs));
+    let b = net.lan().snapshot(&engine);
+    let blocks = blocks_done(net.lan()) - blocks_a;
     let p = point(block, blocks, &a, &b, engine.events_dispatched());
-    let t = end(&lan, &engine);
+    let t = end(net.lan(), &engine);
     (p, t)
 }
 
@@ -182,7 +184,7 @@ pub fn block_seed(seed: u64, block: u32) -> u64 {
 }
 
 /// The LAN of `cfg` with PERFORM3 reading blocks of `block` bytes on every workstation.
-pub fn build_lan(cfg: &LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> Perform3Lan {
+pub fn build_lan(cfg: &LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> Perform3Net {
     let costs = &cfg.profile.costs;
     let params = Perform3Params {
         block,
@@ -193,7 +195,7 @@ pub fn build_lan(cfg: &LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> 
     let apps = (0..cfg.workstations)
         .map(|_| Perform3App::new(params.clone()))
         .collect();
-    Lan::new(cfg.clone(), apps, engine)
+    FileServiceNet::file_service_only(cfg.clone(), apps, engine)
 }
 
 /// Blocks read so far by all workstations.

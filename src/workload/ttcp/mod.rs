@@ -25,6 +25,7 @@ use crate::engine::Engine;
 use crate::ether::{EtherReport, WireConfig};
 use crate::lan::tcp::{SockCall, SocketApp, TcpHost, TcpLan, TcpNodeReport};
 use crate::lan::LanEvent;
+use crate::lan::TcpNet;
 use crate::time::{SimDuration, SimTime};
 
 /// Which end of the transfer a ttcp process is.
@@ -237,39 +238,41 @@ pub fn run_observed(
         buflen: cfg.buflen,
         nbuf: cfg.nbuf,
     });
-    let mut lan = TcpLan::new(&cfg.wire, cfg.hosts.clone(), apps, &mut engine);
+    let mut net = TcpNet::tcp_only(&cfg.wire, cfg.hosts.clone(), apps, &mut engine);
     let limit = SimTime::ZERO + cfg.limit;
     if let Some(o) = crate::lan::observe::reborrow(&mut obs) {
-        lan.start_observing();
-        lan.flush_observations(o);
+        net.start_observing();
+        net.flush_observations(o);
     }
-    while !lan.finished() {
+    while !net.hosts().finished() {
         let Some(ev) = engine.pop_until(limit) else {
+            let lan = net.hosts();
             let bytes = lan.app(1 - tx).bytes();
             return Err(TtcpError::Stuck {
                 limit_s: cfg.limit.as_secs_f64(),
                 bytes,
                 total: cfg.buflen as u64 * cfg.nbuf as u64,
-                why: why_stuck(&lan, tx, bytes),
+                why: why_stuck(lan, tx, bytes),
             });
         };
-        crate::engine::Model::handle(&mut lan, ev, &mut engine);
+        crate::engine::Model::handle(&mut net, ev, &mut engine);
         if let Some(o) = crate::lan::observe::reborrow(&mut obs) {
-            lan.flush_observations(o);
+            net.flush_observations(o);
         }
         // the byte-conservation audit after every event in checked builds (CI's tests)
         if cfg!(debug_assertions) {
-            lan.audit(engine.now()).map_err(TtcpError::Audit)?;
+            net.hosts().audit(engine.now()).map_err(TtcpError::Audit)?;
         }
     }
+    let lan = net.hosts();
     lan.audit(engine.now()).map_err(TtcpError::Audit)?;
     let (written, read) = (lan.app(tx).bytes(), lan.app(1 - tx).bytes());
     if written != read || lan.conn(1 - tx).stats().bytes_read != read {
         return Err(TtcpError::Conservation { read, written });
     }
     Ok(TtcpReport {
-        transmitter: side(&lan, tx),
-        receiver: side(&lan, 1 - tx),
+        transmitter: side(lan, tx),
+        receiver: side(lan, 1 - tx),
         ether: lan.ether(engine.now()),
         frames_lost: lan.frames_lost,
         events: engine.events_dispatched(),

@@ -200,16 +200,19 @@ fn test_the_audit_holds_through_a_lossy_transfer_and_finds_a_byte_made_up() {
         }),
         Ttcp::new(Role::Receive { buflen: c.buflen }),
     ];
-    let mut lan = TcpLan::new(&c.wire, c.hosts.clone(), apps, &mut engine);
+    let mut net = crate::lan::TcpNet::tcp_only(&c.wire, c.hosts.clone(), apps, &mut engine);
     let mut checked = 0;
-    while !lan.finished() {
+    while !net.hosts().finished() {
         let ev = engine
             .pop_until(SimTime::from_nanos(60_000_000_000))
             .expect("finishes");
-        crate::engine::Model::handle(&mut lan, ev, &mut engine);
-        lan.audit(engine.now()).expect("bytes conserved at every event");
+        crate::engine::Model::handle(&mut net, ev, &mut engine);
+        net.hosts()
+            .audit(engine.now())
+            .expect("bytes conserved at every event");
         checked += 1;
     }
+    let lan = net.hosts_mut();
     assert!(
         checked > 1000 && lan.frames_lost > 0,
         "{checked} events, {} lost",

@@ -1,0 +1,81 @@
+//! The events of a LAN run: one enum, [`LanEvent`], whose variants say which part of the
+//! LAN handles them. The medium's own events go to the shared wire, a CPU's completion to
+//! the node that owns the CPU, and each stack's timers and steps to the part of the LAN
+//! that runs that stack: [`NosEvent`] to the NetBIOS file service (`super::Lan`),
+//! [`TcpEvent`] to the TCP/IP hosts (`super::tcp::TcpLan`). Each part matches only its
+//! own sub-enum, so no part has arms for another's events.
+//!
+//! Node numbers are stations on the segment: the NetBIOS nodes first (server 0,
+//! workstations 1..=n, further servers after them), then the TCP/IP hosts.
+
+use crate::ether::{EtherEvent, Frame};
+use crate::nos::session::OutMsg;
+
+/// Every event of a LAN run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LanEvent {
+    /// The medium's own event (carrier, collision, backoff, a frame's end).
+    Ether(EtherEvent),
+    /// The running job on `node`'s CPU is done (stale unless `gen` is the CPU's current one).
+    CpuDone { node: u32, gen: u32 },
+    /// An event of the NetBIOS file service.
+    Nos(NosEvent),
+    /// An event of a TCP/IP host.
+    Tcp(TcpEvent),
+}
+
+/// Events of the NetBIOS file service (sessions, server storage, applications).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NosEvent {
+    /// A session's retransmission timer.
+    Retry { node: u32, peer: u32, gen: u32 },
+    /// A session's delayed-acknowledgement timer.
+    AckTimer { node: u32, peer: u32, gen: u32 },
+    /// A workstation's application starts.
+    Start { node: u32 },
+    /// The server's disk has done what a request waited for: send its reply.
+    DiskDone { node: u32, peer: u32, reply: OutMsg },
+    /// The server writes its cache's dirty blocks (delayed write).
+    Flush { node: u32 },
+}
+
+/// Events of a TCP/IP host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpEvent {
+    /// The host's socket application starts.
+    Start { node: u32 },
+    /// A TCP connection's timer.
+    Timer {
+        node: u32,
+        timer: crate::tcp::Timer,
+        gen: u32,
+    },
+    /// A card's DMA of `frame` across the host's bus is done (`inbound`: card to host
+    /// memory) (DMA cards only).
+    DmaDone { node: u32, frame: Frame, inbound: bool },
+    /// A message-queue card's processor has taken up the receive request the driver
+    /// hung ([`crate::adapter::MessageQueue`] cards only).
+    RxRequestTaken { node: u32 },
+    /// The process's user-mode work on the attached processor is done.
+    UserDone { node: u32 },
+    /// A host's clock tick, sampled for CPU accounting.
+    ClockTick { node: u32 },
+}
+
+impl From<EtherEvent> for LanEvent {
+    fn from(e: EtherEvent) -> Self {
+        LanEvent::Ether(e)
+    }
+}
+
+impl From<NosEvent> for LanEvent {
+    fn from(e: NosEvent) -> Self {
+        LanEvent::Nos(e)
+    }
+}
+
+impl From<TcpEvent> for LanEvent {
+    fn from(e: TcpEvent) -> Self {
+        LanEvent::Tcp(e)
+    }
+}

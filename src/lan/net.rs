@@ -1,0 +1,256 @@
+//! One LAN: the medium and the parts of the LAN that share it, each part a group of
+//! nodes running one stack. The NetBIOS file service ([`Lan`]: a server and its
+//! workstations, stations 0..`tcp_base`) and the TCP/IP hosts ([`TcpLan`]: stations
+//! `tcp_base` and `tcp_base + 1`) are parts; a LAN has either or both, on one cable.
+//!
+//! [`Net`] is the one model the engine runs for any LAN. It owns the dispatch of
+//! [`LanEvent`]: the medium's events to the medium, whose indications go to the part
+//! that owns the frame's station; a CPU's completion to the part that owns the node;
+//! each stack's events to its part. A part's events are scheduled only by that part, so
+//! each reaches the part that scheduled it.
+//!
+//! Invariant: between events no indication waits in the medium (a CPU job or a stack's
+//! timer may hand frames to the MAC, which raises indications only in its own events);
+//! checked in builds with debug assertions.
+
+use super::observe::{self, Observed, Observer, Tap};
+use super::tcp::{SocketApp, TcpLan};
+use super::{path, Application, Lan, LanEvent};
+use crate::engine::{Engine, Model};
+use crate::ether::{AnyWire, Indication, Wire, WireEvent};
+
+/// A LAN: the medium and the parts on it.
+pub struct Net<A, S> {
+    wire: AnyWire,
+    nos: Option<Lan<A>>,
+    tcp: Option<TcpLan<S>>,
+    /// The first station of the TCP/IP hosts (stations below it are the file service's).
+    tcp_base: usize,
+    inds: Vec<Indication>,
+    /// Wire observations waiting to be handed out (observing only).
+    wire_seen: Vec<WireEvent>,
+}
+
+/// Which part of the LAN a station belongs to.
+enum Owner {
+    Nos,
+    Tcp,
+}
+
+impl<A: Application, S: SocketApp> Net<A, S> {
+    /// A LAN of `wire` with the parts given; the TCP/IP hosts are stations `tcp_base`
+    /// and `tcp_base + 1`, every station below them the file service's.
+    pub(crate) fn new(wire: AnyWire, nos: Option<Lan<A>>, tcp: Option<TcpLan<S>>, tcp_base: usize) -> Self {
+        Net {
+            wire,
+            nos,
+            tcp,
+            tcp_base,
+            inds: Vec::with_capacity(8),
+            wire_seen: Vec::new(),
+        }
+    }
+
+    /// The NetBIOS file service, if this LAN has one.
+    pub fn file_service(&self) -> Option<&Lan<A>> {
+        self.nos.as_ref()
+    }
+
+    /// The TCP/IP hosts, if this LAN has them.
+    pub fn tcp_hosts(&self) -> Option<&TcpLan<S>> {
+        self.tcp.as_ref()
+    }
+
+    /// The medium all the parts share.
+    pub fn wire(&self) -> &AnyWire {
+        &self.wire
+    }
+
+    fn owner(&self, station: usize) -> Owner {
+        if station < self.tcp_base {
+            Owner::Nos
+        } else {
+            Owner::Tcp
+        }
+    }
+
+    fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
+        let station = match ind {
+            Indication::Sent { frame } | Indication::Dropped { frame } => frame.src,
+            Indication::Received { frame } | Indication::Corrupted { frame } => frame.dst,
+        };
+        match self.owner(station) {
+            Owner::Nos => {
+                if let Some(lan) = self.nos.as_mut() {
+                    lan.on_indication(ind, engine);
+                }
+            }
+            Owner::Tcp => {
+                if let Some(tcp) = self.tcp.as_mut() {
+                    tcp.on_indication(ind, engine);
+                }
+            }
+        }
+    }
+
+    fn dispatch(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        match ev {
+            LanEvent::Ether(e) => {
+                let mut inds = path::ether_step(&mut self.wire, &mut self.inds, e, engine);
+                for ind in &inds {
+                    self.on_indication(*ind, engine);
+                }
+                inds.clear();
+                self.inds = inds;
+                return;
+            }
+            LanEvent::CpuDone { node, gen } => match self.owner(node as usize) {
+                Owner::Nos => {
+                    if let Some(lan) = self.nos.as_mut() {
+                        lan.cpu_done(node, gen, engine);
+                    }
+                }
+                Owner::Tcp => {
+                    if let Some(tcp) = self.tcp.as_mut() {
+                        tcp.cpu_done(node, gen, engine);
+                    }
+                }
+            },
+            LanEvent::Nos(e) => {
+                if let Some(lan) = self.nos.as_mut() {
+                    lan.handle(e, engine);
+                }
+            }
+            LanEvent::Tcp(e) => {
+                if let Some(tcp) = self.tcp.as_mut() {
+                    tcp.handle(e, engine);
+                }
+            }
+        }
+        // a job or a timer may have handed frames to the MAC: it raises no indication
+        // until its own events
+        self.wire.drain_indications(&mut self.inds);
+        debug_assert!(self.inds.is_empty(), "indications outside the ether handler");
+        self.inds.clear();
+    }
+}
+
+impl<A: Application, S: SocketApp> Model for Net<A, S> {
+    type Event = LanEvent;
+
+    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        self.dispatch(ev, engine);
+        if let Some(tcp) = self.tcp.as_mut() {
+            tcp.track_copy_wait(engine.now());
+        }
+    }
+}
+
+impl<A: Application, S: SocketApp> Observed for Net<A, S> {
+    fn start_observing(&mut self) {
+        self.wire.observe();
+        if let Some(lan) = self.nos.as_mut() {
+            lan.start_observing();
+        }
+        if let Some(tcp) = self.tcp.as_mut() {
+            tcp.start_observing();
+        }
+    }
+
+    /// The parts' host work first (it was submitted before the MAC events of the same
+    /// instant it caused), then the medium's events in order, each frame's content as
+    /// the part that sent it reads it.
+    fn flush_observations(&mut self, obs: &mut dyn Observer) {
+        if let Some(lan) = self.nos.as_mut() {
+            lan.tap().flush_host(obs);
+        }
+        if let Some(tcp) = self.tcp.as_mut() {
+            tcp.tap().flush_host(obs);
+        }
+        self.wire.drain_observed(&mut self.wire_seen);
+        let (nos, tcp, base) = (&self.nos, &self.tcp, self.tcp_base);
+        Tap::flush_wire(
+            &mut self.wire_seen,
+            |f| {
+                let part = if f.src < base {
+                    nos.as_ref().map(|l| l.content(f))
+                } else {
+                    tcp.as_ref().map(|t| t.content(f))
+                };
+                part.unwrap_or(observe::Content::Opaque)
+            },
+            obs,
+        );
+    }
+}
+
+/// The application of a part a LAN does not have (no value of it exists, so a LAN
+/// typed with it for a part has no such part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Absent {}
+
+impl Application for Absent {
+    fn start_delay(&mut self, _rng: &mut crate::engine::SimRng) -> crate::time::SimDuration {
+        match *self {}
+    }
+    fn next_op(&mut self, _now: crate::time::SimTime, _rng: &mut crate::engine::SimRng) -> super::AppOp {
+        match *self {}
+    }
+    fn bytes_read(&self) -> u64 {
+        match *self {}
+    }
+}
+
+impl SocketApp for Absent {
+    fn next_call(&mut self, _now: crate::time::SimTime) -> Option<super::tcp::SockCall> {
+        match *self {}
+    }
+    fn returned(&mut self, _now: crate::time::SimTime, _call: super::tcp::SockCall, _bytes: u64) {
+        match *self {}
+    }
+}
+
+/// A LAN of the NetBIOS file service alone.
+pub type FileServiceNet<A> = Net<A, Absent>;
+/// A LAN of two TCP/IP hosts alone.
+pub type TcpNet<S> = Net<Absent, S>;
+
+impl<A: Application> Net<A, Absent> {
+    /// The file service of `cfg` alone on its segment, `apps[i]` on workstation `i + 1`.
+    pub fn file_service_only(cfg: super::LanConfig, apps: Vec<A>, engine: &mut Engine<LanEvent>) -> Self {
+        let segment = crate::ether::SharedSegment::new(&cfg.segment, engine.rng_streams());
+        let base = cfg.nodes();
+        let lan = Lan::new(cfg, apps, segment.clone(), engine);
+        Net::new(AnyWire::Csma(segment), Some(lan), None, base)
+    }
+
+    /// The file service.
+    pub fn lan(&self) -> &Lan<A> {
+        self.nos.as_ref().expect("built by file_service_only")
+    }
+}
+
+impl<S: SocketApp> Net<Absent, S> {
+    /// Two TCP/IP hosts alone on `wire` (stations 0 and 1), `apps[i]` on host `i`.
+    pub fn tcp_only(
+        wire: &crate::ether::WireConfig,
+        hosts: [super::tcp::TcpHost; 2],
+        apps: [S; 2],
+        engine: &mut Engine<LanEvent>,
+    ) -> Self {
+        let medium = AnyWire::new(wire, engine.rng_streams());
+        let tcp = TcpLan::new(medium.clone(), 0, hosts, apps, engine);
+        Net::new(medium, None, Some(tcp), 0)
+    }
+
+    /// The TCP/IP hosts.
+    pub fn hosts(&self) -> &TcpLan<S> {
+        self.tcp.as_ref().expect("built by tcp_only")
+    }
+
+    /// Test seam: the TCP/IP hosts, to tamper with.
+    #[cfg(test)]
+    pub(crate) fn hosts_mut(&mut self) -> &mut TcpLan<S> {
+        self.tcp.as_mut().expect("built by tcp_only")
+    }
+}
