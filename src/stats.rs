@@ -125,6 +125,11 @@ impl Histogram {
         self.count
     }
 
+    /// The sum of the samples.
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
     pub fn max(&self) -> u64 {
         self.max
     }

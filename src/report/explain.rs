@@ -29,6 +29,7 @@ pub fn run(out: &RunOutput) -> String {
         RunDetail::Perform3(r) => perform3(r),
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
         RunDetail::Ttcp(r) => r.explain(),
+        RunDetail::Shared(r) => super::shared::explain(r),
     }
 }
 
@@ -42,6 +43,7 @@ pub fn narrative(out: &RunOutput) -> String {
         // LANPERF's default view is its own layout, so the explanation is all of it
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
         RunDetail::Ttcp(r) => r.explain(),
+        RunDetail::Shared(r) => super::shared::explain(r),
     }
 }
 

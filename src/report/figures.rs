@@ -6,7 +6,8 @@
 //!
 //! Every column of every workload ([`crate::run::output::SATURATE_COLUMNS`],
 //! [`crate::run::output::TRAFFIC_COLUMNS`], [`crate::run::output::PERFORM3_COLUMNS`],
-//! [`crate::run::output::LANPERF_COLUMNS`], [`crate::workload::ttcp::TTCP_COLUMNS`]) has an
+//! [`crate::run::output::LANPERF_COLUMNS`], [`crate::workload::ttcp::TTCP_COLUMNS`],
+//! [`crate::run::output::SHARED_COLUMNS`]) has an
 //! entry (a test checks it), so a new workload's columns must be registered here.
 
 use super::units::Unit;
@@ -525,6 +526,73 @@ pub const FIGURES: &[Figure] = &[
         Unit::Share,
         "share of the test the server's disk was busy",
     ),
+    // shared (the file service and ttcp on one cable)
+    fig(
+        "workstations",
+        "Workstations",
+        Unit::Count("workstations"),
+        "workstations running PERFORM3 against the file server",
+    ),
+    fig(
+        "file_service_kbps",
+        "File service throughput",
+        Unit::KiloBytesPerSecond,
+        "file data the workstations received in the window, all together",
+    ),
+    fig(
+        "ttcp_kbps",
+        "ttcp throughput",
+        Unit::KiloBytesPerSecond,
+        "bytes the ttcp receiver read in the window",
+    ),
+    fig(
+        "wire_file_service",
+        "Wire carrying file-service frames",
+        Unit::Share,
+        "share of the window the cable carried the file service's frames delivered intact",
+    ),
+    fig(
+        "wire_ttcp",
+        "Wire carrying ttcp frames",
+        Unit::Share,
+        "share of the window the cable carried the ttcp hosts' frames delivered intact",
+    ),
+    fig(
+        "ttcp_deferrals_per_frame",
+        "ttcp deferrals per frame",
+        Unit::Ratio(""),
+        "times the ttcp transmitter found the carrier busy, per frame it sent",
+    ),
+    fig(
+        "ttcp_collisions_per_frame",
+        "ttcp collisions per frame",
+        Unit::Ratio(""),
+        "collisions the ttcp transmitter detected, per frame it sent",
+    ),
+    fig(
+        "ttcp_access_delay_mean_us",
+        "ttcp access delay, mean",
+        Unit::Microseconds,
+        "from a frame's reaching the head of the ttcp transmitter's MAC queue to the start of its successful transmission",
+    ),
+    fig(
+        "ttcp_transmitter_cpu",
+        "ttcp transmitter CPU busy",
+        Unit::Share,
+        "share of the window the transmitting host's CPU was busy",
+    ),
+    fig(
+        "ttcp_receiver_cpu",
+        "ttcp receiver CPU busy",
+        Unit::Share,
+        "share of the window the receiving host's CPU was busy",
+    ),
+    fig(
+        "audit_violations",
+        "Audit violations",
+        Unit::Count(""),
+        "conservation rules broken at the end of the window (0: every byte and frame accounted for)",
+    ),
 ];
 
 #[cfg(test)]
@@ -643,7 +711,9 @@ pub fn headline_text(out: &RunOutput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::output::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS, TRAFFIC_COLUMNS};
+    use crate::run::output::{
+        LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS, SHARED_COLUMNS, TRAFFIC_COLUMNS,
+    };
     use crate::workload::ttcp::TTCP_COLUMNS;
 
     #[test]
@@ -654,6 +724,7 @@ mod tests {
             .chain(&TRAFFIC_COLUMNS)
             .chain(&LANPERF_COLUMNS)
             .chain(&TTCP_COLUMNS)
+            .chain(&SHARED_COLUMNS)
         {
             let f = figure(c).unwrap_or_else(|| panic!("column {c} has no entry in FIGURES"));
             assert!(!f.name.is_empty() && !f.description.is_empty(), "{c}");

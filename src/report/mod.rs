@@ -21,6 +21,7 @@ pub mod json;
 pub mod lanperf;
 pub mod pcap_listing;
 pub mod plot;
+pub mod shared;
 pub mod spacetime_draw;
 pub mod stream_file;
 pub mod sweep;

@@ -167,6 +167,8 @@ impl Exporter for TableExporter {
                 crate::run::output::RunDetail::Lanperf(_) => unreachable!("LANPERF returned above"),
                 // one point: every figure on its own line is already compact
                 crate::run::output::RunDetail::Ttcp(_) => s.push_str(&wide(out)),
+                // one point, two applications: every figure on its own line
+                crate::run::output::RunDetail::Shared(_) => s.push_str(&wide(out)),
             }
         }
         Ok(s)

@@ -21,10 +21,12 @@ pub mod exact;
 pub mod output;
 
 use self::output::{Headline, RunDetail, RunOutput, SweepParam, SweepRun};
-pub use self::output::{LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS, TRAFFIC_COLUMNS};
+pub use self::output::{
+    LANPERF_COLUMNS, PERFORM3_COLUMNS, SATURATE_COLUMNS, SHARED_COLUMNS, TRAFFIC_COLUMNS,
+};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source, Workload};
 use crate::time::SimDuration;
-use crate::workload::{lanperf, perform3, saturate, traffic, ttcp};
+use crate::workload::{lanperf, perform3, saturate, shared, traffic, ttcp};
 
 /// Builds a row of named figures in order.
 #[derive(Default)]
@@ -50,6 +52,7 @@ pub fn observed_segment(scenario: &Scenario) -> Option<&SegmentConfig> {
         Workload::Perform3(w) => Some(&w.config.lan.segment),
         Workload::Lanperf(w) if w.config.local.is_none() => Some(&w.config.lan.segment),
         Workload::Lanperf(_) => None,
+        Workload::Shared(w) => Some(&w.config.lan.segment),
         Workload::Ttcp(w) => match &w.config.wire {
             WireConfig::Csma(c) => Some(c),
             WireConfig::PointToPoint(_) => None,
@@ -64,6 +67,7 @@ pub fn planned_span(scenario: &Scenario) -> Option<SimDuration> {
         Workload::Saturate(w) => Some(w.config.duration),
         Workload::Traffic(w) => Some(w.config.duration),
         Workload::Perform3(w) => Some(w.config.warmup + w.config.measure),
+        Workload::Shared(w) => Some(w.config.warmup + w.config.measure),
         Workload::Lanperf(_) | Workload::Ttcp(_) => None,
     }
 }
@@ -278,6 +282,40 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 detail: RunDetail::Lanperf(Box::new(r)),
             }
         }
+        Workload::Shared(w) => {
+            let r = shared::run_observed(&w.config, scenario.seed, reborrow(&mut obs));
+            let (f, x) = (&r.file_service, &r.file_service.explanation);
+            let mut row = Row::default();
+            row.put("workstations", r.workstations as f64)
+                .put("block_size", f.block_size)
+                .put("file_service_kbps", f.throughput_kbps)
+                .put("ttcp_kbps", r.ttcp.throughput_kbps)
+                .put("wire_file_service", r.wire.file_service)
+                .put("wire_ttcp", r.wire.ttcp)
+                .put("wire_collision", r.wire.collision)
+                .put("wire_corrupted", r.wire.corrupted)
+                .put("wire_idle", r.wire.idle)
+                .put("ttcp_deferrals_per_frame", r.ttcp.deferrals_per_frame)
+                .put("ttcp_collisions_per_frame", r.ttcp.collisions_per_frame)
+                .put("ttcp_access_delay_mean_us", r.ttcp.access_delay_mean_us)
+                .put("ttcp_transmitter_cpu", r.ttcp.transmitter_cpu)
+                .put("ttcp_receiver_cpu", r.ttcp.receiver_cpu)
+                .put("server_cpu", x.server_cpu.busy)
+                .put("audit_violations", r.audit_violations.len() as f64)
+                .put("events", f.events as f64);
+            RunOutput {
+                scenario: scenario.name.clone(),
+                seed: scenario.seed,
+                workload: scenario.workload.kind().to_string(),
+                columns: row.columns,
+                points: vec![row.values],
+                headline: Headline {
+                    name: "ttcp_kbps".into(),
+                    value: r.ttcp.throughput_kbps,
+                },
+                detail: RunDetail::Shared(Box::new(r)),
+            }
+        }
     }
 }
 
@@ -297,6 +335,7 @@ pub fn point_columns(scenario: &Scenario) -> &'static [&'static str] {
         Workload::Perform3(_) => &PERFORM3_COLUMNS,
         Workload::Lanperf(_) => &LANPERF_COLUMNS,
         Workload::Ttcp(_) => &ttcp::TTCP_COLUMNS,
+        Workload::Shared(_) => &SHARED_COLUMNS,
     }
 }
 
@@ -324,6 +363,7 @@ pub fn point_keys(scenario: &Scenario, column: &str) -> Result<Vec<f64>, String>
                 Workload::Saturate(_) => "none: a saturate run has one point",
                 Workload::Traffic(_) => "none: a traffic run has one point",
                 Workload::Ttcp(_) => "bytes (its one point)",
+                Workload::Shared(_) => "none: a shared run has one point",
             }
         )),
     }

@@ -32,6 +32,7 @@ pub enum RunDetail {
     Perform3(Perform3Report),
     Lanperf(Box<LanperfReport>),
     Ttcp(Box<TtcpSummary>),
+    Shared(Box<crate::workload::shared::SharedReport>),
 }
 
 /// The result of one run, in a workload-independent shape.
@@ -74,6 +75,12 @@ impl RunOutput {
             | RunDetail::Traffic(_)
             | RunDetail::Perform3(_)
             | RunDetail::Lanperf(_) => None,
+            RunDetail::Shared(r) if !r.audit_violations.is_empty() => Some(format!(
+                "{}: the conservation audit failed: {}",
+                self.scenario,
+                r.audit_violations.join("; ")
+            )),
+            RunDetail::Shared(_) => None,
         }
     }
 
@@ -189,6 +196,29 @@ pub const TRAFFIC_COLUMNS: [&str; 16] = [
 ];
 
 /// The figures of each point (block size) of a PERFORM3 run, in column order.
+/// The columns of a `shared` run's one point: both applications' throughput (KB/s,
+/// 1 KB = 1000 bytes), the wire's shares of the window, what the ttcp transmitter met,
+/// and the hosts' CPU shares.
+pub const SHARED_COLUMNS: [&str; 17] = [
+    "workstations",
+    "block_size",
+    "file_service_kbps",
+    "ttcp_kbps",
+    "wire_file_service",
+    "wire_ttcp",
+    "wire_collision",
+    "wire_corrupted",
+    "wire_idle",
+    "ttcp_deferrals_per_frame",
+    "ttcp_collisions_per_frame",
+    "ttcp_access_delay_mean_us",
+    "ttcp_transmitter_cpu",
+    "ttcp_receiver_cpu",
+    "server_cpu",
+    "audit_violations",
+    "events",
+];
+
 pub const PERFORM3_COLUMNS: [&str; 19] = [
     "block_size",
     "throughput_kbps",

@@ -154,6 +154,17 @@ pub fn ttcp_events(cfg: &TtcpConfig) -> f64 {
     (segments + resent) * TTCP_PER_SEGMENT + buffers * TTCP_PER_BUFFER
 }
 
+/// Estimated events of a ttcp transfer that runs for `window_s` seconds without end (the
+/// transfer beside the file service): at most the full-size segments the wire can carry
+/// in that time, each with its share of buffers written and read.
+pub fn ttcp_events_for(cfg: &TtcpConfig, window_s: f64) -> f64 {
+    let mss = cfg.hosts[cfg.transmitter].stack.mss_bytes.max(1) as f64;
+    let segments = window_s * 1e9 / (cfg.wire.bit_ns().max(1) as f64 * 8.0 * mss);
+    let resent = segments * TTCP_RESENT_PER_LOSS * cfg.wire.corrupt_fraction();
+    let buffers = segments * mss / cfg.buflen.max(1) as f64;
+    (segments + resent) * TTCP_PER_SEGMENT + buffers * TTCP_PER_BUFFER
+}
+
 /// Refuses a ttcp transfer whose estimated CPU time is over [`MAX_CPU_S`], naming
 /// `workload.nbuf`.
 pub fn admit_ttcp(cfg: &TtcpConfig) -> Result<(), FieldError> {

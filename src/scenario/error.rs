@@ -242,6 +242,18 @@ pub enum ScenarioError {
     },
     #[error("{at}: key `hardware`: {}", escape(message))]
     Include { at: Location, message: String },
+    #[error("{at}: key `{key}`: {}", escape(message))]
+    Linked {
+        at: Location,
+        key: String,
+        message: String,
+    },
+    #[error("{at}: key `{key}`: the linked scenario is invalid: {inner}")]
+    InLinked {
+        at: Location,
+        key: String,
+        inner: Box<ScenarioError>,
+    },
     #[error("{}: {}", escape(arg), escape(message))]
     BadOverride { arg: String, message: String },
     #[error("no bulletin configuration named {name:?} (allowed: {allowed})")]

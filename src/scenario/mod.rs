@@ -34,11 +34,13 @@ mod durations;
 pub mod error;
 pub mod lan;
 pub mod lanperf;
+mod link;
 pub mod medium;
 pub mod merge;
 pub mod params;
 pub mod perform3;
 pub mod saturate;
+pub mod shared;
 pub mod source;
 pub mod stack;
 pub mod traffic;
@@ -77,6 +79,9 @@ pub struct RawScenario {
     pub nos: Option<lan::RawNos>,
     /// Kept as a table: its `kind` picks the raw struct (see [`workload::validate`]).
     pub workload: toml::Table,
+    /// The scenario `workload.ttcp` names, read by the loader (not a key of the file).
+    #[serde(skip)]
+    pub linked: Option<shared::Linked>,
 }
 
 /// The validated sections a workload builds on.
@@ -84,6 +89,8 @@ pub struct Sections<'a> {
     pub medium: &'a Medium,
     /// Present when the scenario describes hosts, adapters and a NOS.
     pub lan: Option<&'a lan::LanProfile>,
+    /// The scenario a `shared` workload links (`workload.ttcp`), read and validated.
+    pub linked: Option<&'a shared::Linked>,
 }
 
 /// A validated scenario, ready to run.
@@ -170,6 +177,7 @@ impl RawScenario {
         let sections = Sections {
             medium: &medium,
             lan: lan.as_ref(),
+            linked: self.linked.as_ref(),
         };
         let workload = workload::validate(self.workload, &sections, warnings)?;
         Ok(Scenario {
@@ -372,8 +380,11 @@ fn load_with(
         .file_stem()
         .map_or("scenario".into(), |s| s.to_string_lossy());
     let mut warnings = Vec::new();
-    let validated = de::from_value::<RawScenario>(toml::Value::Table(doc), "")
-        .and_then(|raw| raw.validate(&default_name, &mut warnings));
+    let linked = link::read_linked(&doc, source, &sources)?;
+    let validated = de::from_value::<RawScenario>(toml::Value::Table(doc), "").and_then(|mut raw| {
+        raw.linked = linked;
+        raw.validate(&default_name, &mut warnings)
+    });
     let mut scenario = match (validated, overrides.iter().find(|o| o.overflow.is_some())) {
         (Ok(s), None) => s,
         (Err(e), None) => return Err(sources.error(e)),

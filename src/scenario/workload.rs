@@ -10,6 +10,7 @@ use super::error::{clip, FieldError, Problem};
 use super::lanperf::{LanperfWorkload, RawLanperf};
 use super::perform3::{Perform3Workload, RawPerform3};
 use super::saturate::{RawSaturate, SaturateWorkload};
+use super::shared::{RawShared, SharedWorkload};
 use super::traffic::{RawTraffic, TrafficWorkload};
 use super::ttcp::{RawTtcp, TtcpWorkload};
 use super::Sections;
@@ -25,6 +26,7 @@ pub enum Workload {
     Perform3(Box<Perform3Workload>),
     Lanperf(Box<LanperfWorkload>),
     Ttcp(Box<TtcpWorkload>),
+    Shared(Box<SharedWorkload>),
 }
 
 impl Workload {
@@ -71,6 +73,13 @@ impl Workload {
                 budget::cpu_s(budget::PERFORM3_COST, events, n + c.lan.servers)
             }
             Workload::Ttcp(w) => budget::cpu_s(budget::TTCP_COST, budget::ttcp_events(&w.config), 2),
+            Workload::Shared(w) => {
+                let c = &w.config;
+                let n = c.lan.workstations;
+                let window_s = (c.warmup + c.measure).as_secs_f64();
+                let events = budget::perform3_events(medium, &c.lan.profile, n, &[c.block], window_s);
+                budget::cpu_s(budget::PERFORM3_COST, events, n + 3)
+            }
         }
     }
 
@@ -82,6 +91,7 @@ impl Workload {
             Workload::Perform3(_) => "perform3",
             Workload::Lanperf(_) => "lanperf",
             Workload::Ttcp(_) => "ttcp",
+            Workload::Shared(_) => "shared",
         }
     }
 
@@ -93,6 +103,7 @@ impl Workload {
             Workload::Perform3(w) => w.summary(),
             Workload::Lanperf(w) => w.summary(),
             Workload::Ttcp(w) => w.summary(),
+            Workload::Shared(w) => w.summary(),
         }
     }
 }
@@ -141,6 +152,10 @@ pub(super) fn validate(
             let w = raw.validate(sections)?;
             budget::admit_ttcp(&w.config)?;
             Ok(Workload::Ttcp(Box::new(w)))
+        }
+        "shared" => {
+            let raw: RawShared = de::from_value(body, "workload")?;
+            Ok(Workload::Shared(Box::new(raw.validate(sections)?)))
         }
         _ => {
             let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();

@@ -298,6 +298,7 @@ pub const SECTIONS: &[Section] = &[
     workloads::TRAFFIC,
     workloads::PERFORM3,
     workloads::LANPERF,
+    workloads::SHARED,
     ttcp::SECTION,
     stack::SECTION,
 ];

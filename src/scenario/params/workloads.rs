@@ -27,7 +27,7 @@ pub const SATURATE: Section = Section {
 };
 
 /// The workload kinds this build knows.
-pub const KINDS: &[&str] = &["saturate", "traffic", "perform3", "lanperf", "ttcp"];
+pub const KINDS: &[&str] = &["saturate", "traffic", "perform3", "lanperf", "ttcp", "shared"];
 
 /// `workload.kind`, shared by every kind.
 const KIND: Param = Param::choice("workload.kind", KINDS, "the workload kinds this build models")
@@ -269,6 +269,55 @@ const PERFORM3_PARAMS: &[Param] = &[
     .default("10")
     .label("Start skew (ms)")
     .means("The stations start within this span."),
+];
+
+pub const SHARED: Section = Section {
+    title: "[workload] kind = \"shared\"",
+    about: "Applications sharing one cable: PERFORM3 on the file service's workstations and a \
+            ttcp transfer between two TCP/IP hosts. The file service needs [hosts], [adapter] \
+            and [nos]; the ttcp hosts come from the ttcp scenario `ttcp` links. Stations: the \
+            server, the workstations, then the two ttcp hosts.",
+    params: SHARED_PARAMS,
+};
+
+const SHARED_PARAMS: &[Param] = &[
+    Param::int("workload.workstations", (0, "no file service traffic: ttcp alone"), STATIONS_1023)
+        .kind("shared")
+        .unit("workstations")
+        .label("Workstations")
+        .means("Workstations running PERFORM3 against the server, beside the ttcp transfer."),
+    Param::int(
+        "workload.block_size",
+        (1, "one byte"),
+        (65_535, "PERFORM3 is a DOS program: 16-bit byte counts"),
+    )
+    .kind("shared")
+    .unit("bytes")
+    .label("Block size (bytes)")
+    .means("The block size PERFORM3 reads."),
+    Param::text(
+        "workload.ttcp",
+        "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate",
+    )
+    .kind("shared")
+    .label("ttcp scenario")
+    .means("The ttcp transfer's hosts, cards, stack and -l (its own cable is not used: the transfer runs on this one, without end, measured over the window)."),
+    Param::real("workload.warmup_s", (0.0, "no warm-up"), WINDOW_MAX)
+        .kind("shared")
+        .unit("s")
+        .default("1")
+        .label("Warm-up (s)")
+        .means("Simulated time before the measurement, not counted."),
+    Param::real_above(
+        "workload.measure_s",
+        (0.0, "a measurement lasts some time"),
+        WINDOW_MAX,
+    )
+    .kind("shared")
+    .unit("s")
+    .default("5")
+    .label("Measurement (s)")
+    .means("Simulated time measured."),
 ];
 
 pub const LANPERF: Section = Section {

@@ -185,6 +185,11 @@ pub fn block_seed(seed: u64, block: u32) -> u64 {
 
 /// The LAN of `cfg` with PERFORM3 reading blocks of `block` bytes on every workstation.
 pub fn build_lan(cfg: &LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> Perform3Net {
+    FileServiceNet::file_service_only(cfg.clone(), apps(cfg, block), engine)
+}
+
+/// PERFORM3 reading blocks of `block` bytes, one for each workstation of `cfg`.
+pub fn apps(cfg: &LanConfig, block: u32) -> Vec<Perform3App> {
     let costs = &cfg.profile.costs;
     let params = Perform3Params {
         block,
@@ -192,21 +197,22 @@ pub fn build_lan(cfg: &LanConfig, block: u32, engine: &mut Engine<LanEvent>) -> 
         jitter: costs.app_jitter,
         start_skew: costs.start_skew,
     };
-    let apps = (0..cfg.workstations)
+    (0..cfg.workstations)
         .map(|_| Perform3App::new(params.clone()))
-        .collect();
-    FileServiceNet::file_service_only(cfg.clone(), apps, engine)
+        .collect()
 }
 
 /// Blocks read so far by all workstations.
-fn blocks_done(lan: &Perform3Lan) -> u64 {
+pub(crate) fn blocks_done(lan: &Perform3Lan) -> u64 {
     (1..=lan.config().workstations)
         .filter_map(|i| lan.app(i))
         .map(Perform3App::blocks_done)
         .sum()
 }
 
-fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3Point {
+/// The point of block size `block` from the snapshots `a` and `b` at the ends of the
+/// window, `blocks` read in it and `events` dispatched in the run.
+pub(crate) fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64) -> Perform3Point {
     let w_ns = b.window_ns(a) as f64;
     let secs = w_ns * 1e-9;
     let n = b.nodes.len();
@@ -246,7 +252,8 @@ fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, events: u64)
     };
     Perform3Point {
         block_size: block,
-        throughput_kbps: per_station_kbps.iter().sum(),
+        // + 0.0: a file service with no workstations carries 0, not the empty sum's -0
+        throughput_kbps: per_station_kbps.iter().sum::<f64>() + 0.0,
         per_station_kbps,
         blocks_completed: blocks,
         events,

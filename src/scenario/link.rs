@@ -1,0 +1,122 @@
+//! The scenario a `shared` workload links with `workload.ttcp`: found relative to the
+//! folder of the file that names it, read and validated in full, and checked to be a
+//! ttcp scenario, before the `shared` workload itself is validated
+//! ([`super::shared`]). One level: a linked scenario links nothing further.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use super::error::ScenarioError;
+use super::shared::Linked;
+use super::{de, load, Source, Sources, Workload};
+
+const KEY: &str = "workload.ttcp";
+
+thread_local! {
+    /// Linked scenarios being read on this thread (0 or 1).
+    static DEPTH: Cell<u8> = const { Cell::new(0) };
+}
+
+/// The linked scenario of `doc` (the merged, overridden document of `source`), or
+/// `None` when its workload is not `shared` or names no file (validation then says
+/// what is missing).
+pub(super) fn read_linked(
+    doc: &toml::Table,
+    source: &Source,
+    sources: &Sources<'_>,
+) -> Result<Option<Linked>, ScenarioError> {
+    let workload = doc.get("workload").and_then(toml::Value::as_table);
+    let kind = workload.and_then(|w| w.get("kind")).and_then(toml::Value::as_str);
+    let written = workload.and_then(|w| w.get("ttcp")).and_then(toml::Value::as_str);
+    let (Some("shared"), Some(written)) = (kind, written) else {
+        return Ok(None);
+    };
+    let fail = |message: String| ScenarioError::Linked {
+        at: sources.locate(KEY),
+        key: KEY.into(),
+        message,
+    };
+    if DEPTH.with(Cell::get) > 0 {
+        return Err(fail(
+            "a linked scenario links another; one level only (link a ttcp scenario)".into(),
+        ));
+    }
+    let dir = source.path.parent().unwrap_or(Path::new(""));
+    let path = dir.join(written);
+    if lexical(&path) == lexical(&source.path) {
+        return Err(fail(format!(
+            "{written} is this scenario itself; link a ttcp scenario"
+        )));
+    }
+    if !path.is_file() {
+        let mut message = format!(
+            "{} is not a readable file (a link is resolved relative to the folder of the \
+             file that names it)",
+            path.display()
+        );
+        let near = nearest_files(&path);
+        if !near.is_empty() {
+            message.push_str(&format!("; did you mean {}?", near.join(" or ")));
+        }
+        return Err(fail(message));
+    }
+    DEPTH.with(|d| d.set(d.get() + 1));
+    let loaded = load(&path, &[]);
+    DEPTH.with(|d| d.set(d.get() - 1));
+    let scenario = loaded.map_err(|inner| ScenarioError::InLinked {
+        at: sources.locate(KEY),
+        key: KEY.into(),
+        inner: Box::new(inner),
+    })?;
+    match scenario.workload {
+        Workload::Ttcp(w) => Ok(Some(Linked {
+            written: written.to_string(),
+            ttcp: *w,
+        })),
+        other => Err(fail(format!(
+            "{written} is a {} scenario: the ttcp application runs on TCP/IP hosts, so it needs \
+             a scenario of workload kind ttcp (its hosts, cards and stack), such as \
+             scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
+            other.kind()
+        ))),
+    }
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Scenario files in the folder of `path` whose names are nearest its name.
+fn nearest_files(path: &Path) -> Vec<String> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    de::nearest(&name.to_string_lossy(), &names)
+        .into_iter()
+        .map(|n| dir.join(n).display().to_string())
+        .collect()
+}

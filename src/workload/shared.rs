@@ -1,0 +1,277 @@
+//! Applications sharing one cable: the file service of a NetBIOS LAN (PERFORM3 reading
+//! blocks on each workstation from the server) and a ttcp transfer between two TCP/IP
+//! hosts, all on one CSMA/CD segment. Each node runs its own stack; the frames of both
+//! applications contend for the same wire, so each one's throughput is what the MAC
+//! leaves it.
+//!
+//! The file service is stations 0..=n (server first), the ttcp hosts the next two. The
+//! run has a warm-up, not counted, then a measurement window. Each application's
+//! throughput is the data its receivers took in during the window, per second:
+//! PERFORM3's file data at the workstations, ttcp's bytes read by its receiver (the
+//! transmitter writes without end, `ttcp -t -s` with an unbounded `-n`).
+//!
+//! The wire's time in the window is split by what it carried: frames of each application
+//! delivered intact (preamble and frame, by the sending station), collisions, frames
+//! damaged on the wire, and idle. The shares add up to 1.
+//!
+//! Units: KB/s with 1 KB = 1000 bytes for both applications (ttcp itself prints KiB/s),
+//! shares 0..1, times µs.
+
+use serde::Serialize;
+
+use super::perform3::{self, Perform3App, Perform3Point};
+use super::ttcp::{Role, Ttcp};
+use crate::engine::Engine;
+use crate::ether::consts::PREAMBLE_SFD_BITS;
+use crate::ether::{AnyWire, SharedSegment};
+use crate::lan::observe::{drive, reborrow, Observer};
+use crate::lan::tcp::{TcpHost, TcpLan};
+use crate::lan::{AuditError, Lan, LanConfig, LanEvent, LanSnapshot, Net};
+use crate::time::{SimDuration, SimTime};
+
+/// The LAN of a shared run.
+pub type SharedNet = Net<Perform3App, Ttcp>;
+
+/// A validated run of the file service and a ttcp transfer on one cable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedConfig {
+    /// The file service; its segment holds every station, the ttcp hosts last.
+    pub lan: LanConfig,
+    /// PERFORM3's block size, bytes.
+    pub block: u32,
+    /// The ttcp hosts as configured, and their names.
+    pub hosts: [TcpHost; 2],
+    pub host_names: [String; 2],
+    /// Which host runs `ttcp -t`.
+    pub transmitter: usize,
+    /// ttcp's `-l`, bytes.
+    pub buflen: u32,
+    pub warmup: SimDuration,
+    pub measure: SimDuration,
+}
+
+impl SharedConfig {
+    /// The station of ttcp host `i` (0 or 1).
+    pub fn tcp_station(&self, i: usize) -> usize {
+        self.lan.nodes() + i
+    }
+}
+
+/// Shares of the wire's time in the window, adding up to 1.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct WireShares {
+    /// Frames of the file service delivered intact.
+    pub file_service: f64,
+    /// Frames of the ttcp transfer (data and ACKs) delivered intact.
+    pub ttcp: f64,
+    pub collision: f64,
+    /// Frames damaged on the wire (fault injection).
+    pub corrupted: f64,
+    pub idle: f64,
+}
+
+/// What the ttcp transfer met on the wire and in its hosts during the window.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct TtcpShare {
+    /// Bytes the receiver read in the window, per second, KB/s (1 KB = 1000 bytes).
+    pub throughput_kbps: f64,
+    /// The transmitter's frames: sent in the window, and per frame the times it found
+    /// the carrier busy (deferrals) and collided.
+    pub frames_sent: u64,
+    pub deferrals_per_frame: f64,
+    pub collisions_per_frame: f64,
+    /// Mean time from a frame's reaching the head of the transmitter's MAC queue to the
+    /// start of its successful transmission, µs.
+    pub access_delay_mean_us: f64,
+    /// CPU busy share of the transmitter and of the receiver.
+    pub transmitter_cpu: f64,
+    pub receiver_cpu: f64,
+}
+
+/// Result of a shared run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SharedReport {
+    pub workstations: usize,
+    pub warmup_s: f64,
+    pub measure_s: f64,
+    /// The file service: PERFORM3's point (its throughput, per workstation, and what
+    /// limited it: the wire shares there are the whole wire's).
+    pub file_service: Perform3Point,
+    pub ttcp: TtcpShare,
+    pub wire: WireShares,
+    /// Both applications' conservation audits at the end of the window: the violations,
+    /// empty when every byte and frame is accounted for.
+    pub audit_violations: Vec<String>,
+}
+
+/// Per-station counters of the MAC at an instant.
+#[derive(Clone, Debug, Default)]
+struct MacCounts {
+    frames_sent: u64,
+    frames_delivered: u64,
+    bytes_delivered: u64,
+    collisions: u64,
+    deferrals: u64,
+    delay_count: u64,
+    delay_sum: u128,
+}
+
+/// What the window differences.
+struct Snapshot {
+    lan: LanSnapshot,
+    blocks: u64,
+    macs: Vec<MacCounts>,
+    ttcp_read: u64,
+    tcp_cpu_busy: [u64; 2],
+}
+
+fn snapshot(
+    net: &SharedNet,
+    segment: &SharedSegment,
+    cfg: &SharedConfig,
+    engine: &Engine<LanEvent>,
+) -> Snapshot {
+    let lan = file_service(net);
+    let tcp = tcp_hosts(net);
+    let seg = segment.get();
+    let macs = (0..seg.stations())
+        .map(|i| {
+            let st = &seg.mac(i).stats;
+            MacCounts {
+                frames_sent: st.frames_sent,
+                frames_delivered: st.frames_delivered,
+                bytes_delivered: st.bytes_delivered,
+                collisions: st.collisions,
+                deferrals: st.deferrals,
+                delay_count: st.access_delay.count(),
+                delay_sum: st.access_delay.sum(),
+            }
+        })
+        .collect();
+    Snapshot {
+        lan: lan.snapshot(engine),
+        blocks: perform3::blocks_done(lan),
+        macs,
+        ttcp_read: tcp.app(1 - cfg.transmitter).bytes(),
+        tcp_cpu_busy: [tcp.node_report(0).cpu.busy_ns, tcp.node_report(1).cpu.busy_ns],
+    }
+}
+
+fn file_service(net: &SharedNet) -> &Lan<Perform3App> {
+    net.file_service()
+        .expect("a shared net is built with its file service")
+}
+
+fn tcp_hosts(net: &SharedNet) -> &TcpLan<Ttcp> {
+    net.tcp_hosts()
+        .expect("a shared net is built with its ttcp hosts")
+}
+
+/// Builds the LAN: the file service on stations 0..=n, the ttcp hosts after it; and a
+/// handle to its segment.
+pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, SharedSegment) {
+    let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
+    let lan = Lan::new(
+        cfg.lan.clone(),
+        perform3::apps(&cfg.lan, cfg.block),
+        segment.clone(),
+        engine,
+    );
+    let base = cfg.lan.nodes();
+    let receive = || Ttcp::new(Role::Receive { buflen: cfg.buflen });
+    let mut apps = [receive(), receive()];
+    apps[cfg.transmitter] = Ttcp::new(Role::Transmit {
+        buflen: cfg.buflen,
+        nbuf: u32::MAX,
+    });
+    let wire = AnyWire::Csma(segment.clone());
+    let tcp = TcpLan::new(wire.clone(), base, cfg.hosts.clone(), apps, engine);
+    (Net::new(wire, Some(lan), Some(tcp), base), segment)
+}
+
+/// Runs the warm-up and the window.
+pub fn run(cfg: &SharedConfig, seed: u64) -> SharedReport {
+    run_observed(cfg, seed, None)
+}
+
+/// As [`run`], handing every observation to `obs` if given.
+pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Observer>) -> SharedReport {
+    let mut engine: Engine<LanEvent> = Engine::new(seed);
+    let (mut net, segment) = build(cfg, &mut engine);
+    let t0 = SimTime::ZERO + cfg.warmup;
+    drive(&mut net, &mut engine, t0, reborrow(&mut obs));
+    let a = snapshot(&net, &segment, cfg, &engine);
+    drive(&mut net, &mut engine, t0 + cfg.measure, reborrow(&mut obs));
+    let b = snapshot(&net, &segment, cfg, &engine);
+    let now = engine.now();
+    let mut audit_violations = Vec::new();
+    if let Err(AuditError { violations, .. }) = file_service(&net).audit(now) {
+        audit_violations.extend(violations.into_iter().map(|v| format!("file service: {v}")));
+    }
+    if let Err(AuditError { violations, .. }) = tcp_hosts(&net).audit(now) {
+        audit_violations.extend(violations.into_iter().map(|v| format!("ttcp: {v}")));
+    }
+    report(cfg, &a, &b, engine.events_dispatched(), audit_violations)
+}
+
+fn report(
+    cfg: &SharedConfig,
+    a: &Snapshot,
+    b: &Snapshot,
+    events: u64,
+    audit_violations: Vec<String>,
+) -> SharedReport {
+    let w_ns = b.lan.window_ns(&a.lan) as f64;
+    let secs = w_ns * 1e-9;
+    let file_service = perform3::point(cfg.block, b.blocks - a.blocks, &a.lan, &b.lan, events);
+    let bit_ns = cfg.lan.segment.bit_ns as f64;
+    // wire time of the frames stations `range` delivered intact in the window
+    let delivered = |range: std::ops::Range<usize>| -> f64 {
+        range
+            .map(|i| {
+                let (x, y) = (&a.macs[i], &b.macs[i]);
+                let frames = y.frames_delivered - x.frames_delivered;
+                let bytes = y.bytes_delivered - x.bytes_delivered;
+                (frames * PREAMBLE_SFD_BITS + 8 * bytes) as f64 * bit_ns
+            })
+            .sum::<f64>()
+            / w_ns
+    };
+    let base = cfg.lan.nodes();
+    let x = &file_service.explanation;
+    let wire = WireShares {
+        file_service: delivered(0..base),
+        ttcp: delivered(base..base + 2),
+        collision: x.wire_collision,
+        corrupted: x.wire_corrupted,
+        idle: x.wire_idle,
+    };
+    let tx = cfg.transmitter;
+    let (mx, my) = (&a.macs[base + tx], &b.macs[base + tx]);
+    let frames_sent = my.frames_sent - mx.frames_sent;
+    let per_frame = |n: u64| n as f64 / frames_sent.max(1) as f64;
+    let delays = my.delay_count - mx.delay_count;
+    let cpu = |i: usize| (b.tcp_cpu_busy[i] - a.tcp_cpu_busy[i]) as f64 / w_ns;
+    let ttcp = TtcpShare {
+        throughput_kbps: (b.ttcp_read - a.ttcp_read) as f64 / secs / 1000.0,
+        frames_sent,
+        deferrals_per_frame: per_frame(my.deferrals - mx.deferrals),
+        collisions_per_frame: per_frame(my.collisions - mx.collisions),
+        access_delay_mean_us: if delays > 0 {
+            (my.delay_sum - mx.delay_sum) as f64 / delays as f64 / 1e3
+        } else {
+            0.0
+        },
+        transmitter_cpu: cpu(tx).min(1.0),
+        receiver_cpu: cpu(1 - tx).min(1.0),
+    };
+    SharedReport {
+        workstations: cfg.lan.workstations,
+        warmup_s: cfg.warmup.as_secs_f64(),
+        measure_s: cfg.measure.as_secs_f64(),
+        file_service,
+        ttcp,
+        wire,
+        audit_violations,
+    }
+}
