@@ -1,7 +1,8 @@
-//! JSON output, schema version 1 (documented in README, stable):
+//! JSON output, schema version 2 (documented in the guide, stable; version 2 added the
+//! `shared` workload, its points and its detail):
 //!
 //! ```text
-//! { "schema_version": 1, "scenario": str, "seed": u64, "workload": str,
+//! { "schema_version": 2, "scenario": str, "seed": u64, "workload": str,
 //!   "headline": { "name": str, "value": number },
 //!   "points": [ { column: number, ... }, ... ],   // one object per workload point
 //!   "detail": { ... } }                           // the workload's full report
@@ -17,7 +18,7 @@ use crate::run::output::RunOutput;
 /// The `json` format.
 pub struct JsonExporter;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// A figure as a JSON number.
 pub fn number(v: f64) -> serde_json::Value {

@@ -11,8 +11,9 @@
 //! transmitter writes without end, `ttcp -t -s` with an unbounded `-n`).
 //!
 //! The wire's time in the window is split by what it carried: frames of each application
-//! delivered intact (preamble and frame, by the sending station), collisions, frames
-//! damaged on the wire, and idle. The shares add up to 1.
+//! delivered intact (the medium's time carrying intact frames, split in proportion to the
+//! preamble-and-frame time of the frames each application's stations delivered),
+//! collisions, frames damaged on the wire, and idle. The shares add up to 1.
 //!
 //! Units: KB/s with 1 KB = 1000 bytes for both applications (ttcp itself prints KiB/s),
 //! shares 0..1, times µs.
@@ -239,9 +240,22 @@ fn report(
     };
     let base = cfg.lan.nodes();
     let x = &file_service.explanation;
+    // the medium's time carrying intact frames, split between the applications in
+    // proportion to the wire time of the frames each delivered in the window (a frame
+    // across an edge of the window counts whole where it was delivered, the medium's time
+    // is cut at the edges: the split keeps the shares adding up to the window)
+    let (fs, tt) = (delivered(0..base), delivered(base..base + 2));
+    let success = file_service.explanation.wire_success;
+    let part = |x: f64| {
+        if fs + tt > 0.0 {
+            success * x / (fs + tt)
+        } else {
+            0.0
+        }
+    };
     let wire = WireShares {
-        file_service: delivered(0..base),
-        ttcp: delivered(base..base + 2),
+        file_service: part(fs),
+        ttcp: part(tt),
         collision: x.wire_collision,
         corrupted: x.wire_corrupted,
         idle: x.wire_idle,
