@@ -77,6 +77,12 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
                 .sum();
             (est, events)
         }
+        Workload::Shared(w) => (
+            w.estimated_events,
+            ethersim::workload::shared::run(&w.config, s.seed)
+                .file_service
+                .events,
+        ),
         Workload::Lanperf(_) => unreachable!("these properties cover saturate, perform3 and ttcp"),
     }
 }
@@ -392,6 +398,7 @@ mod full_ranges {
                 )
             }
             Workload::Ttcp(w) => budget::ttcp_events(&w.config),
+            Workload::Shared(w) => w.estimated_events,
             // not drawn here (tests/traffic.rs checks its estimate)
             Workload::Lanperf(_) | Workload::Traffic(_) => return Ok(()),
         };

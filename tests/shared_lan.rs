@@ -143,6 +143,27 @@ fn the_explanation_speaks_of_each_application_and_says_why_ttcp_slows() {
 }
 
 #[test]
+fn admission_s_estimate_of_the_events_is_within_a_factor_of_two_of_the_run_s() {
+    for ws in ["0", "5"] {
+        let set = format!("workload.workstations={ws}");
+        let o = [Override::parse(&set).unwrap()];
+        let s = scenario::load(&shipped(), &o).unwrap();
+        let scenario::Workload::Shared(w) = &s.workload else {
+            panic!("not shared")
+        };
+        let events = ethersim::workload::shared::run(&w.config, s.seed)
+            .file_service
+            .events as f64;
+        let ratio = w.estimated_events / events;
+        assert!(
+            (0.5..=2.0).contains(&ratio),
+            "{ws} workstations: estimate {} against {events}",
+            w.estimated_events
+        );
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_numbers() {
     let a = shared(&[]);
     let b = shared(&[]);

@@ -41,7 +41,9 @@ pub fn explain(r: &SharedReport) -> String {
         x.bottleneck
     )));
     out.push('\n');
-    let why = if t.transmitter_cpu >= 0.9 {
+    let why = if r.workstations == 0 {
+        "no file-service traffic shares the wire: this is ttcp alone on the cable".to_string()
+    } else if t.transmitter_cpu >= 0.9 {
         format!(
             "the transmitting host's CPU is busy {}: it, not the wire, sets ttcp's pace",
             pct(t.transmitter_cpu)
@@ -50,13 +52,16 @@ pub fn explain(r: &SharedReport) -> String {
         "the wire is full: ttcp gets the share of it that the MAC gives its frames, and every \
          file-service frame it defers to is time it cannot send"
             .to_string()
-    } else if r.workstations == 0 {
-        "no file service traffic shares the wire: this is ttcp alone on the cable".to_string()
     } else {
         "the wire has idle time, but each ttcp frame waits for the file service's frames \
          before it goes, and the waits hold back the transfer's window and the writes behind it"
             .to_string()
     };
+    let delay = format!(
+        "{} {}",
+        Unit::Microseconds.number(t.access_delay_mean_us),
+        Unit::Microseconds.symbol(t.access_delay_mean_us)
+    );
     out.push_str(&wrap(&format!(
         "ttcp: {} KB/s. Its transmitter's frames deferred {} times each and collided {} \
          times each; from the head of the queue to the wire took {} on average. \
@@ -64,11 +69,7 @@ pub fn explain(r: &SharedReport) -> String {
         Unit::KiloBytesPerSecond.number(t.throughput_kbps),
         Unit::Ratio("").number(t.deferrals_per_frame),
         Unit::Ratio("").number(t.collisions_per_frame),
-        format!(
-            "{} {}",
-            Unit::Microseconds.number(t.access_delay_mean_us),
-            Unit::Microseconds.symbol(t.access_delay_mean_us)
-        ),
+        delay,
         pct(t.transmitter_cpu),
         pct(t.receiver_cpu)
     )));

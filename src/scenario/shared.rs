@@ -57,6 +57,9 @@ pub struct SharedWorkload {
     pub config: SharedConfig,
     /// The linked ttcp scenario's path as written.
     pub ttcp_file: String,
+    /// The events the run is estimated to dispatch (admission's estimate): the file
+    /// service's and the transfer's.
+    pub estimated_events: f64,
 }
 
 fn duration(path: &str, v: f64) -> Result<SimDuration, FieldError> {
@@ -162,6 +165,7 @@ impl RawShared {
                 measure,
             },
             ttcp_file: linked.written.clone(),
+            estimated_events: events,
         })
     }
 }

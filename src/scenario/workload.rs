@@ -73,13 +73,11 @@ impl Workload {
                 budget::cpu_s(budget::PERFORM3_COST, events, n + c.lan.servers)
             }
             Workload::Ttcp(w) => budget::cpu_s(budget::TTCP_COST, budget::ttcp_events(&w.config), 2),
-            Workload::Shared(w) => {
-                let c = &w.config;
-                let n = c.lan.workstations;
-                let window_s = (c.warmup + c.measure).as_secs_f64();
-                let events = budget::perform3_events(medium, &c.lan.profile, n, &[c.block], window_s);
-                budget::cpu_s(budget::PERFORM3_COST, events, n + 3)
-            }
+            Workload::Shared(w) => budget::cpu_s(
+                budget::PERFORM3_COST,
+                w.estimated_events,
+                w.config.lan.workstations + 3,
+            ),
         }
     }
 

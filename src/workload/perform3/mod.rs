@@ -222,11 +222,12 @@ pub(crate) fn point(block: u32, blocks: u64, a: &LanSnapshot, b: &LanSnapshot, e
     let server_cpu = b.cpu_share(a, 0);
     let ws: Vec<CpuShare> = (1..n).map(|i| b.cpu_share(a, i)).collect();
     let k = ws.len().max(1) as f64;
+    // + 0.0: no workstations is a share of 0, not the empty sum's -0
     let workstation_cpu = CpuShare {
-        busy: ws.iter().map(|c| c.busy).sum::<f64>() / k,
-        copy: ws.iter().map(|c| c.copy).sum::<f64>() / k,
-        protocol: ws.iter().map(|c| c.protocol).sum::<f64>() / k,
-        work: ws.iter().map(|c| c.work).sum::<f64>() / k,
+        busy: (ws.iter().map(|c| c.busy).sum::<f64>() + 0.0) / k,
+        copy: (ws.iter().map(|c| c.copy).sum::<f64>() + 0.0) / k,
+        protocol: (ws.iter().map(|c| c.protocol).sum::<f64>() + 0.0) / k,
+        work: (ws.iter().map(|c| c.work).sum::<f64>() + 0.0) / k,
     };
     let wire_success = (b.medium.success_ns - a.medium.success_ns) as f64 / w_ns;
     let wire_collision = (b.medium.collision_ns - a.medium.collision_ns) as f64 / w_ns;
