@@ -10,7 +10,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use ethersim::scenario::params::{self, Param, Range};
-use ethersim::scenario::{self, de, lan, lanperf, medium, perform3, saturate, stack, traffic, ttcp, unibus};
+use ethersim::scenario::{
+    self, de, lan, lanperf, medium, perform3, saturate, shared, stack, traffic, ttcp, unibus,
+};
 use ethersim::scenario::{Override, Problem, ScenarioError};
 use serde::de::DeserializeOwned;
 
@@ -73,6 +75,7 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
     let p3 = Some("perform3");
     let lp = Some("lanperf");
     let tc = Some("ttcp");
+    let sh = Some("shared");
     vec![
         ("", None, fields::<scenario::RawScenario>(&[])),
         ("medium", None, fields::<medium::RawMedium>(&[])),
@@ -104,6 +107,7 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ("workload.cache", lp, fields::<lanperf::RawCache>(&[])),
         ("workload.local", lp, fields::<lanperf::RawLocal>(&[])),
         ("workload", tc, fields::<ttcp::RawTtcp>(&[])),
+        ("workload", sh, fields::<shared::RawShared>(&[])),
         ("workload.costs", tc, fields::<ttcp::RawCosts>(&[])),
         ("workload.hosts.*", tc, fields::<ttcp::RawHost>(&[])),
         ("workload.hosts.*.isa", tc, {
