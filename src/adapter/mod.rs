@@ -31,6 +31,9 @@ use crate::ether::{frame_bytes, Frame};
 use crate::time::SimDuration;
 
 pub mod bus;
+mod card;
+
+pub use card::CardSide;
 
 /// The DP8390 writes a 4-byte receive header (status, next page, byte count) in front of
 /// every frame it stores in the ring (National DP8390 datasheet, "Receive Buffer Ring").

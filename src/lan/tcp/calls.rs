@@ -340,18 +340,18 @@ impl<S: SocketApp> TcpLan<S> {
                     node.adapter.profile.message_queue(),
                 ) {
                     (Some(c), _) => {
-                        node.xmit_active = true;
+                        node.card.command_issued();
                         now + SimDuration::from_nanos_f64(c.latency_ns)
                     }
                     (None, Some(q)) => {
-                        let rng = &mut node.card_rng;
+                        let rng = node.card.rng();
                         now + SimDuration::from_nanos_f64(q.delay_ns(|| rng.random::<f64>()))
                     }
                     (None, None) => now,
                 };
-                node.dma_free = node.dma_free.max(start) + d;
+                let end = node.card.dma(start, d);
                 engine.schedule(
-                    node.dma_free,
+                    end,
                     TcpEvent::DmaDone {
                         node: (self.base + n) as u32,
                         frame,
@@ -367,11 +367,8 @@ impl<S: SocketApp> TcpLan<S> {
                 // ilcint: the transmit command is done; a receive buffer the receive
                 // interrupt could not supply goes to the card first
                 let node = &mut self.nodes[n];
-                if node.adapter.profile.command().is_some() {
-                    node.xmit_active = false;
-                    if std::mem::take(&mut node.rx_supply_deferred) {
-                        self.supply_rx_buffer(n, engine);
-                    }
+                if node.adapter.profile.command().is_some() && node.card.command_done() {
+                    self.supply_rx_buffer(n, engine);
                 }
                 let step = self.nodes[n].adapter.transmit_complete();
                 self.apply_tx(n, step, Priority::Interrupt, engine);
@@ -380,7 +377,7 @@ impl<S: SocketApp> TcpLan<S> {
             TcpJob::User => self.user_done(n, engine),
             TcpJob::RcvCommand => {
                 // CDONE: the card has the buffer
-                self.nodes[n].rx_buffer = true;
+                self.nodes[n].card.buffer_supplied();
                 self.rx_dma(n, engine);
             }
             TcpJob::RxIsr { frame } => {
@@ -388,18 +385,14 @@ impl<S: SocketApp> TcpLan<S> {
                 // ilrint: supply the next receive buffer, unless a transmit command is
                 // outstanding (one command at a time)
                 let node = &mut self.nodes[n];
-                if node.adapter.profile.command().is_some() {
-                    if node.xmit_active {
-                        node.rx_supply_deferred = true;
-                    } else {
-                        self.supply_rx_buffer(n, engine);
-                    }
+                if node.adapter.profile.command().is_some() && node.card.may_supply_buffer() {
+                    self.supply_rx_buffer(n, engine);
                 }
                 let node = &mut self.nodes[n];
                 if let Some(q) = node.adapter.profile.message_queue() {
                     // excdint: exrecv took the frame, exhangrcv hangs the next receive
                     // request, which the board takes up after its latency
-                    let rng = &mut node.card_rng;
+                    let rng = node.card.rng();
                     engine.schedule_in(
                         SimDuration::from_nanos_f64(q.delay_ns(|| rng.random::<f64>())),
                         TcpEvent::RxRequestTaken {

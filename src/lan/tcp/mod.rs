@@ -63,8 +63,8 @@ use super::audit::AuditError;
 use super::observe::HostWorkKind;
 use super::path::{self, FrameJob};
 use super::{LanEvent, TcpEvent};
-use crate::adapter::{Adapter, AdapterProfile, TxStep};
-use crate::engine::{Engine, SimRng, StreamKind};
+use crate::adapter::{Adapter, AdapterProfile, CardSide, TxStep};
+use crate::engine::{Engine, StreamKind};
 use crate::ether::{AnyWire, EtherReport, Frame, Indication, Wire};
 use crate::host::account::{self, Sample, TickCounts, Work};
 use crate::host::{Cost, Cpu, CpuStats, HostProfile, Priority};
@@ -225,25 +225,13 @@ struct TcpNode<S> {
     user_on_attached: bool,
     clock_tick: Option<SimDuration>,
     ticks: TickCounts,
-    /// When the card's DMA channel is next free.
-    dma_free: SimTime,
-    /// Receive interrupts waiting for their inbound DMA, in order, with their cost.
-    dma_in: VecDeque<RxCost>,
+    /// The card's own side (its DMA channel, the frames in its memory, its command
+    /// handshake and its processor's random stream), each received frame with the
+    /// receive work that follows it.
+    card: CardSide<RxCost>,
     /// Message-queue card: the IP/TCP input work of frames whose reply interrupt is
     /// queued or running, in order.
     rx_input: VecDeque<Cost>,
-    /// One-command-at-a-time card ([`crate::adapter::CommandHandshake`]) or one with
-    /// message queues ([`crate::adapter::MessageQueue`]): frames in the card's memory
-    /// waiting for a receive buffer, with their receive work.
-    rx_fifo: VecDeque<(Frame, RxCost)>,
-    /// The driver has supplied a receive buffer the card has taken and not yet filled.
-    rx_buffer: bool,
-    /// A transmit command is outstanding (from its CSR write to its command-done
-    /// interrupt).
-    xmit_active: bool,
-    /// The receive interrupt found a transmit command outstanding: the command-done
-    /// interrupt supplies the buffer.
-    rx_supply_deferred: bool,
     /// CPU jobs of the output the process's current call started and has not finished:
     /// its segments' builds and, where the card was free, the copies to the card they
     /// started (4.2BSD and Linux both run the driver's start routine inside the call).
@@ -256,8 +244,6 @@ struct TcpNode<S> {
     read_got: u64,
     /// Mbufs of received data in the socket's receive buffer (a UNIBUS driver's input).
     rcv_mbufs: f64,
-    /// The card's own processor's random stream (a polled take-up of its requests).
-    card_rng: SimRng,
     conn: Connection,
     app: S,
     call: Call,
@@ -345,9 +331,11 @@ impl<S: SocketApp> TcpLan<S> {
             .zip(apps)
             .enumerate()
             .map(|(n, ((h, conn), app))| TcpNode {
-                card_rng: engine
-                    .rng_streams()
-                    .stream(StreamKind::Adapter, (base + n) as u64),
+                card: CardSide::new(
+                    engine
+                        .rng_streams()
+                        .stream(StreamKind::Adapter, (base + n) as u64),
+                ),
                 cpu: Cpu::new(),
                 adapter: Adapter::new(h.adapter),
                 host: h.host,
@@ -359,13 +347,7 @@ impl<S: SocketApp> TcpLan<S> {
                 user_on_attached: false,
                 clock_tick: h.clock_tick,
                 ticks: TickCounts::default(),
-                dma_free: SimTime::ZERO,
-                dma_in: VecDeque::new(),
                 rx_input: VecDeque::new(),
-                rx_fifo: VecDeque::new(),
-                rx_buffer: true,
-                xmit_active: false,
-                rx_supply_deferred: false,
                 call_output: 0,
                 call_copy_tags: Vec::new(),
                 returning: false,
@@ -654,8 +636,8 @@ impl<S: SocketApp> TcpLan<S> {
                 let n = node as usize - self.base;
                 if inbound {
                     let cost = self.nodes[n]
-                        .dma_in
-                        .pop_front()
+                        .card
+                        .inbound_done()
                         .expect("an inbound DMA has its interrupt");
                     self.rx_start(n, frame, cost, engine);
                 } else {
@@ -665,7 +647,7 @@ impl<S: SocketApp> TcpLan<S> {
             }
             TcpEvent::RxRequestTaken { node } => {
                 let n = node as usize - self.base;
-                self.nodes[n].rx_buffer = true;
+                self.nodes[n].card.buffer_supplied();
                 self.rx_dma(n, engine);
             }
             TcpEvent::UserDone { node } => self.user_done(node as usize - self.base, engine),

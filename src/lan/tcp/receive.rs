@@ -159,7 +159,7 @@ impl<S: SocketApp> TcpLan<S> {
                 let profile = &node.adapter.profile;
                 if profile.command().is_some() || profile.message_queue().is_some() {
                     // into the card's memory until a receive buffer is supplied
-                    node.rx_fifo.push_back((frame, rx));
+                    node.card.hold(frame, rx);
                     self.rx_dma(n, engine);
                     return;
                 }
@@ -202,13 +202,9 @@ impl<S> TcpLan<S> {
     /// supplied receive buffer, when it has both (one DMA at a time on the card).
     pub(super) fn rx_dma(&mut self, n: usize, engine: &mut Engine<LanEvent>) {
         let node = &mut self.nodes[n];
-        if !node.rx_buffer {
-            return;
-        }
-        let Some((frame, cost)) = node.rx_fifo.pop_front() else {
+        let Some((frame, cost)) = node.card.fill_buffer() else {
             return;
         };
-        node.rx_buffer = false;
         let d = node
             .adapter
             .profile
@@ -227,11 +223,9 @@ impl<S> TcpLan<S> {
         d: SimDuration,
         engine: &mut Engine<LanEvent>,
     ) {
-        let node = &mut self.nodes[n];
-        node.dma_free = node.dma_free.max(engine.now()) + d;
-        node.dma_in.push_back(cost);
+        let end = self.nodes[n].card.dma_in(engine.now(), d, cost);
         engine.schedule(
-            node.dma_free,
+            end,
             TcpEvent::DmaDone {
                 node: (self.base + n) as u32,
                 frame,
