@@ -37,6 +37,7 @@ pub mod lanperf;
 mod link;
 pub mod medium;
 pub mod merge;
+pub mod nodes;
 pub mod params;
 pub mod perform3;
 pub mod saturate;
@@ -271,7 +272,25 @@ pub fn load_source_with(
     includes: &[Source],
     overrides: &[Override],
 ) -> Result<Scenario, ScenarioError> {
-    let doc = source.parse()?;
+    let doc = source.parse().map_err(|e| match e {
+        // in a file of nodes, the likeliest cause: a node or a profile named twice
+        ScenarioError::Syntax {
+            path,
+            line,
+            column,
+            message,
+        } if message.contains("duplicate key") && source.text.contains("[nodes.") => ScenarioError::Syntax {
+            path,
+            line,
+            column,
+            message: format!("{message} (a node, a profile or a key is named twice; each name once)"),
+        },
+        other => other,
+    })?;
+    // a LAN of named nodes and the applications placed on them
+    if nodes::is_node_form(&doc) {
+        return nodes::load(source, doc, overrides);
+    }
     let no_hw = Sources {
         scenario: source,
         hardware: None,

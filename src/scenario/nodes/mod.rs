@@ -1,0 +1,775 @@
+//! Scenario files of nodes and applications: a LAN described as a cable, named nodes
+//! (each with a host, an adapter and a stack, named from the profile catalogue) and the
+//! applications placed on them.
+//!
+//! ```toml
+//! include = ["../hardware/catalogue.toml"]
+//! [segment]                       # the cable: the keys of [medium]
+//! [nodes.server]                  # one node
+//! host = "486dx50"
+//! adapter = "ae2-16bit"
+//! stack = "lantastic-server"
+//! [nodes.ws]                      # a group of `count` alike nodes
+//! count = 5
+//! host = "386sx25"
+//! adapter = "ae2-16bit"
+//! stack = "lantastic-workstation"
+//! [[apps]]
+//! kind = "perform3"
+//! server = "server"
+//! clients = "ws"
+//! block_sizes = [15360]
+//! [run]                           # warmup_s, measure_s
+//! ```
+//!
+//! Applications: `perform3` (a LANtastic server node and a group of workstation nodes) and
+//! `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`); one of each at most. A LAN of
+//! PERFORM3 alone runs as the `perform3` workload, of ttcp alone as `ttcp`, of both as
+//! `shared` (one cable, the file service's stations first): this module checks the
+//! placement, resolves the profiles ([`profiles`]) and writes the LAN in those workloads'
+//! sections, which validate it; every error is located in the file that wrote the key.
+//!
+//! Stations: the server, the workstations, then the ttcp hosts, along the cable.
+
+pub mod profiles;
+
+use std::collections::BTreeMap;
+
+use super::error::{FieldError, Location, Problem, ScenarioError};
+use super::merge::Override;
+use super::shared::Linked;
+use super::source::Source;
+use super::{de, durations, RawScenario, Scenario, Workload};
+use profiles::{error_at, locate, Catalogue, Profile};
+
+/// The top-level keys of a file of nodes and applications.
+const TOP: &[&str] = &[
+    "name", "seed", "include", "segment", "hosts", "adapters", "stacks", "nodes", "apps", "run",
+];
+/// The keys of a node.
+const NODE_KEYS: &[&str] = &["host", "adapter", "stack", "count"];
+/// The application kinds that can be placed on nodes.
+pub const APP_KINDS: &[&str] = &["perform3", "ttcp"];
+const PERFORM3_KEYS: &[&str] = &[
+    "kind",
+    "server",
+    "clients",
+    "block_sizes",
+    "app_jitter",
+    "start_skew_ms",
+];
+const TTCP_KEYS: &[&str] = &[
+    "kind",
+    "transmitter",
+    "receiver",
+    "buflen",
+    "nbuf",
+    "socket_buffer",
+    "trailers",
+];
+/// Keys of a LANtastic stack profile that are not keys of `[nos]`.
+const STACK_META: &[&str] = &["family", "role"];
+
+/// Is `doc` a scenario of nodes and applications (rather than one of a workload)?
+pub fn is_node_form(doc: &toml::Table) -> bool {
+    doc.contains_key("nodes") || doc.contains_key("apps")
+}
+
+/// One node (or group) as written, its profiles resolved.
+struct Node {
+    name: String,
+    count: i64,
+    host: Profile,
+    adapter: Profile,
+    stack: Profile,
+}
+
+fn invalid(message: impl Into<String>) -> Problem {
+    Problem::Invalid {
+        message: message.into(),
+    }
+}
+
+fn unknown_key(key: &str, valid: &[&str]) -> Problem {
+    let valid: Vec<String> = valid.iter().map(|s| s.to_string()).collect();
+    Problem::UnknownKey {
+        suggestions: de::nearest(key, &valid),
+        valid,
+    }
+}
+
+fn str_of<'a>(t: &'a toml::Table, key: &str) -> Option<&'a str> {
+    t.get(key).and_then(toml::Value::as_str)
+}
+
+/// The stack family of a resolved stack profile.
+fn family(stack: &Profile) -> &str {
+    str_of(&stack.table, "family").unwrap_or("")
+}
+
+fn role(stack: &Profile) -> &str {
+    str_of(&stack.table, "role").unwrap_or("")
+}
+
+/// Where each key of the lowered documents came from, to locate their errors.
+#[derive(Default)]
+struct Map {
+    /// (prefix in the lowered document, what wrote it)
+    entries: Vec<(String, Wrote)>,
+}
+
+enum Wrote {
+    /// A table of the scenario file (its path there).
+    Scenario(String),
+    /// A profile (its keys under the prefix).
+    Profile(Profile),
+}
+
+impl Map {
+    fn add_scenario(&mut self, prefix: &str, there: &str) {
+        self.entries
+            .push((prefix.to_string(), Wrote::Scenario(there.to_string())));
+    }
+    fn add_profile(&mut self, prefix: &str, p: &Profile) {
+        self.entries.push((prefix.to_string(), Wrote::Profile(p.clone())));
+    }
+
+    /// The location of `path` of a lowered document (the longest prefix that wrote it),
+    /// and the key as the user wrote it there.
+    fn locate(&self, files: &[Source], path: &str) -> (Location, String) {
+        let best = self
+            .entries
+            .iter()
+            .filter(|(p, _)| {
+                path == p || path.starts_with(&format!("{p}.")) || path.starts_with(&format!("{p}["))
+            })
+            .max_by_key(|(p, _)| p.len());
+        let Some((prefix, wrote)) = best else {
+            let at = Location::FileOnly {
+                path: files[0].path.clone(),
+            };
+            return (at, path.to_string());
+        };
+        let rest = path[prefix.len()..].trim_start_matches('.');
+        match wrote {
+            Wrote::Scenario(there) => {
+                let key = match (there.is_empty(), rest.is_empty()) {
+                    (_, true) => there.clone(),
+                    (true, false) => rest.to_string(),
+                    (false, false) if rest.starts_with('[') => format!("{there}{rest}"),
+                    (false, false) => format!("{there}.{rest}"),
+                };
+                (locate(&files[0], &key), key)
+            }
+            Wrote::Profile(p) => {
+                let key = if rest.is_empty() {
+                    format!("{}.{}", p.kind, p.name)
+                } else {
+                    format!("{}.{}.{rest}", p.kind, p.name)
+                };
+                (p.locate(files, rest), key)
+            }
+        }
+    }
+}
+
+/// Loads a scenario of nodes and applications (`doc`: its document, overrides applied).
+pub fn load(
+    source: &Source,
+    mut doc: toml::Table,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
+    for o in overrides {
+        o.apply(&mut doc)?;
+    }
+    let at_set = |key: &str| overrides.iter().rev().find(|o| o.covers(key));
+    let files0 = [source.clone()];
+    for k in doc.keys() {
+        if !TOP.contains(&k.as_str()) {
+            let mut p = unknown_key(k, TOP);
+            if ["workload", "hardware", "medium", "adapter", "nos"].contains(&k.as_str()) {
+                p = invalid(format!(
+                    "`{k}` belongs to a scenario of one workload; a scenario of nodes and \
+                     applications gives the cable as [segment], hardware as named profiles \
+                     ([hosts.NAME], [adapters.NAME], [stacks.NAME], or include = [...]), \
+                     nodes as [nodes.NAME] and applications as [[apps]]"
+                ));
+            }
+            return Err(error_at(&files0, 0, k, p));
+        }
+    }
+    let mut cat = Catalogue::read(source, &doc)?;
+
+    // the nodes
+    let Some(nodes_v) = doc.get("nodes").and_then(toml::Value::as_table) else {
+        return Err(error_at(
+            &cat.files,
+            0,
+            "nodes",
+            invalid("a LAN needs [nodes.NAME] tables: its nodes"),
+        ));
+    };
+    let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
+    for (name, v) in nodes_v {
+        let here = format!("nodes.{name}");
+        let Some(t) = v.as_table() else {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &here,
+                invalid("expected a node (a table)"),
+            ));
+        };
+        for k in t.keys() {
+            if !NODE_KEYS.contains(&k.as_str()) {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.{k}"),
+                    unknown_key(k, NODE_KEYS),
+                ));
+            }
+        }
+        let count = match t.get("count") {
+            None => 1,
+            Some(toml::Value::Integer(n)) if (1..=1023).contains(n) => *n,
+            Some(v) => {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.count"),
+                    Problem::OutOfRange {
+                        value: v.to_string(),
+                        allowed: "1..=1023".into(),
+                        note: Some("802.3 8.1.2: 1024 stations in a collision domain".into()),
+                    },
+                ))
+            }
+        };
+        let mut profile = |kind: &'static str, key: &str| -> Result<Profile, ScenarioError> {
+            let k = format!("{here}.{key}");
+            match str_of(t, key) {
+                Some(n) => cat.resolve(kind, n, 0, &k),
+                None => Err(error_at(
+                    &cat.files,
+                    0,
+                    &here,
+                    invalid(format!("node {name:?} needs `{key}` (a profile name)")),
+                )),
+            }
+        };
+        let host = profile("hosts", "host")?;
+        let adapter = profile("adapters", "adapter")?;
+        let stack = profile("stacks", "stack")?;
+        if !["lantastic", "tcpip"].contains(&family(&stack)) {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("{here}.stack"),
+                invalid(format!(
+                    "stack profile {:?} has no family (\"lantastic\" or \"tcpip\")",
+                    stack.name
+                )),
+            ));
+        }
+        nodes.insert(
+            name.clone(),
+            Node {
+                name: name.clone(),
+                count,
+                host,
+                adapter,
+                stack,
+            },
+        );
+    }
+    let node_names: Vec<String> = nodes.keys().cloned().collect();
+
+    // the applications
+    let apps: Vec<toml::Table> = match doc.get("apps") {
+        None => Vec::new(),
+        Some(toml::Value::Array(a)) => a.iter().filter_map(|v| v.as_table().cloned()).collect(),
+        Some(_) => {
+            return Err(error_at(
+                &cat.files,
+                0,
+                "apps",
+                invalid("expected [[apps]] tables"),
+            ))
+        }
+    };
+    if apps.is_empty() {
+        return Err(error_at(
+            &cat.files,
+            0,
+            "nodes",
+            invalid("no application runs on the nodes: add [[apps]]"),
+        ));
+    }
+    let mut perform3: Option<(usize, &Node, &Node)> = None;
+    let mut ttcp: Option<(usize, &Node, &Node)> = None;
+    let mut used: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, app) in apps.iter().enumerate() {
+        let here = format!("apps[{i}]");
+        let kind = str_of(app, "kind").unwrap_or("");
+        let keys = match kind {
+            "perform3" => PERFORM3_KEYS,
+            "ttcp" => TTCP_KEYS,
+            _ => {
+                let valid: Vec<String> = APP_KINDS.iter().map(|s| s.to_string()).collect();
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.kind"),
+                    Problem::UnknownVariant {
+                        value: kind.to_string(),
+                        suggestions: de::nearest(kind, &valid),
+                        valid,
+                    },
+                ));
+            }
+        };
+        for k in app.keys() {
+            if !keys.contains(&k.as_str()) {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.{k}"),
+                    unknown_key(k, keys),
+                ));
+            }
+        }
+        // a node named by key `key` of this application
+        let node = |key: &str, missing: &str| -> Result<&Node, ScenarioError> {
+            let Some(n) = str_of(app, key) else {
+                return Err(error_at(&cat.files, 0, &here, invalid(missing.to_string())));
+            };
+            nodes.get(n).ok_or_else(|| {
+                error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.{key}"),
+                    Problem::UnknownVariant {
+                        value: n.to_string(),
+                        suggestions: de::nearest(n, &node_names),
+                        valid: node_names.clone(),
+                    },
+                )
+            })
+        };
+        // a node's stack must be `want` (and `want_role` for LANtastic)
+        let needs = |n: &Node,
+                     key: &str,
+                     want: &str,
+                     want_role: Option<&str>,
+                     what: &str|
+         -> Result<(), ScenarioError> {
+            let ok = family(&n.stack) == want && want_role.is_none_or(|r| role(&n.stack) == r);
+            if ok {
+                return Ok(());
+            }
+            Err(error_at(
+                &cat.files,
+                0,
+                &format!("{here}.{key}"),
+                invalid(format!(
+                    "{kind} needs {what} on node {:?}, whose stack {:?} is {} {}; place it on a \
+                     node whose stack is {what}",
+                    n.name,
+                    n.stack.name,
+                    family(&n.stack),
+                    role(&n.stack)
+                )),
+            ))
+        };
+        let mut claim = |n: &Node, key: &str| -> Result<(), ScenarioError> {
+            if let Some(j) = used.insert(
+                // node names outlive the loop: they are the map's keys
+                nodes
+                    .get_key_value(&n.name)
+                    .map(|(k, _)| k.as_str())
+                    .unwrap_or(""),
+                i,
+            ) {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.{key}"),
+                    invalid(format!(
+                        "node {:?} already runs apps[{j}]: each node runs one application",
+                        n.name
+                    )),
+                ));
+            }
+            Ok(())
+        };
+        match kind {
+            "perform3" => {
+                if perform3.is_some() {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("{here}.kind"),
+                        invalid("one perform3 application per LAN"),
+                    ));
+                }
+                let server = node(
+                    "server",
+                    "a client group with no server: perform3 needs `server`, the node its clients read from",
+                )?;
+                let clients = node(
+                    "clients",
+                    "perform3 needs `clients`, the group of workstation nodes that read",
+                )?;
+                needs(
+                    server,
+                    "server",
+                    "lantastic",
+                    Some("server"),
+                    "a LANtastic server stack",
+                )?;
+                needs(
+                    clients,
+                    "clients",
+                    "lantastic",
+                    Some("workstation"),
+                    "a LANtastic workstation stack",
+                )?;
+                if server.count != 1 {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("{here}.server"),
+                        invalid(format!(
+                            "the server is one node; {:?} is a group of {}",
+                            server.name, server.count
+                        )),
+                    ));
+                }
+                claim(server, "server")?;
+                claim(clients, "clients")?;
+                perform3 = Some((i, server, clients));
+            }
+            _ => {
+                if ttcp.is_some() {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("{here}.kind"),
+                        invalid("one ttcp application per LAN"),
+                    ));
+                }
+                let tx = node(
+                    "transmitter",
+                    "ttcp needs `transmitter`, the node that runs ttcp -t",
+                )?;
+                let rx = node("receiver", "ttcp needs `receiver`, the node that runs ttcp -r")?;
+                for (n, key) in [(tx, "transmitter"), (rx, "receiver")] {
+                    needs(n, key, "tcpip", None, "a TCP/IP stack")?;
+                    if n.count != 1 {
+                        return Err(error_at(
+                            &cat.files,
+                            0,
+                            &format!("{here}.{key}"),
+                            invalid(format!(
+                                "ttcp runs on one node; {:?} is a group of {}",
+                                n.name, n.count
+                            )),
+                        ));
+                    }
+                }
+                claim(tx, "transmitter")?;
+                claim(rx, "receiver")?;
+                if tx.stack.name != rx.stack.name {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("{here}.receiver"),
+                        invalid(format!(
+                            "the two ttcp hosts run stacks {:?} and {:?}; a ttcp pair runs one stack",
+                            tx.stack.name, rx.stack.name
+                        )),
+                    ));
+                }
+                ttcp = Some((i, tx, rx));
+            }
+        }
+    }
+    for n in nodes.values() {
+        if !used.contains_key(n.name.as_str()) {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("nodes.{}", n.name),
+                invalid(format!(
+                    "node {:?} runs no application; place one on it or remove it",
+                    n.name
+                )),
+            ));
+        }
+    }
+
+    // the documents of the workloads
+    let name = doc.get("name").cloned().unwrap_or_else(|| {
+        toml::Value::String(
+            source
+                .path
+                .file_stem()
+                .map_or("scenario".into(), |s| s.to_string_lossy().into_owned()),
+        )
+    });
+    let seed = doc.get("seed").cloned();
+    let segment = doc
+        .get("segment")
+        .cloned()
+        .unwrap_or_else(|| toml::Value::Table(Default::default()));
+    let run = doc
+        .get("run")
+        .and_then(toml::Value::as_table)
+        .cloned()
+        .unwrap_or_default();
+    for k in run.keys() {
+        if !["warmup_s", "measure_s"].contains(&k.as_str()) {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("run.{k}"),
+                unknown_key(k, &["warmup_s", "measure_s"]),
+            ));
+        }
+    }
+    let base = |map: &mut Map| {
+        let mut d = toml::Table::new();
+        d.insert("name".into(), name.clone());
+        if let Some(s) = &seed {
+            d.insert("seed".into(), s.clone());
+        }
+        d.insert("medium".into(), segment.clone());
+        map.add_scenario("medium", "segment");
+        map.add_scenario("name", "name");
+        map.add_scenario("seed", "seed");
+        d
+    };
+    let strip = |t: &toml::Table, meta: &[&str]| -> toml::Table {
+        t.iter()
+            .filter(|(k, _)| !meta.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+
+    let mut linked = None;
+    let mut tmap = Map::default();
+    if let Some((i, tx, rx)) = ttcp {
+        let app = &apps[i];
+        let mut d = base(&mut tmap);
+        let mut w = toml::Table::new();
+        w.insert("kind".into(), "ttcp".into());
+        tmap.add_scenario("workload", &format!("apps[{i}]"));
+        for k in ["buflen", "nbuf", "socket_buffer", "trailers"] {
+            if let Some(v) = app.get(k) {
+                w.insert(k.into(), v.clone());
+            }
+        }
+        if !w.contains_key("buflen") {
+            w.insert("buflen".into(), 8192.into());
+        }
+        if !w.contains_key("nbuf") {
+            w.insert("nbuf".into(), 2048.into());
+        }
+        let mut hosts = toml::Table::new();
+        let mut cards = toml::Table::new();
+        let mut card = toml::Table::new();
+        for n in [tx, rx] {
+            hosts.insert(n.name.clone(), toml::Value::Table(strip(&n.host.table, &[])));
+            tmap.add_profile(&format!("workload.hosts.{}", n.name), &n.host);
+            cards.insert(
+                n.adapter.name.clone(),
+                toml::Value::Table(strip(&n.adapter.table, &[])),
+            );
+            tmap.add_profile(&format!("workload.cards.{}", n.adapter.name), &n.adapter);
+            card.insert(n.name.clone(), n.adapter.name.clone().into());
+            tmap.add_scenario(
+                &format!("workload.card.{}", n.name),
+                &format!("nodes.{}.adapter", n.name),
+            );
+        }
+        let mut stack = strip(&tx.stack.table, STACK_META);
+        let costs = stack
+            .remove("costs")
+            .unwrap_or_else(|| toml::Value::Table(Default::default()));
+        w.insert("hosts".into(), toml::Value::Table(hosts));
+        w.insert("cards".into(), toml::Value::Table(cards));
+        w.insert("card".into(), toml::Value::Table(card));
+        w.insert("transmitter".into(), tx.name.clone().into());
+        tmap.add_scenario("workload.transmitter", &format!("apps[{i}].transmitter"));
+        w.insert("stack".into(), toml::Value::Table(stack));
+        tmap.add_profile("workload.stack", &tx.stack);
+        w.insert("costs".into(), costs);
+        let mut costs_profile = tx.stack.clone();
+        costs_profile
+            .origins
+            .retain(|o| o.within == "costs" || o.within.is_empty());
+        tmap.entries
+            .push(("workload.costs".into(), Wrote::Profile(costs_profile)));
+        d.insert("workload".into(), toml::Value::Table(w));
+        if perform3.is_none() {
+            return validate(d, None, &cat.files, &tmap, source, at_set);
+        }
+        let t = validate(d, None, &cat.files, &tmap, source, at_set)?;
+        let Workload::Ttcp(w) = t.workload else {
+            unreachable_kind()
+        };
+        linked = Some(Linked {
+            written: format!("nodes {} and {}", tx.name, rx.name),
+            ttcp: *w,
+        });
+    }
+
+    let Some((i, server, clients)) = perform3 else {
+        unreachable_kind()
+    };
+    let app = &apps[i];
+    let mut map = Map::default();
+    let mut d = base(&mut map);
+    let mut hosts = toml::Table::new();
+    hosts.insert("server".into(), toml::Value::Table(server.host.table.clone()));
+    map.add_profile("hosts.server", &server.host);
+    hosts.insert(
+        "workstation".into(),
+        toml::Value::Table(clients.host.table.clone()),
+    );
+    map.add_profile("hosts.workstation", &clients.host);
+    d.insert("hosts".into(), toml::Value::Table(hosts));
+    // one card model on the file service, each side in its own mode
+    let side_keys = ["bus_width", "transmit_buffers", "packet_size"];
+    let mut adapter = strip(&server.adapter.table, &["workstation"]);
+    map.add_profile("adapter", &server.adapter);
+    let ws_card = strip(&clients.adapter.table, &["workstation"]);
+    let mut ws_side = toml::Table::new();
+    for (k, v) in &ws_card {
+        if side_keys.contains(&k.as_str()) {
+            ws_side.insert(k.clone(), v.clone());
+        } else if adapter.get(k) != Some(v) {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("nodes.{}.adapter", clients.name),
+                invalid(format!(
+                    "the workstations' card {:?} differs from the server's {:?} in `{k}`: the file \
+                     service runs one card model, each side in its own mode ({})",
+                    clients.adapter.name,
+                    server.adapter.name,
+                    side_keys.join(", ")
+                )),
+            ));
+        }
+    }
+    for k in adapter.keys() {
+        if !ws_card.contains_key(k) && !side_keys.contains(&k.as_str()) {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("nodes.{}.adapter", clients.name),
+                invalid(format!(
+                    "the workstations' card {:?} has no `{k}`, the server's {:?} has: the file \
+                     service runs one card model",
+                    clients.adapter.name, server.adapter.name
+                )),
+            ));
+        }
+    }
+    adapter.insert("workstation".into(), toml::Value::Table(ws_side));
+    map.add_profile("adapter.workstation", &clients.adapter);
+    d.insert("adapter".into(), toml::Value::Table(adapter));
+    let sstack = strip(&server.stack.table, STACK_META);
+    let wstack = strip(&clients.stack.table, STACK_META);
+    let mut nos = toml::Table::new();
+    for k in ["protocol", "costs", "server"] {
+        if let Some(v) = sstack.get(k) {
+            nos.insert(k.into(), v.clone());
+            map.add_profile(&format!("nos.{k}"), &server.stack);
+        }
+    }
+    if let Some(v) = wstack.get("workstation") {
+        nos.insert("workstation".into(), v.clone());
+        map.add_profile("nos.workstation", &clients.stack);
+    }
+    d.insert("nos".into(), toml::Value::Table(nos));
+    let mut w = toml::Table::new();
+    map.add_scenario("workload", &format!("apps[{i}]"));
+    map.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
+    w.insert("workstations".into(), clients.count.into());
+    for (k, v) in &run {
+        w.insert(k.clone(), v.clone());
+        map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
+    }
+    let blocks = app.get("block_sizes").cloned();
+    match &linked {
+        None => {
+            w.insert("kind".into(), "perform3".into());
+            for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
+                if let Some(v) = app.get(k) {
+                    w.insert(k.into(), v.clone());
+                }
+            }
+        }
+        Some(l) => {
+            w.insert("kind".into(), "shared".into());
+            let one = match blocks.as_ref().and_then(toml::Value::as_array).map(Vec::as_slice) {
+                Some([b]) => b.clone(),
+                _ => {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("apps[{i}].block_sizes"),
+                        invalid("beside a ttcp transfer, perform3 reads one block size: block_sizes = [B]"),
+                    ))
+                }
+            };
+            w.insert("block_size".into(), one);
+            map.add_scenario("workload.block_size", &format!("apps[{i}].block_sizes"));
+            w.insert("ttcp".into(), l.written.clone().into());
+        }
+    }
+    d.insert("workload".into(), toml::Value::Table(w));
+    validate(d, linked, &cat.files, &map, source, at_set)
+}
+
+fn unreachable_kind() -> ! {
+    unreachable!("an application is perform3 or ttcp, checked above")
+}
+
+/// Validates a lowered document, locating its errors where the keys were written.
+fn validate<'o>(
+    mut d: toml::Table,
+    linked: Option<Linked>,
+    files: &[Source],
+    map: &Map,
+    source: &Source,
+    at_set: impl Fn(&str) -> Option<&'o Override>,
+) -> Result<Scenario, ScenarioError> {
+    let locate = |e: FieldError| -> ScenarioError {
+        let (at, key) = match at_set(&e.path) {
+            Some(o) => (Location::Set { arg: o.arg.clone() }, e.path),
+            None => map.locate(files, &e.path),
+        };
+        ScenarioError::Field {
+            at,
+            key,
+            problem: Box::new(e.problem),
+        }
+    };
+    durations::resolve_durations(&mut d).map_err(locate)?;
+    let default_name = source
+        .path
+        .file_stem()
+        .map_or("scenario".into(), |s| s.to_string_lossy());
+    let mut warnings = Vec::new();
+    let raw = de::from_value::<RawScenario>(toml::Value::Table(d), "").map_err(locate)?;
+    let mut raw = raw;
+    raw.linked = linked;
+    let mut s = raw.validate(&default_name, &mut warnings).map_err(locate)?;
+    s.path = source.path.clone();
+    s.warnings = warnings;
+    Ok(s)
+}
