@@ -137,12 +137,12 @@ bit_rate_mbps = 10
 [nodes.midkemia]
 host = "486dx2-66-vl"
 adapter = "smc-ultra"
-stack = "linux-1.2"
+stack = "linux-1-2"
 
 [nodes.kelewan]
 host = "p90-pci"
 adapter = "smc-ultra"
-stack = "linux-1.2"
+stack = "linux-1-2"
 
 [[apps]]
 kind = "ttcp"
@@ -327,4 +327,77 @@ fn a_refused_lan_writes_nothing() {
     assert!(String::from_utf8_lossy(&st.stderr).contains("a client group with no server"));
     assert!(st.stdout.is_empty());
     assert!(!out.exists(), "the run wrote {}", out.display());
+}
+
+#[test]
+fn a_1985_vax_pair_as_nodes_runs_as_the_1985_scenario() {
+    let n = Nodes::new();
+    let lan = n.write(
+        "vax.toml",
+        r#"name = "vax"
+seed = 1985
+include = ["CATALOGUE"]
+
+[segment]
+velocity_factor = 0.77
+length_m = 50.0
+bit_rate_mbps = 10
+
+[nodes.vgr]
+host = "vax-11-780"
+adapter = "excelan-exos-204"
+stack = "bsd-4-2"
+
+[nodes.tgr]
+host = "vax-11-780"
+adapter = "excelan-exos-204"
+stack = "bsd-4-2"
+
+[[apps]]
+kind = "ttcp"
+transmitter = "vgr"
+receiver = "tgr"
+buflen = 1024
+nbuf = 1024
+trailers = true
+"#,
+    );
+    let shipped = root().join("scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml");
+    assert_eq!(points(&lan, &[]), points(&shipped, &[]));
+}
+
+#[test]
+fn the_catalogue_names_every_host_and_card_of_the_four_reproductions() {
+    let list = ethersim::scenario::nodes::profiles::list(&root().join("hardware/catalogue.toml")).unwrap();
+    let names: Vec<String> = list.iter().map(|p| format!("{}.{}", p.kind, p.name)).collect();
+    for want in [
+        "hosts.486dx50",
+        "hosts.386sx25",
+        "hosts.486dx2-66-vl",
+        "hosts.p90-pci",
+        "hosts.vax-11-780",
+        "adapters.ae2-8bit",
+        "adapters.ae2-16bit",
+        "adapters.3c509",
+        "adapters.smc-ultra",
+        "adapters.pcnet-lance",
+        "adapters.excelan-exos-204",
+        "adapters.interlan-ni1010a",
+        "adapters.pcl-11b",
+        "stacks.lantastic-server",
+        "stacks.lantastic-workstation",
+        "stacks.linux-1-2",
+        "stacks.bsd-4-2",
+    ] {
+        assert!(names.contains(&want.to_string()), "{want} missing from {names:?}");
+    }
+    // each resolves to real keys, and says where it is defined
+    for p in &list {
+        assert!(!p.about.is_empty(), "{p:?}");
+        assert!(
+            p.defined_at
+                .starts_with(&root().join("hardware/catalogue.toml").display().to_string()),
+            "{p:?}"
+        );
+    }
 }

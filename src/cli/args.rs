@@ -181,6 +181,10 @@ pub enum Command {
     /// parameter registry; --markdown prints docs/scenarios.md).
     #[command(after_help = KEYS_EXAMPLES)]
     Keys(KeysArgs),
+    /// List the named host, adapter and stack profiles of a hardware catalogue, for
+    /// scenarios of nodes and applications.
+    #[command(after_help = PROFILES_EXAMPLES)]
+    Profiles(ProfilesArgs),
     /// List the scenarios shipped in the binary; show one, or export it with its include.
     #[command(after_help = SCENARIOS_EXAMPLES)]
     Scenarios(ScenariosArgs),
@@ -250,6 +254,15 @@ One line per key, tab-separated: key, workload kind (- for every kind), allowed 
 default, label. Keys under a name of your choosing are written with `*`
 (workload.hosts.*.mips).";
 
+const PROFILES_EXAMPLES: &str = "\
+Examples:
+  ethersim profiles
+  ethersim profiles hardware/catalogue.toml
+  ethersim profiles my-hardware.toml | grep hosts
+
+One line per profile, tab-separated: kind (hosts, adapters, stacks), name, what it is, and
+where it is defined. A scenario names them in its nodes: host = \"486dx50\".";
+
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
   ethersim completions bash > ~/.local/share/bash-completion/completions/ethersim
@@ -298,6 +311,15 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_name = "SHELL")]
     pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `profiles`.
+#[derive(Debug, Args)]
+pub struct ProfilesArgs {
+    /// The catalogue (or a scenario of nodes): its profiles and those of the files it
+    /// includes.
+    #[arg(value_name = "FILE", default_value = "hardware/catalogue.toml")]
+    pub file: PathBuf,
 }
 
 /// Arguments of `keys`.

@@ -16,6 +16,7 @@ pub mod calibrate;
 pub mod catalogue;
 pub mod io;
 pub mod keys;
+pub mod profiles;
 pub mod reproduce;
 pub mod run;
 pub mod signals;
@@ -80,6 +81,7 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
         Command::Trace(a) => trace::run(&a),
         Command::PcapList(a) => wire::pcap_list(&a),
         Command::Keys(a) => keys::run(&a),
+        Command::Profiles(a) => profiles::run(&a),
         Command::Scenarios(a) => catalogue::run(&a),
         Command::Completions(a) => {
             let mut cmd = Cli::command();

@@ -232,6 +232,17 @@ impl Catalogue {
                 ));
             };
             for (name, p) in t {
+                if name.is_empty() || name.contains(['.', '[', ']', '"']) {
+                    return Err(error_at(
+                        &self.files,
+                        file,
+                        kind,
+                        invalid(format!(
+                            "profile name {name:?}: a name is letters, digits, `-` and `_` (no \
+                             dots: write linux-1-2, not linux-1.2)"
+                        )),
+                    ));
+                }
                 let Some(p) = p.as_table() else {
                     return Err(error_at(
                         &self.files,
@@ -495,4 +506,66 @@ impl Profile {
             },
         }
     }
+}
+
+/// One line of a catalogue's listing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub kind: &'static str,
+    pub name: String,
+    /// What it is, from its keys: a host's CPU and MIPS, a card's name and bus width, a
+    /// stack's family, role and name.
+    pub about: String,
+    /// Where it is defined (file and line).
+    pub defined_at: String,
+}
+
+/// The profiles of the catalogue (or scenario) at `path` and of the files it includes,
+/// resolved, by kind and name.
+pub fn list(path: &Path) -> Result<Vec<Summary>, ScenarioError> {
+    let src = Source::read(path)?;
+    let doc = src.parse()?;
+    let mut cat = Catalogue::read(&src, &doc)?;
+    let mut out = Vec::new();
+    for kind in KINDS {
+        for name in cat.names(kind) {
+            let p = cat.resolve(kind, &name, 0, kind)?;
+            let t = &p.table;
+            let text = |k: &str| t.get(k).and_then(toml::Value::as_str).map(str::to_owned);
+            let num = |k: &str| {
+                t.get(k)
+                    .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+            };
+            let about = match kind {
+                "hosts" => {
+                    let what = text("cpu").or_else(|| text("name")).unwrap_or_default();
+                    match num("mips") {
+                        Some(m) => format!("{what}, {m} MIPS"),
+                        None => what,
+                    }
+                }
+                "adapters" => {
+                    let what = text("name").unwrap_or_default();
+                    match num("bus_width") {
+                        Some(w) => format!("{what}, {w}-bit mode"),
+                        None => what,
+                    }
+                }
+                _ => {
+                    let family = text("family").unwrap_or_default();
+                    let role = text("role").map(|r| format!(" {r}")).unwrap_or_default();
+                    let name = text("name").map(|n| format!(": {n}")).unwrap_or_default();
+                    format!("{family}{role}{name}")
+                }
+            };
+            let defined_at = locate(&cat.files[p.origins[0].file], &p.origins[0].table).to_string();
+            out.push(Summary {
+                kind,
+                name,
+                about,
+                defined_at,
+            });
+        }
+    }
+    Ok(out)
 }
