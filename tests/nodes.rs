@@ -401,3 +401,18 @@ fn the_catalogue_names_every_host_and_card_of_the_four_reproductions() {
         );
     }
 }
+
+#[test]
+fn a_bad_value_from_the_command_line_names_the_argument() {
+    let nodes = root().join("scenarios/file-service-and-ttcp.toml");
+    for (set, key) in [
+        ("nodes.ws.count=0", "nodes.ws.count"),
+        ("hosts.486dx50.mips=-5", "hosts.486dx50.mips"),
+    ] {
+        let o = [Override::parse(set).unwrap()];
+        let e = scenario::load(&nodes, &o).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains(&format!("from --set {set}")), "{e}");
+        assert!(e.contains(&format!("key `{key}`")), "{e}");
+        assert!(e.contains("out of range"), "{e}");
+    }
+}

@@ -173,8 +173,23 @@ impl Map {
     }
 }
 
-/// Loads a scenario of nodes and applications (`doc`: its document, overrides applied).
-pub fn load(
+/// Loads a scenario of nodes and applications (`doc`: its document as written); an error
+/// about a key a `--set` wrote names that argument.
+pub fn load(source: &Source, doc: toml::Table, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    load_inner(source, doc, overrides).map_err(|e| match e {
+        ScenarioError::Field { key, problem, .. } if overrides.iter().any(|o| o.covers(&key)) => {
+            let o = overrides.iter().rev().find(|o| o.covers(&key)).expect("checked");
+            ScenarioError::Field {
+                at: Location::Set { arg: o.arg.clone() },
+                key,
+                problem,
+            }
+        }
+        other => other,
+    })
+}
+
+fn load_inner(
     source: &Source,
     mut doc: toml::Table,
     overrides: &[Override],
@@ -749,9 +764,11 @@ fn validate<'o>(
     at_set: impl Fn(&str) -> Option<&'o Override>,
 ) -> Result<Scenario, ScenarioError> {
     let locate = |e: FieldError| -> ScenarioError {
-        let (at, key) = match at_set(&e.path) {
-            Some(o) => (Location::Set { arg: o.arg.clone() }, e.path),
-            None => map.locate(files, &e.path),
+        // the user's key (in the scenario or a profile); a --set that wrote it wins
+        let (at, key) = map.locate(files, &e.path);
+        let at = match at_set(&key).or_else(|| at_set(&e.path)) {
+            Some(o) => Location::Set { arg: o.arg.clone() },
+            None => at,
         };
         ScenarioError::Field {
             at,
