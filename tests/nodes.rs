@@ -416,3 +416,76 @@ fn a_bad_value_from_the_command_line_names_the_argument() {
         assert!(e.contains("out of range"), "{e}");
     }
 }
+
+/// Every scenario file under `dir`, recursively.
+fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            toml_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "toml") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_shipped_perform3_and_ttcp_scenario_migrates_to_the_same_model() {
+    let mut files = Vec::new();
+    toml_files(&root().join("scenarios"), &mut files);
+    files.sort();
+    let n = Nodes::new();
+    let mut migrated = 0;
+    for f in files {
+        let Ok(old) = scenario::load(&f, &[]) else {
+            continue; // a hardware file that is no scenario by itself
+        };
+        let doc: toml::Table = toml::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        if ethersim::scenario::nodes::is_node_form(&doc) {
+            continue;
+        }
+        let kind = old.workload.kind();
+        let text = ethersim::scenario::nodes::migrate::migrate(&f);
+        if !["perform3", "ttcp"].contains(&kind) {
+            let e = text.map(|_| ()).unwrap_err().to_string();
+            assert!(
+                e.contains("no form of nodes and applications yet"),
+                "{}: {e}",
+                f.display()
+            );
+            continue;
+        }
+        let text = text.unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert!(text.contains("[nodes."), "{text}");
+        let path = n.write("migrated.toml", &text);
+        let new = scenario::load(&path, &[]).unwrap_or_else(|e| panic!("{}: {e}\n{text}", f.display()));
+        assert_eq!(new.name, old.name);
+        assert_eq!(new.seed, old.seed);
+        assert_eq!(
+            format!("{:?}", new.workload),
+            format!("{:?}", old.workload),
+            "{} migrates to another model",
+            f.display()
+        );
+        migrated += 1;
+    }
+    // the bulletin's, the 1995 and 1985 ttcp scenarios and the LANPERF-free rest
+    assert!(migrated >= 20, "only {migrated} migrated");
+}
+
+#[test]
+fn migrate_refuses_a_file_of_nodes_and_an_invalid_file() {
+    let e = ethersim::scenario::nodes::migrate::migrate(&root().join("scenarios/file-service-and-ttcp.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("already a scenario of nodes"), "{e}");
+    let n = Nodes::new();
+    let bad = n.write(
+        "bad.toml",
+        "name = \"x\"\n[workload]\nkind = \"saturate\"\nstations = 0\n",
+    );
+    let e = ethersim::scenario::nodes::migrate::migrate(&bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("workload.stations"), "{e}");
+}

@@ -185,6 +185,10 @@ pub enum Command {
     /// scenarios of nodes and applications.
     #[command(after_help = PROFILES_EXAMPLES)]
     Profiles(ProfilesArgs),
+    /// Rewrite a perform3 or ttcp scenario as nodes and applications (to standard output):
+    /// the same LAN, its hardware as profiles in the new file.
+    #[command(after_help = MIGRATE_EXAMPLES)]
+    Migrate(MigrateArgs),
     /// List the scenarios shipped in the binary; show one, or export it with its include.
     #[command(after_help = SCENARIOS_EXAMPLES)]
     Scenarios(ScenariosArgs),
@@ -263,6 +267,15 @@ Examples:
 One line per profile, tab-separated: kind (hosts, adapters, stacks), name, what it is, and
 where it is defined. A scenario names them in its nodes: host = \"486dx50\".";
 
+const MIGRATE_EXAMPLES: &str = "\
+Examples:
+  ethersim migrate scenarios/bulletin/16bit-optimized.toml > my-lan.toml
+  ethersim run my-lan.toml
+
+The new file describes the same LAN (it validates to the same model); the old file's
+comments, the sources of its constants, are not carried, and its header names the file it
+came from. Both forms run; the reproductions keep theirs.";
+
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
   ethersim completions bash > ~/.local/share/bash-completion/completions/ethersim
@@ -319,6 +332,14 @@ pub struct ProfilesArgs {
     /// The catalogue (or a scenario of nodes): its profiles and those of the files it
     /// includes.
     #[arg(value_name = "FILE", default_value = "hardware/catalogue.toml")]
+    pub file: PathBuf,
+}
+
+/// Arguments of `migrate`.
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The scenario of one workload (perform3 or ttcp).
+    #[arg(value_name = "FILE")]
     pub file: PathBuf,
 }
 

@@ -82,6 +82,7 @@ fn dispatch(cli: Cli, matches: &clap::ArgMatches) -> Result<()> {
         Command::PcapList(a) => wire::pcap_list(&a),
         Command::Keys(a) => keys::run(&a),
         Command::Profiles(a) => profiles::run(&a),
+        Command::Migrate(a) => io::print(&ethersim::scenario::nodes::migrate::migrate(&a.file)?),
         Command::Scenarios(a) => catalogue::run(&a),
         Command::Completions(a) => {
             let mut cmd = Cli::command();

@@ -31,6 +31,7 @@
 //!
 //! Stations: the server, the workstations, then the ttcp hosts, along the cable.
 
+pub mod migrate;
 pub mod profiles;
 
 use std::collections::BTreeMap;
@@ -66,6 +67,7 @@ const TTCP_KEYS: &[&str] = &[
     "nbuf",
     "socket_buffer",
     "trailers",
+    "limit_s",
 ];
 /// Keys of a LANtastic stack profile that are not keys of `[nos]`.
 const STACK_META: &[&str] = &["family", "role"];
@@ -580,7 +582,7 @@ fn load_inner(
         let mut w = toml::Table::new();
         w.insert("kind".into(), "ttcp".into());
         tmap.add_scenario("workload", &format!("apps[{i}]"));
-        for k in ["buflen", "nbuf", "socket_buffer", "trailers"] {
+        for k in ["buflen", "nbuf", "socket_buffer", "trailers", "limit_s"] {
             if let Some(v) = app.get(k) {
                 w.insert(k.into(), v.clone());
             }
