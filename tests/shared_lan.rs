@@ -261,3 +261,35 @@ fn an_invalid_linked_scenario_is_reported_with_its_own_file_and_key() {
     assert!(e.contains("bad-ttcp.toml"), "{e}");
     assert!(e.contains("workload.transmitter"), "{e}");
 }
+
+#[test]
+fn one_capture_holds_both_applications_frames_each_decoded_by_its_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("shared.pcapng");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_ethersim"))
+        .arg("run")
+        .arg(shipped())
+        .args([
+            "--set",
+            "workload.warmup_s=0",
+            "--set",
+            "workload.measure_s=0.05",
+            "--pcap",
+        ])
+        .arg(&pcap)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let list = std::process::Command::new(env!("CARGO_BIN_EXE_ethersim"))
+        .arg("pcap-list")
+        .arg(&pcap)
+        .output()
+        .unwrap();
+    assert!(list.status.success());
+    let text = String::from_utf8_lossy(&list.stdout);
+    // ttcp's segments between the two PCs (stations 6 and 7: after the server and five
+    // workstations) and the file service's NetBIOS requests to the server (station 0)
+    assert!(text.contains("TCP 10.0.0.8:5001 → 10.0.0.7:5001"), "{text}");
+    assert!(text.contains("02:00:5e:10:00:00 0x88b5"), "{text}");
+    assert!(text.contains("NetBIOS request"), "{text}");
+}

@@ -29,7 +29,7 @@ pub fn run(out: &RunOutput) -> String {
         RunDetail::Perform3(r) => perform3(r),
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
         RunDetail::Ttcp(r) => r.explain(),
-        RunDetail::Shared(r) => super::shared::explain(r),
+        RunDetail::Shared(r) => shared(r),
     }
 }
 
@@ -43,8 +43,14 @@ pub fn narrative(out: &RunOutput) -> String {
         // LANPERF's default view is its own layout, so the explanation is all of it
         RunDetail::Lanperf(r) => super::lanperf::explain(r),
         RunDetail::Ttcp(r) => r.explain(),
-        RunDetail::Shared(r) => super::shared::explain(r),
+        RunDetail::Shared(r) => shared(r),
     }
+}
+
+/// A shared run's paragraphs, wrapped, a blank line between them.
+fn shared(r: &crate::workload::shared::SharedReport) -> String {
+    let paragraphs: Vec<String> = super::shared::paragraphs(r).iter().map(|p| wrap(p)).collect();
+    paragraphs.join("\n")
 }
 
 fn pct(x: f64) -> String {

@@ -1,8 +1,8 @@
 //! The view of a `shared` run's `--explain`: each application's throughput and what
-//! limited it, and how the wire's time split between them. Shares are of the
-//! measurement window; numbers follow [`super::units`].
+//! limited it, and how the wire's time split between them, as paragraphs (the
+//! explanation wraps them). Shares are of the measurement window; numbers follow
+//! [`super::units`].
 
-use super::explain::wrap;
 use super::units::Unit;
 use crate::workload::shared::SharedReport;
 
@@ -10,15 +10,16 @@ fn pct(x: f64) -> String {
     Unit::Share.number(x)
 }
 
-/// The narrative: one paragraph for the wire, one per application.
-pub fn explain(r: &SharedReport) -> String {
+/// The narrative: one paragraph for the wire, one per application (and one if the audit
+/// failed), each unwrapped.
+pub fn paragraphs(r: &SharedReport) -> Vec<String> {
     let f = &r.file_service;
     let x = &f.explanation;
     let t = &r.ttcp;
     let w = &r.wire;
     let busy = 1.0 - w.idle;
-    let mut out = String::new();
-    out.push_str(&wrap(&format!(
+    let mut out = Vec::new();
+    out.push(format!(
         "The wire, over the {} s window: busy {} ({} file-service frames, {} ttcp frames, {} \
          collisions, {} damaged frames), idle {}.",
         r.measure_s,
@@ -28,9 +29,8 @@ pub fn explain(r: &SharedReport) -> String {
         pct(w.collision),
         pct(w.corrupted),
         pct(w.idle)
-    )));
-    out.push('\n');
-    out.push_str(&wrap(&format!(
+    ));
+    out.push(format!(
         "File service (PERFORM3 on {} workstations, {}-byte blocks): {} KB/s. Server CPU busy {}, \
          workstation CPU {}; limited by {}.",
         r.workstations,
@@ -39,8 +39,7 @@ pub fn explain(r: &SharedReport) -> String {
         pct(x.server_cpu.busy),
         pct(x.workstation_cpu.busy),
         x.bottleneck
-    )));
-    out.push('\n');
+    ));
     let why = if r.workstations == 0 {
         "no file-service traffic shares the wire: this is ttcp alone on the cable".to_string()
     } else if t.transmitter_cpu >= 0.9 {
@@ -62,7 +61,7 @@ pub fn explain(r: &SharedReport) -> String {
         Unit::Microseconds.number(t.access_delay_mean_us),
         Unit::Microseconds.symbol(t.access_delay_mean_us)
     );
-    out.push_str(&wrap(&format!(
+    out.push(format!(
         "ttcp: {} KB/s. Its transmitter's frames deferred {} times each and collided {} \
          times each; from the head of the queue to the wire took {} on average. \
          Transmitter CPU {}, receiver CPU {}. Why: {why}.",
@@ -72,13 +71,12 @@ pub fn explain(r: &SharedReport) -> String {
         delay,
         pct(t.transmitter_cpu),
         pct(t.receiver_cpu)
-    )));
+    ));
     if !r.audit_violations.is_empty() {
-        out.push('\n');
-        out.push_str(&wrap(&format!(
+        out.push(format!(
             "The conservation audit FAILED: {}",
             r.audit_violations.join("; ")
-        )));
+        ));
     }
     out
 }
