@@ -633,17 +633,34 @@ fn load_inner(
             return validate(d, None, &cat.files, &tmap, source, at_set);
         }
         let t = validate(d, None, &cat.files, &tmap, source, at_set)?;
-        let Workload::Ttcp(w) = t.workload else {
-            unreachable_kind()
+        let ttcp = match t.workload {
+            Workload::Ttcp(w) => *w,
+            other => {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("apps[{i}]"),
+                    invalid(format!(
+                        "the ttcp pair's LAN validated as a {} workload",
+                        other.kind()
+                    )),
+                ))
+            }
         };
         linked = Some(Linked {
             written: format!("nodes {} and {}", tx.name, rx.name),
-            ttcp: *w,
+            ttcp,
         });
     }
 
+    // (a LAN of ttcp alone returned above)
     let Some((i, server, clients)) = perform3 else {
-        unreachable_kind()
+        return Err(error_at(
+            &cat.files,
+            0,
+            "apps",
+            invalid("no application runs on the nodes"),
+        ));
     };
     let app = &apps[i];
     let mut map = Map::default();
@@ -750,10 +767,6 @@ fn load_inner(
     }
     d.insert("workload".into(), toml::Value::Table(w));
     validate(d, linked, &cat.files, &map, source, at_set)
-}
-
-fn unreachable_kind() -> ! {
-    unreachable!("an application is perform3 or ttcp, checked above")
 }
 
 /// Validates a lowered document, locating its errors where the keys were written.
