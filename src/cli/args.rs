@@ -185,7 +185,7 @@ pub enum Command {
     /// scenarios of nodes and applications.
     #[command(after_help = PROFILES_EXAMPLES)]
     Profiles(ProfilesArgs),
-    /// Rewrite a perform3 or ttcp scenario as nodes and applications (to standard output):
+    /// Rewrite a perform3, lanperf or ttcp scenario as nodes and applications (to standard output):
     /// the same LAN, its hardware as profiles in the new file.
     #[command(after_help = MIGRATE_EXAMPLES)]
     Migrate(MigrateArgs),
@@ -338,7 +338,7 @@ pub struct ProfilesArgs {
 /// Arguments of `migrate`.
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
-    /// The scenario of one workload (perform3 or ttcp).
+    /// The scenario of one workload (perform3, lanperf or ttcp).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 }

@@ -1,7 +1,7 @@
 //! `ethersim migrate`: a scenario of one workload rewritten as nodes and applications.
 //!
-//! A `perform3` scenario becomes a server node and a group of workstations running
-//! PERFORM3; a `ttcp` scenario two nodes running ttcp. The hardware (its include merged
+//! A `perform3` or `lanperf` scenario becomes a server node and a group of workstations
+//! running the application; a `ttcp` scenario two nodes running ttcp. The hardware (its include merged
 //! in) becomes profiles written in the new file: the server's and the workstations' hosts,
 //! cards and LANtastic stacks, or the ttcp hosts, their cards and their stack. The new
 //! file describes the same LAN: validated, it gives the same model, key for key (a test
@@ -9,7 +9,7 @@
 //!
 //! The old file's comments (the sources of its constants) are not carried: the new file's
 //! header names the file it came from. Kinds with no node form yet (saturate, traffic,
-//! lanperf, shared), cards in several modes within the workstations
+//! shared), a LANPERF local baseline, cards in several modes within the workstations
 //! (`adapter.workstation.bus_widths`) and several servers are refused, saying so.
 
 use std::path::Path;
@@ -104,7 +104,21 @@ pub fn migrate(path: &Path) -> Result<String, ScenarioError> {
     let mut app = toml::Table::new();
     let mut run = toml::Table::new();
     match kind {
-        "perform3" => {
+        "perform3" | "lanperf" => {
+            if kind == "lanperf" && w.contains_key("local") {
+                return Err(refuse(
+                    &src,
+                    "workload.local",
+                    "a local baseline has no network, so no nodes: it runs as it is".into(),
+                ));
+            }
+            if w.get("servers").and_then(toml::Value::as_integer).unwrap_or(1) > 1 {
+                return Err(refuse(
+                    &src,
+                    "workload.servers",
+                    "several file servers have no node form yet (one server per file service)".into(),
+                ));
+            }
             let hosts = table(doc.get("hosts"));
             let mut adapter = table(doc.get("adapter"));
             let ws_side = table(adapter.remove("workstation").as_ref());
@@ -161,20 +175,33 @@ pub fn migrate(path: &Path) -> Result<String, ScenarioError> {
                 "server".into(),
                 toml::Value::Table(node("server-host", "server-card", "server-stack")),
             );
+            let count_key = if kind == "lanperf" {
+                "stations"
+            } else {
+                "workstations"
+            };
             let mut ws = node("workstation-host", "workstation-card", "workstation-stack");
-            ws.insert("count".into(), w.get("workstations").cloned().unwrap_or(5.into()));
+            ws.insert("count".into(), w.get(count_key).cloned().unwrap_or(5.into()));
             nodes.insert("workstations".into(), toml::Value::Table(ws));
-            app.insert("kind".into(), "perform3".into());
+            app.insert("kind".into(), kind.into());
             app.insert("server".into(), "server".into());
             app.insert("clients".into(), "workstations".into());
-            for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
-                if let Some(v) = w.get(k) {
-                    app.insert(k.into(), v.clone());
+            if kind == "lanperf" {
+                for (k, v) in &w {
+                    if !["kind", "stations", "servers"].contains(&k.as_str()) {
+                        app.insert(k.clone(), v.clone());
+                    }
                 }
-            }
-            for k in ["warmup_s", "measure_s"] {
-                if let Some(v) = w.get(k) {
-                    run.insert(k.into(), v.clone());
+            } else {
+                for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
+                    if let Some(v) = w.get(k) {
+                        app.insert(k.into(), v.clone());
+                    }
+                }
+                for k in ["warmup_s", "measure_s"] {
+                    if let Some(v) = w.get(k) {
+                        run.insert(k.into(), v.clone());
+                    }
                 }
             }
         }
@@ -220,8 +247,8 @@ pub fn migrate(path: &Path) -> Result<String, ScenarioError> {
                 &src,
                 "workload.kind",
                 format!(
-                    "a {other} scenario has no form of nodes and applications yet (perform3 and \
-                     ttcp have); it runs as it is"
+                    "a {other} scenario has no form of nodes and applications yet (perform3, \
+                     lanperf and ttcp have); it runs as it is"
                 ),
             ))
         }

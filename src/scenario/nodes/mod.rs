@@ -22,9 +22,10 @@
 //! [run]                           # warmup_s, measure_s
 //! ```
 //!
-//! Applications: `perform3` (a LANtastic server node and a group of workstation nodes) and
-//! `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`); one of each at most. A LAN of
-//! PERFORM3 alone runs as the `perform3` workload, of ttcp alone as `ttcp`, of both as
+//! Applications: `perform3` or `lanperf` (a LANtastic server node and a group of workstation
+//! nodes) and `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`); one file service
+//! application and one ttcp at most. A LAN of PERFORM3 alone runs as the `perform3`
+//! workload, of LANPERF as `lanperf`, of ttcp alone as `ttcp`, of PERFORM3 and ttcp as
 //! `shared` (one cable, the file service's stations first): this module checks the
 //! placement, resolves the profiles ([`profiles`]) and writes the LAN in those workloads'
 //! sections, which validate it; every error is located in the file that wrote the key.
@@ -50,7 +51,25 @@ const TOP: &[&str] = &[
 /// The keys of a node.
 const NODE_KEYS: &[&str] = &["host", "adapter", "stack", "count"];
 /// The application kinds that can be placed on nodes.
-pub const APP_KINDS: &[&str] = &["perform3", "ttcp"];
+pub const APP_KINDS: &[&str] = &["perform3", "lanperf", "ttcp"];
+/// The keys of a `lanperf` application: its server and clients, and the `[workload]` keys
+/// of the lanperf workload for one server on the LAN (the server's disk and LANCACHE
+/// as `disk` and `cache` tables).
+const LANPERF_KEYS: &[&str] = &[
+    "kind",
+    "server",
+    "clients",
+    "options",
+    "test_s",
+    "block",
+    "file_blocks",
+    "tests",
+    "sharing",
+    "block_kinstr",
+    "poll_ms",
+    "disk",
+    "cache",
+];
 const PERFORM3_KEYS: &[&str] = &[
     "kind",
     "server",
@@ -323,6 +342,7 @@ fn load_inner(
             invalid("no application runs on the nodes: add [[apps]]"),
         ));
     }
+    // the file service's application (perform3 or lanperf): its index, server and clients
     let mut perform3: Option<(usize, &Node, &Node)> = None;
     let mut ttcp: Option<(usize, &Node, &Node)> = None;
     let mut used: BTreeMap<&str, usize> = BTreeMap::new();
@@ -331,6 +351,7 @@ fn load_inner(
         let kind = str_of(app, "kind").unwrap_or("");
         let keys = match kind {
             "perform3" => PERFORM3_KEYS,
+            "lanperf" => LANPERF_KEYS,
             "ttcp" => TTCP_KEYS,
             _ => {
                 let valid: Vec<String> = APP_KINDS.iter().map(|s| s.to_string()).collect();
@@ -421,22 +442,25 @@ fn load_inner(
             Ok(())
         };
         match kind {
-            "perform3" => {
-                if perform3.is_some() {
+            "perform3" | "lanperf" => {
+                if let Some((j, _, _)) = perform3 {
                     return Err(error_at(
                         &cat.files,
                         0,
                         &format!("{here}.kind"),
-                        invalid("one perform3 application per LAN"),
+                        invalid(format!(
+                            "one file service application per LAN (perform3 or lanperf): \
+                             apps[{j}] is one"
+                        )),
                     ));
                 }
                 let server = node(
                     "server",
-                    "a client group with no server: perform3 needs `server`, the node its clients read from",
+                    &format!("a client group with no server: {kind} needs `server`, the node its clients read from"),
                 )?;
                 let clients = node(
                     "clients",
-                    "perform3 needs `clients`, the group of workstation nodes that read",
+                    &format!("{kind} needs `clients`, the group of workstation nodes that read"),
                 )?;
                 needs(
                     server,
@@ -731,6 +755,37 @@ fn load_inner(
     d.insert("nos".into(), toml::Value::Table(nos));
     let mut w = toml::Table::new();
     map.add_scenario("workload", &format!("apps[{i}]"));
+    if str_of(app, "kind") == Some("lanperf") {
+        if let Some(l) = &linked {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("apps[{i}].kind"),
+                invalid(format!(
+                    "beside a ttcp transfer ({}), the file service runs perform3",
+                    l.written
+                )),
+            ));
+        }
+        if let Some(k) = run.keys().next() {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("run.{k}"),
+                invalid("LANPERF times its own tests: give their length as the app's test_s (or options)"),
+            ));
+        }
+        w.insert("kind".into(), "lanperf".into());
+        w.insert("stations".into(), clients.count.into());
+        map.add_scenario("workload.stations", &format!("nodes.{}.count", clients.name));
+        for (k, v) in app {
+            if !["kind", "server", "clients"].contains(&k.as_str()) {
+                w.insert(k.clone(), v.clone());
+            }
+        }
+        d.insert("workload".into(), toml::Value::Table(w));
+        return validate(d, None, &cat.files, &map, source, at_set);
+    }
     map.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
     w.insert("workstations".into(), clients.count.into());
     for (k, v) in &run {
