@@ -3,8 +3,9 @@
 //! ttcp scenario, before the `shared` workload itself is validated
 //! ([`super::shared`]). One level: a linked scenario links nothing further.
 
+use super::lexical;
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::error::ScenarioError;
 use super::shared::Linked;
@@ -80,21 +81,6 @@ pub(super) fn read_linked(
             other.kind()
         ))),
     }
-}
-
-/// `path` with `.` and `..` resolved lexically.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Scenario files in the folder of `path` whose names are nearest its name.

@@ -248,7 +248,7 @@ pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, 
 }
 
 /// `path` with `.` and `..` resolved lexically.
-fn lexical(path: &Path) -> PathBuf {
+pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

@@ -20,6 +20,7 @@
 //! Every profile remembers where its keys were written, so an error in a value is located
 //! in the file and at the line that wrote it.
 
+use super::super::lexical;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -84,21 +85,6 @@ fn invalid(message: impl Into<String>) -> Problem {
     Problem::Invalid {
         message: message.into(),
     }
-}
-
-/// `path` with `.` and `..` resolved lexically.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn dir_of(src: &Source) -> PathBuf {
