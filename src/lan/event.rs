@@ -3,7 +3,8 @@
 //! the node that owns the CPU, and each stack's timers and steps to the part of the LAN
 //! that runs that stack: [`NosEvent`] to the NetBIOS file service (`super::Lan`),
 //! [`TcpEvent`] to the TCP/IP hosts (`super::tcp::TcpLan`). Each part matches only its
-//! own sub-enum, so no part has arms for another's events.
+//! own sub-enum, so no part has arms for another's events; a group of frame sources
+//! (`super::source`) has [`super::SourceEvent`].
 //!
 //! Node numbers are stations on the segment: the NetBIOS nodes first (server 0,
 //! workstations 1..=n, further servers after them), then the TCP/IP hosts.
@@ -22,6 +23,8 @@ pub enum LanEvent {
     Nos(NosEvent),
     /// An event of a TCP/IP host.
     Tcp(TcpEvent),
+    /// An event of a group of frame sources.
+    Source(super::SourceEvent),
 }
 
 /// Events of the NetBIOS file service (sessions, server storage, applications).

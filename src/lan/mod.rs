@@ -44,6 +44,7 @@ mod net;
 mod node;
 pub mod observe;
 mod path;
+pub mod source;
 mod stats;
 pub mod tcp;
 
@@ -51,7 +52,8 @@ pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
 pub use config::{LanConfig, LanProfile, StorageConfig};
 pub use event::{LanEvent, NosEvent, TcpEvent};
-pub use net::{Absent, FileServiceNet, Net, TcpNet};
+pub use net::{Absent, FileServiceNet, Net, SourceNet, TcpNet};
+pub use source::{SourceEvent, Sources};
 pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
 
 use crate::adapter::{Carries, TxStep};

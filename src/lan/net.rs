@@ -1,7 +1,9 @@
 //! One LAN: the medium and the parts of the LAN that share it, each part a group of
 //! nodes running one stack. The NetBIOS file service ([`Lan`]: a server and its
 //! workstations, stations 0..`tcp_base`) and the TCP/IP hosts ([`TcpLan`]: stations
-//! `tcp_base` and `tcp_base + 1`) are parts; a LAN has either or both, on one cable.
+//! `tcp_base` and `tcp_base + 1`) and groups of bare frame sources ([`Sources`]: open-loop
+//! or backlogged stations, each group on its own stations) are parts; a LAN has any of
+//! them, on one cable.
 //!
 //! [`Net`] is the one model the engine runs for any LAN. It owns the dispatch of
 //! [`LanEvent`]: the medium's events to the medium, whose indications go to the part
@@ -14,6 +16,7 @@
 //! checked in builds with debug assertions.
 
 use super::observe::{self, Observed, Observer, Tap};
+use super::source::{SourceConfig, Sources};
 use super::tcp::{SocketApp, TcpLan};
 use super::{path, Application, Lan, LanEvent};
 use crate::engine::{Engine, Model};
@@ -24,6 +27,8 @@ pub struct Net<A, S> {
     wire: AnyWire,
     nos: Option<Lan<A>>,
     tcp: Option<TcpLan<S>>,
+    /// Groups of frame sources, each on its own stations.
+    sources: Vec<Sources>,
     /// The first station of the TCP/IP hosts (stations below it are the file service's).
     tcp_base: usize,
     inds: Vec<Indication>,
@@ -35,6 +40,7 @@ pub struct Net<A, S> {
 enum Owner {
     Nos,
     Tcp,
+    Source(usize),
 }
 
 impl<A: Application, S: SocketApp> Net<A, S> {
@@ -45,6 +51,7 @@ impl<A: Application, S: SocketApp> Net<A, S> {
             wire,
             nos,
             tcp,
+            sources: Vec::new(),
             tcp_base,
             inds: Vec::with_capacity(8),
             wire_seen: Vec::new(),
@@ -61,13 +68,38 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         self.tcp.as_ref()
     }
 
+    /// The groups of frame sources, in the order they were added.
+    pub fn sources(&self) -> &[Sources] {
+        &self.sources
+    }
+
+    /// Restarts every source group's counts (the start of a measurement window).
+    pub fn restart_source_counts(&mut self) {
+        for g in &mut self.sources {
+            g.restart_counts();
+        }
+    }
+
+    /// Adds a group of frame sources on stations `base..base + cfg.stations()`, which no
+    /// other part may use; its first frames are scheduled now. The medium must be a
+    /// CSMA/CD segment (a point-to-point link has two stations, both taken).
+    pub fn add_sources(&mut self, cfg: SourceConfig, base: usize, engine: &mut Engine<LanEvent>) {
+        let AnyWire::Csma(segment) = &self.wire else {
+            panic!("frame sources need a CSMA/CD segment (validated by the scenario)");
+        };
+        let group = Sources::new(cfg, base, segment.clone(), engine);
+        self.sources.push(group);
+    }
+
     /// The medium all the parts share.
     pub fn wire(&self) -> &AnyWire {
         &self.wire
     }
 
     fn owner(&self, station: usize) -> Owner {
-        if station < self.tcp_base {
+        if let Some(i) = self.sources.iter().position(|g| g.owns(station)) {
+            Owner::Source(i)
+        } else if station < self.tcp_base {
             Owner::Nos
         } else {
             Owner::Tcp
@@ -90,6 +122,7 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                     tcp.on_indication(ind, engine);
                 }
             }
+            Owner::Source(i) => self.sources[i].on_indication(ind, engine),
         }
     }
 
@@ -115,6 +148,8 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                         tcp.cpu_done(node, gen, engine);
                     }
                 }
+                // frame sources have no CPU, so they schedule no completion
+                Owner::Source(_) => {}
             },
             LanEvent::Nos(e) => {
                 if let Some(lan) = self.nos.as_mut() {
@@ -124,6 +159,12 @@ impl<A: Application, S: SocketApp> Net<A, S> {
             LanEvent::Tcp(e) => {
                 if let Some(tcp) = self.tcp.as_mut() {
                     tcp.handle(e, engine);
+                }
+            }
+            LanEvent::Source(e) => {
+                let super::SourceEvent::Arrival { station } = e;
+                if let Owner::Source(i) = self.owner(station as usize) {
+                    self.sources[i].handle(e, engine);
                 }
             }
         }
@@ -168,11 +209,13 @@ impl<A: Application, S: SocketApp> Observed for Net<A, S> {
             tcp.tap().flush_host(obs);
         }
         self.wire.drain_observed(&mut self.wire_seen);
-        let (nos, tcp, base) = (&self.nos, &self.tcp, self.tcp_base);
+        let (nos, tcp, base, sources) = (&self.nos, &self.tcp, self.tcp_base, &self.sources);
         Tap::flush_wire(
             &mut self.wire_seen,
             |f| {
-                let part = if f.src < base {
+                let part = if sources.iter().any(|g| g.owns(f.src)) {
+                    None
+                } else if f.src < base {
                     nos.as_ref().map(|l| l.content(f))
                 } else {
                     tcp.as_ref().map(|t| t.content(f))
@@ -214,6 +257,20 @@ impl SocketApp for Absent {
 pub type FileServiceNet<A> = Net<A, Absent>;
 /// A LAN of two TCP/IP hosts alone.
 pub type TcpNet<S> = Net<Absent, S>;
+/// A LAN of frame sources alone.
+pub type SourceNet = Net<Absent, Absent>;
+
+impl Net<Absent, Absent> {
+    /// A CSMA/CD segment of `cfg` with no part on it yet, and a handle to it: groups of
+    /// frame sources are added with [`Net::add_sources`].
+    pub fn segment_only(
+        cfg: &crate::ether::SegmentConfig,
+        engine: &Engine<LanEvent>,
+    ) -> (Self, crate::ether::SharedSegment) {
+        let segment = crate::ether::SharedSegment::new(cfg, engine.rng_streams());
+        (Net::new(AnyWire::Csma(segment.clone()), None, None, usize::MAX), segment)
+    }
+}
 
 impl<A: Application> Net<A, Absent> {
     /// The file service of `cfg` alone on its segment, `apps[i]` on workstation `i + 1`.

@@ -4,7 +4,7 @@
 //! [`super::units`].
 
 use super::units::Unit;
-use crate::workload::shared::SharedReport;
+use crate::workload::shared::{BackgroundShare, SharedReport};
 
 fn pct(x: f64) -> String {
     Unit::Share.number(x)
@@ -15,17 +15,21 @@ fn pct(x: f64) -> String {
 pub fn paragraphs(r: &SharedReport) -> Vec<String> {
     let f = &r.file_service;
     let x = &f.explanation;
-    let t = &r.ttcp;
     let w = &r.wire;
     let busy = 1.0 - w.idle;
     let mut out = Vec::new();
+    let mut carried = vec![format!("{} file-service frames", pct(w.file_service))];
+    if r.ttcp.is_some() {
+        carried.push(format!("{} ttcp frames", pct(w.ttcp)));
+    }
+    if !r.background.is_empty() {
+        carried.push(format!("{} background frames", pct(w.background)));
+    }
     out.push(format!(
-        "The wire, over the {} s window: busy {} ({} file-service frames, {} ttcp frames, {} \
-         collisions, {} damaged frames), idle {}.",
+        "The wire, over the {} s window: busy {} ({}, {} collisions, {} damaged frames), idle {}.",
         r.measure_s,
         pct(busy),
-        pct(w.file_service),
-        pct(w.ttcp),
+        carried.join(", "),
         pct(w.collision),
         pct(w.corrupted),
         pct(w.idle)
@@ -40,38 +44,48 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
         pct(x.workstation_cpu.busy),
         x.bottleneck
     ));
-    let why = if r.workstations == 0 {
-        "no file-service traffic shares the wire: this is ttcp alone on the cable".to_string()
-    } else if t.transmitter_cpu >= 0.9 {
-        format!(
-            "the transmitting host's CPU is busy {}: it, not the wire, sets ttcp's pace",
-            pct(t.transmitter_cpu)
-        )
-    } else if busy >= 0.9 {
-        "the wire is full: ttcp gets the share of it that the MAC gives its frames, and every \
-         file-service frame it defers to is time it cannot send"
-            .to_string()
-    } else {
-        "the wire has idle time, but each ttcp frame waits for the file service's frames \
-         before it goes, and the waits hold back the transfer's window and the writes behind it"
-            .to_string()
+    let others = match (r.workstations, r.background.is_empty()) {
+        (0, true) => None,
+        (0, false) => Some("the background groups' frames"),
+        (_, true) => Some("the file service's frames"),
+        (_, false) => Some("the file service's and the background groups' frames"),
     };
-    let delay = format!(
-        "{} {}",
-        Unit::Microseconds.number(t.access_delay_mean_us),
-        Unit::Microseconds.symbol(t.access_delay_mean_us)
-    );
-    out.push(format!(
-        "ttcp: {} KB/s. Its transmitter's frames deferred {} times each and collided {} \
-         times each; from the head of the queue to the wire took {} on average. \
-         Transmitter CPU {}, receiver CPU {}. Why: {why}.",
-        Unit::KiloBytesPerSecond.number(t.throughput_kbps),
-        Unit::Ratio("").number(t.deferrals_per_frame),
-        Unit::Ratio("").number(t.collisions_per_frame),
-        delay,
-        pct(t.transmitter_cpu),
-        pct(t.receiver_cpu)
-    ));
+    if let Some(t) = &r.ttcp {
+        let why = match others {
+            None => "nothing else shares the wire: this is ttcp alone on the cable".to_string(),
+            Some(_) if t.transmitter_cpu >= 0.9 => format!(
+                "the transmitting host's CPU is busy {}: it, not the wire, sets ttcp's pace",
+                pct(t.transmitter_cpu)
+            ),
+            Some(o) if busy >= 0.9 => format!(
+                "the wire is full: ttcp gets the share of it that the MAC gives its frames, and \
+                 every one of {o} it defers to is time it cannot send"
+            ),
+            Some(o) => format!(
+                "the wire has idle time, but each ttcp frame waits for {o} before it goes, and \
+                 the waits hold back the transfer's window and the writes behind it"
+            ),
+        };
+        let delay = format!(
+            "{} {}",
+            Unit::Microseconds.number(t.access_delay_mean_us),
+            Unit::Microseconds.symbol(t.access_delay_mean_us)
+        );
+        out.push(format!(
+            "ttcp: {} KB/s. Its transmitter's frames deferred {} times each and collided {} \
+             times each; from the head of the queue to the wire took {} on average. \
+             Transmitter CPU {}, receiver CPU {}. Why: {why}.",
+            Unit::KiloBytesPerSecond.number(t.throughput_kbps),
+            Unit::Ratio("").number(t.deferrals_per_frame),
+            Unit::Ratio("").number(t.collisions_per_frame),
+            delay,
+            pct(t.transmitter_cpu),
+            pct(t.receiver_cpu)
+        ));
+    }
+    for (i, g) in r.background.iter().enumerate() {
+        out.push(background(i, g));
+    }
     if !r.audit_violations.is_empty() {
         out.push(format!(
             "The conservation audit FAILED: {}",
@@ -79,4 +93,44 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
         ));
     }
     out
+}
+
+/// One background group's paragraph: what it offered, carried and waited.
+fn background(i: usize, g: &BackgroundShare) -> String {
+    let offered = match g.offered_load {
+        Some(l) => format!(
+            "offering {} of the bit rate (open loop; {} arrived)",
+            pct(l),
+            pct(g.offered_load_measured)
+        ),
+        None => "each always backlogged".to_string(),
+    };
+    let mut s = format!(
+        "Background group {} ({} stations, {offered}): carried {} ({} Mb/s), {} collisions per \
+         frame",
+        i + 1,
+        g.senders,
+        pct(g.carried_load),
+        Unit::Ratio("").number(g.throughput_mbps),
+        Unit::Ratio("").number(g.collisions_per_frame),
+    );
+    if let (Some(m), Some(p)) = (g.queue_access_delay_mean_us, g.queue_access_delay_p99_us) {
+        s.push_str(&format!(
+            "; a frame's access delay, from its arrival to the end of its transmission, {} {} on \
+             average, {} {} at the 99th percentile",
+            Unit::Microseconds.number(m),
+            Unit::Microseconds.symbol(m),
+            Unit::Microseconds.number(p),
+            Unit::Microseconds.symbol(p)
+        ));
+    }
+    if g.queue_drops > 0 {
+        s.push_str(&format!(
+            "; {} frames found its queue full and were dropped: the group offers more than the \
+             wire leaves it",
+            g.queue_drops
+        ));
+    }
+    s.push('.');
+    s
 }

@@ -285,21 +285,52 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
         Workload::Shared(w) => {
             let r = shared::run_observed(&w.config, scenario.seed, reborrow(&mut obs));
             let (f, x) = (&r.file_service, &r.file_service.explanation);
+            let t = |get: fn(&shared::TtcpShare) -> f64| r.ttcp.as_ref().map_or(f64::NAN, get);
+            let g = &r.background;
+            let sent: u64 = g.iter().map(|g| g.frames_sent).sum();
+            // the groups' frame-weighted access delays (open-loop groups only)
+            let delay = |get: fn(&shared::BackgroundShare) -> Option<f64>| -> f64 {
+                let (sum, n) = g.iter().fold((0.0, 0u64), |(s, n), g| match get(g) {
+                    Some(d) => (s + d * g.frames_sent as f64, n + g.frames_sent),
+                    None => (s, n),
+                });
+                if n > 0 {
+                    sum / n as f64
+                } else {
+                    f64::NAN
+                }
+            };
+            let p99 = g
+                .iter()
+                .filter_map(|g| g.queue_access_delay_p99_us)
+                .fold(f64::NAN, f64::max);
             let mut row = Row::default();
             row.put("workstations", r.workstations as f64)
                 .put("block_size", f.block_size)
                 .put("file_service_kbps", f.throughput_kbps)
-                .put("ttcp_kbps", r.ttcp.throughput_kbps)
+                .put("ttcp_kbps", t(|t| t.throughput_kbps))
+                .put("background_mbps", g.iter().map(|g| g.throughput_mbps).sum::<f64>())
                 .put("wire_file_service", r.wire.file_service)
                 .put("wire_ttcp", r.wire.ttcp)
+                .put("wire_background", r.wire.background)
                 .put("wire_collision", r.wire.collision)
                 .put("wire_corrupted", r.wire.corrupted)
                 .put("wire_idle", r.wire.idle)
-                .put("ttcp_deferrals_per_frame", r.ttcp.deferrals_per_frame)
-                .put("ttcp_collisions_per_frame", r.ttcp.collisions_per_frame)
-                .put("ttcp_access_delay_mean_us", r.ttcp.access_delay_mean_us)
-                .put("ttcp_transmitter_cpu", r.ttcp.transmitter_cpu)
-                .put("ttcp_receiver_cpu", r.ttcp.receiver_cpu)
+                .put("ttcp_deferrals_per_frame", t(|t| t.deferrals_per_frame))
+                .put("ttcp_collisions_per_frame", t(|t| t.collisions_per_frame))
+                .put("ttcp_access_delay_mean_us", t(|t| t.access_delay_mean_us))
+                .put("ttcp_transmitter_cpu", t(|t| t.transmitter_cpu))
+                .put("ttcp_receiver_cpu", t(|t| t.receiver_cpu))
+                .put("background_frames_sent", sent as f64)
+                .put(
+                    "background_access_delay_mean_us",
+                    delay(|g| g.queue_access_delay_mean_us),
+                )
+                .put("background_access_delay_p99_us", p99)
+                .put(
+                    "background_queue_drops",
+                    g.iter().map(|g| g.queue_drops).sum::<u64>() as f64,
+                )
                 .put("server_cpu", x.server_cpu.busy)
                 .put("audit_violations", r.audit_violations.len() as f64)
                 .put("events", f.events as f64);
@@ -309,9 +340,15 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 workload: scenario.workload.kind().to_string(),
                 columns: row.columns,
                 points: vec![row.values],
-                headline: Headline {
-                    name: "ttcp_kbps".into(),
-                    value: r.ttcp.throughput_kbps,
+                headline: match &r.ttcp {
+                    Some(t) => Headline {
+                        name: "ttcp_kbps".into(),
+                        value: t.throughput_kbps,
+                    },
+                    None => Headline {
+                        name: "file_service_kbps".into(),
+                        value: r.file_service.throughput_kbps,
+                    },
                 },
                 detail: RunDetail::Shared(Box::new(r)),
             }

@@ -195,17 +195,20 @@ pub const TRAFFIC_COLUMNS: [&str; 16] = [
     "events",
 ];
 
-/// The figures of each point (block size) of a PERFORM3 run, in column order.
-/// The columns of a `shared` run's one point: both applications' throughput (KB/s,
-/// 1 KB = 1000 bytes), the wire's shares of the window, what the ttcp transmitter met,
-/// and the hosts' CPU shares.
-pub const SHARED_COLUMNS: [&str; 17] = [
+/// The columns of a `shared` run's one point: each application's throughput (KB/s,
+/// 1 KB = 1000 bytes; the background groups' together in Mb/s), the wire's shares of the
+/// window, what the ttcp transmitter met, the background frames' access delays (mean
+/// over their frames, the groups' highest 99th percentile), and the hosts' CPU shares.
+/// The columns of a part the run does not have are empty (NaN).
+pub const SHARED_COLUMNS: [&str; 23] = [
     "workstations",
     "block_size",
     "file_service_kbps",
     "ttcp_kbps",
+    "background_mbps",
     "wire_file_service",
     "wire_ttcp",
+    "wire_background",
     "wire_collision",
     "wire_corrupted",
     "wire_idle",
@@ -214,11 +217,16 @@ pub const SHARED_COLUMNS: [&str; 17] = [
     "ttcp_access_delay_mean_us",
     "ttcp_transmitter_cpu",
     "ttcp_receiver_cpu",
+    "background_frames_sent",
+    "background_access_delay_mean_us",
+    "background_access_delay_p99_us",
+    "background_queue_drops",
     "server_cpu",
     "audit_violations",
     "events",
 ];
 
+/// The figures of each point (block size) of a PERFORM3 run, in column order.
 pub const PERFORM3_COLUMNS: [&str; 19] = [
     "block_size",
     "throughput_kbps",

@@ -44,16 +44,19 @@ pub struct SaturateWorkload {
 }
 
 impl RawSaturate {
-    pub fn validate(
-        self,
-        s: &Sections<'_>,
+    /// The senders, their frame size and where they send: every key but `duration_s`
+    /// (paths as in a saturate workload, `workload.KEY`).
+    pub(super) fn group(
+        &self,
+        medium: &Medium,
         warnings: &mut Vec<String>,
-    ) -> Result<SaturateWorkload, FieldError> {
-        let medium: &Medium = s.medium;
+    ) -> Result<(usize, u32, Destination), FieldError> {
         let senders = super::saturate::senders(self.stations)?;
         let frame_bytes = self.frame_bytes.unwrap_or(1518);
         if let Some(w) = medium.check_frame_bytes("workload.frame_bytes", frame_bytes)? {
-            warnings.push(w);
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
         }
         let frame_bytes = frame_bytes as u32;
         let destination = super::saturate::destination(self.destination);
@@ -63,6 +66,16 @@ impl RawSaturate {
                 "round_robin needs at least 2 stations (use \"sink\" for one)",
             ));
         }
+        Ok((senders, frame_bytes, destination))
+    }
+
+    pub fn validate(
+        self,
+        s: &Sections<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<SaturateWorkload, FieldError> {
+        let medium: &Medium = s.medium;
+        let (senders, frame_bytes, destination) = self.group(medium, warnings)?;
         let duration_s = self.duration_s.unwrap_or(10.0);
         let duration =
             params::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;

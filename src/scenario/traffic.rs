@@ -15,6 +15,7 @@ use super::saturate::RawDestination;
 use super::Sections;
 use super::{budget, params};
 use crate::ether::SegmentConfig;
+use crate::lan::source::{Offer, SourceConfig};
 use crate::workload::traffic::{Arrivals, Destination, Sizes, TrafficConfig};
 
 /// Most entries of a `table` of sizes.
@@ -168,13 +169,36 @@ impl RawSizes {
     }
 }
 
+/// The validated keys of open-loop stations, but their duration.
+pub(super) struct OpenGroup {
+    senders: usize,
+    destination: Destination,
+    arrivals: Arrivals,
+    load: f64,
+    sizes: Sizes,
+    queue_frames: usize,
+}
+
+impl OpenGroup {
+    /// The stations as a group of open-loop frame sources.
+    pub(super) fn sources(self) -> SourceConfig {
+        SourceConfig {
+            senders: self.senders,
+            destination: self.destination,
+            offer: Offer::Open {
+                arrivals: self.arrivals,
+                offered_load: self.load,
+                sizes: self.sizes,
+                queue_frames: self.queue_frames,
+            },
+        }
+    }
+}
+
 impl RawTraffic {
-    pub fn validate(
-        self,
-        s: &Sections<'_>,
-        warnings: &mut Vec<String>,
-    ) -> Result<TrafficWorkload, FieldError> {
-        let medium: &Medium = s.medium;
+    /// The stations as a group of open-loop frame sources: every key but `duration_s`
+    /// (paths as in a traffic workload, `workload.KEY`).
+    pub(super) fn group(&self, medium: &Medium, warnings: &mut Vec<String>) -> Result<OpenGroup, FieldError> {
         let senders = super::saturate::senders(self.stations)?;
         let destination = super::saturate::destination(self.destination);
         if destination == Destination::RoundRobin && senders < 2 {
@@ -196,7 +220,7 @@ impl RawTraffic {
                 format!("({lo}, {hi}], a fraction of the bit rate"),
             ));
         }
-        let sizes = self.sizes.validate(medium, warnings)?;
+        let sizes = self.sizes.clone().validate(medium, warnings)?;
         let queue_frames = self.queue_frames.unwrap_or(16);
         let (lo, hi) = param("workload.queue_frames").int_range();
         if !(lo..=hi).contains(&queue_frames) {
@@ -206,6 +230,30 @@ impl RawTraffic {
                 format!("{lo}..={hi}"),
             ));
         }
+        Ok(OpenGroup {
+            senders,
+            destination,
+            arrivals,
+            load,
+            sizes,
+            queue_frames: queue_frames as usize,
+        })
+    }
+
+    pub fn validate(
+        self,
+        s: &Sections<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<TrafficWorkload, FieldError> {
+        let medium: &Medium = s.medium;
+        let OpenGroup {
+            senders,
+            destination,
+            arrivals,
+            load,
+            sizes,
+            queue_frames,
+        } = self.group(medium, warnings)?;
         let duration_s = self.duration_s.unwrap_or(10.0);
         let duration =
             params::param_duration(param("workload.duration_s"), "workload.duration_s", duration_s)?;
@@ -231,7 +279,7 @@ impl RawTraffic {
                 arrivals,
                 offered_load: load,
                 sizes,
-                queue_frames: queue_frames as usize,
+                queue_frames,
                 duration,
             },
             segment: medium.segment(positions),

@@ -153,7 +153,7 @@ pub(super) fn validate(
         }
         "shared" => {
             let raw: RawShared = de::from_value(body, "workload")?;
-            Ok(Workload::Shared(Box::new(raw.validate(sections)?)))
+            Ok(Workload::Shared(Box::new(raw.validate(sections, warnings)?)))
         }
         _ => {
             let valid: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();

@@ -4,24 +4,21 @@
 //! `0..senders` send frames of `frame_bytes`; each keeps exactly one frame queued, a new
 //! one being handed over as soon as the previous one is sent or dropped. Frames go either
 //! to a sink (an extra, silent station at the far end of the segment) or round robin to
-//! the other senders.
+//! the other senders. The stations are one group of backlogged frame sources
+//! ([`crate::lan::source`]) on a LAN of their own.
+
+use std::cell::Ref;
 
 use serde::Serialize;
 
 use crate::engine::{Engine, Model};
-use crate::ether::{EtherEvent, EtherReport, Frame, Indication, Segment, SegmentConfig, StationId};
-use crate::lan::observe::{drive, reborrow, Content, Observed, Observer, Tap};
+use crate::ether::{EtherReport, Segment, SegmentConfig, SharedSegment};
+use crate::lan::observe::{drive, reborrow, Observed, Observer};
+use crate::lan::source::{Offer, SourceConfig};
+use crate::lan::{LanEvent, SourceNet};
 use crate::time::{SimDuration, SimTime};
 
-/// Where the saturating stations send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Destination {
-    /// One extra station that only receives.
-    Sink,
-    /// Each station cycles through the other senders.
-    RoundRobin,
-}
+pub use crate::lan::source::Destination;
 
 /// A validated saturate workload.
 #[derive(Clone, Debug)]
@@ -33,109 +30,58 @@ pub struct SaturateConfig {
     pub duration: SimDuration,
 }
 
-/// The model: a segment plus the always-backlogged clients.
+impl SaturateConfig {
+    /// The senders as a group of backlogged frame sources.
+    pub fn sources(&self) -> SourceConfig {
+        SourceConfig {
+            senders: self.senders,
+            destination: self.destination,
+            offer: Offer::Backlogged {
+                frame_bytes: self.frame_bytes,
+            },
+        }
+    }
+}
+
+/// The model: a LAN of one group of backlogged frame sources (stations
+/// `0..senders`, the sink after them).
 pub struct SaturateModel {
-    segment: Segment,
+    net: SourceNet,
+    segment: SharedSegment,
     cfg: SaturateConfig,
-    next_dst: Vec<StationId>,
-    buf: Vec<Indication>,
-    tap: Tap,
 }
 
 impl SaturateModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
-    pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<EtherEvent>) -> Self {
-        let segment = Segment::new(seg, engine.rng_streams());
-        let next_dst = (0..cfg.senders).map(|s| (s + 1) % cfg.senders.max(1)).collect();
-        SaturateModel {
-            segment,
-            cfg,
-            next_dst,
-            buf: Vec::with_capacity(8),
-            tap: Tap::default(),
-        }
+    pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<LanEvent>) -> Self {
+        let (net, segment) = SourceNet::segment_only(seg, engine);
+        SaturateModel { net, segment, cfg }
     }
 
-    fn destination(&mut self, s: StationId) -> StationId {
-        match self.cfg.destination {
-            Destination::Sink => self.cfg.senders,
-            Destination::RoundRobin => {
-                let n = self.cfg.senders;
-                let d = self.next_dst[s];
-                let mut next = (d + 1) % n;
-                if next == s {
-                    next = (next + 1) % n;
-                }
-                self.next_dst[s] = next;
-                d
-            }
-        }
+    /// Gives every sender its first frame now.
+    pub fn start(&mut self, engine: &mut Engine<LanEvent>) {
+        self.net.add_sources(self.cfg.sources(), 0, engine);
     }
 
-    fn offer(&mut self, s: StationId, engine: &mut Engine<EtherEvent>) {
-        let dst = self.destination(s);
-        let frame = Frame {
-            src: s,
-            dst,
-            bytes: self.cfg.frame_bytes,
-            tag: 0,
-            pad: 0,
-        };
-        self.segment.enqueue(frame, engine);
-    }
-
-    /// Gives every sender its first frame at time zero.
-    pub fn start(&mut self, engine: &mut Engine<EtherEvent>) {
-        for s in 0..self.cfg.senders {
-            self.offer(s, engine);
-        }
-        self.settle(engine);
-    }
-
-    /// Hands a new frame to every station whose previous one was sent or dropped.
-    fn settle(&mut self, engine: &mut Engine<EtherEvent>) {
-        loop {
-            self.segment.drain_indications(&mut self.buf);
-            if self.buf.is_empty() {
-                return;
-            }
-            let mut batch = std::mem::take(&mut self.buf);
-            for ind in &batch {
-                match *ind {
-                    Indication::Sent { frame } | Indication::Dropped { frame } => {
-                        self.offer(frame.src, engine)
-                    }
-                    Indication::Received { .. } | Indication::Corrupted { .. } => {}
-                }
-            }
-            batch.clear();
-            self.buf = batch;
-        }
-    }
-
-    pub fn segment(&self) -> &Segment {
-        &self.segment
+    pub fn segment(&self) -> Ref<'_, Segment> {
+        self.segment.get()
     }
 }
 
 impl Observed for SaturateModel {
     fn start_observing(&mut self) {
-        self.tap.enable();
-        self.segment.observe();
+        self.net.start_observing();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        let segment = &mut self.segment;
-        self.tap
-            .flush(|buf| segment.drain_observed(buf), |_| Content::Opaque, obs);
+        self.net.flush_observations(obs);
     }
 }
 
 impl Model for SaturateModel {
-    type Event = EtherEvent;
-    fn handle(&mut self, ev: EtherEvent, engine: &mut Engine<EtherEvent>) {
-        self.segment.handle(ev, engine);
-        self.settle(engine);
+    type Event = LanEvent;
+    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        self.net.handle(ev, engine);
     }
 }
 
@@ -170,11 +116,12 @@ pub fn run_observed(
     model.start(&mut engine);
     let end = SimTime::ZERO + cfg.duration;
     drive(&mut model, &mut engine, end, reborrow(&mut obs));
+    let ether = model.segment().report(end);
     SaturateReport {
         senders: cfg.senders,
         frame_bytes: cfg.frame_bytes,
         destination: cfg.destination,
         events: engine.events_dispatched(),
-        ether: model.segment.report(end),
+        ether,
     }
 }

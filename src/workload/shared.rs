@@ -1,22 +1,25 @@
 //! Applications sharing one cable: the file service of a NetBIOS LAN (PERFORM3 reading
-//! blocks on each workstation from the server) and a ttcp transfer between two TCP/IP
-//! hosts, all on one CSMA/CD segment. Each node runs its own stack; the frames of both
-//! applications contend for the same wire, so each one's throughput is what the MAC
-//! leaves it.
+//! blocks on each workstation from the server), a ttcp transfer between two TCP/IP
+//! hosts, and groups of background frame sources (open-loop or backlogged bare
+//! stations, [`crate::lan::source`]), all on one CSMA/CD segment. Each node runs its own
+//! stack; the frames of every application contend for the same wire, so each one's
+//! throughput is what the MAC leaves it. A run has the file service and a ttcp transfer,
+//! background groups, or both.
 //!
-//! The file service is stations 0..=n (server first), the ttcp hosts the next two. The
-//! run has a warm-up, not counted, then a measurement window. Each application's
-//! throughput is the data its receivers took in during the window, per second:
-//! PERFORM3's file data at the workstations, ttcp's bytes read by its receiver (the
-//! transmitter writes without end, `ttcp -t -s` with an unbounded `-n`).
+//! The file service is stations 0..=n (server first), the ttcp hosts the next two, then
+//! each background group's senders and sink. The run has a warm-up, not counted, then a
+//! measurement window. Each application's throughput is the data its receivers took in
+//! during the window, per second: PERFORM3's file data at the workstations, ttcp's bytes
+//! read by its receiver (the transmitter writes without end, `ttcp -t -s` with an
+//! unbounded `-n`), and the background frames delivered intact.
 //!
 //! The wire's time in the window is split by what it carried: frames of each application
 //! delivered intact (the medium's time carrying intact frames, split in proportion to the
 //! preamble-and-frame time of the frames each application's stations delivered),
 //! collisions, frames damaged on the wire, and idle. The shares add up to 1.
 //!
-//! Units: KB/s with 1 KB = 1000 bytes for both applications (ttcp itself prints KiB/s),
-//! shares 0..1, times µs.
+//! Units: KB/s with 1 KB = 1000 bytes for the file service and ttcp (ttcp itself prints
+//! KiB/s), Mb/s for background groups, shares 0..1, times µs.
 
 use serde::Serialize;
 
@@ -26,6 +29,7 @@ use crate::engine::Engine;
 use crate::ether::consts::PREAMBLE_SFD_BITS;
 use crate::ether::{AnyWire, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
+use crate::lan::source::{Offer, SourceConfig};
 use crate::lan::tcp::{TcpHost, TcpLan};
 use crate::lan::{AuditError, Lan, LanConfig, LanEvent, LanSnapshot, Net};
 use crate::time::{SimDuration, SimTime};
@@ -40,6 +44,17 @@ pub struct SharedConfig {
     pub lan: LanConfig,
     /// PERFORM3's block size, bytes.
     pub block: u32,
+    /// The ttcp transfer, if the run has one.
+    pub ttcp: Option<SharedTtcp>,
+    /// Groups of background frame sources, after the ttcp hosts, in order.
+    pub background: Vec<SourceConfig>,
+    pub warmup: SimDuration,
+    pub measure: SimDuration,
+}
+
+/// The ttcp transfer of a shared run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedTtcp {
     /// The ttcp hosts as configured, and their names.
     pub hosts: [TcpHost; 2],
     pub host_names: [String; 2],
@@ -47,14 +62,25 @@ pub struct SharedConfig {
     pub transmitter: usize,
     /// ttcp's `-l`, bytes.
     pub buflen: u32,
-    pub warmup: SimDuration,
-    pub measure: SimDuration,
 }
 
 impl SharedConfig {
     /// The station of ttcp host `i` (0 or 1).
     pub fn tcp_station(&self, i: usize) -> usize {
         self.lan.nodes() + i
+    }
+
+    /// The first station of each background group.
+    pub fn background_bases(&self) -> Vec<usize> {
+        let mut base = self.lan.nodes() + if self.ttcp.is_some() { 2 } else { 0 };
+        self.background
+            .iter()
+            .map(|g| {
+                let b = base;
+                base += g.stations();
+                b
+            })
+            .collect()
     }
 }
 
@@ -65,6 +91,8 @@ pub struct WireShares {
     pub file_service: f64,
     /// Frames of the ttcp transfer (data and ACKs) delivered intact.
     pub ttcp: f64,
+    /// Frames of the background groups delivered intact.
+    pub background: f64,
     pub collision: f64,
     /// Frames damaged on the wire (fault injection).
     pub corrupted: f64,
@@ -89,6 +117,29 @@ pub struct TtcpShare {
     pub receiver_cpu: f64,
 }
 
+/// What a background group offered and carried in the window.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct BackgroundShare {
+    pub senders: usize,
+    /// "open" (open-loop arrivals) or "backlogged".
+    pub offer: String,
+    /// The load asked for, a fraction of the bit rate (open loop; none when backlogged).
+    pub offered_load: Option<f64>,
+    /// Bits generated per second over the bit rate (header to FCS).
+    pub offered_load_measured: f64,
+    /// Bits its senders delivered intact per second over the bit rate.
+    pub carried_load: f64,
+    pub throughput_mbps: f64,
+    pub frames_sent: u64,
+    pub collisions_per_frame: f64,
+    /// Arrival to end of successful transmission, µs (open loop; none when backlogged
+    /// or when no frame was sent).
+    pub queue_access_delay_mean_us: Option<f64>,
+    pub queue_access_delay_p99_us: Option<f64>,
+    /// Frames that arrived at a full queue.
+    pub queue_drops: u64,
+}
+
 /// Result of a shared run.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SharedReport {
@@ -98,7 +149,10 @@ pub struct SharedReport {
     /// The file service: PERFORM3's point (its throughput, per workstation, and what
     /// limited it: the wire shares there are the whole wire's).
     pub file_service: Perform3Point,
-    pub ttcp: TtcpShare,
+    /// The ttcp transfer, if the run has one.
+    pub ttcp: Option<TtcpShare>,
+    /// Each background group, in order.
+    pub background: Vec<BackgroundShare>,
     pub wire: WireShares,
     /// Both applications' conservation audits at the end of the window: the violations,
     /// empty when every byte and frame is accounted for.
@@ -133,7 +187,6 @@ fn snapshot(
     engine: &Engine<LanEvent>,
 ) -> Snapshot {
     let lan = file_service(net);
-    let tcp = tcp_hosts(net);
     let seg = segment.get();
     let macs = (0..seg.stations())
         .map(|i| {
@@ -149,12 +202,19 @@ fn snapshot(
             }
         })
         .collect();
+    let (ttcp_read, tcp_cpu_busy) = match (net.tcp_hosts(), &cfg.ttcp) {
+        (Some(tcp), Some(t)) => (
+            tcp.app(1 - t.transmitter).bytes(),
+            [tcp.node_report(0).cpu.busy_ns, tcp.node_report(1).cpu.busy_ns],
+        ),
+        _ => (0, [0, 0]),
+    };
     Snapshot {
         lan: lan.snapshot(engine),
         blocks: perform3::blocks_done(lan),
         macs,
-        ttcp_read: tcp.app(1 - cfg.transmitter).bytes(),
-        tcp_cpu_busy: [tcp.node_report(0).cpu.busy_ns, tcp.node_report(1).cpu.busy_ns],
+        ttcp_read,
+        tcp_cpu_busy,
     }
 }
 
@@ -163,13 +223,8 @@ fn file_service(net: &SharedNet) -> &Lan<Perform3App> {
         .expect("a shared net is built with its file service")
 }
 
-fn tcp_hosts(net: &SharedNet) -> &TcpLan<Ttcp> {
-    net.tcp_hosts()
-        .expect("a shared net is built with its ttcp hosts")
-}
-
-/// Builds the LAN: the file service on stations 0..=n, the ttcp hosts after it; and a
-/// handle to its segment.
+/// Builds the LAN: the file service on stations 0..=n, the ttcp hosts after it, then the
+/// background groups; and a handle to its segment.
 pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, SharedSegment) {
     let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
     let lan = Lan::new(
@@ -179,15 +234,21 @@ pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, S
         engine,
     );
     let base = cfg.lan.nodes();
-    let receive = || Ttcp::new(Role::Receive { buflen: cfg.buflen });
-    let mut apps = [receive(), receive()];
-    apps[cfg.transmitter] = Ttcp::new(Role::Transmit {
-        buflen: cfg.buflen,
-        nbuf: u32::MAX,
-    });
     let wire = AnyWire::Csma(segment.clone());
-    let tcp = TcpLan::new(wire.clone(), base, cfg.hosts.clone(), apps, engine);
-    (Net::new(wire, Some(lan), Some(tcp), base), segment)
+    let tcp = cfg.ttcp.as_ref().map(|t| {
+        let receive = || Ttcp::new(Role::Receive { buflen: t.buflen });
+        let mut apps = [receive(), receive()];
+        apps[t.transmitter] = Ttcp::new(Role::Transmit {
+            buflen: t.buflen,
+            nbuf: u32::MAX,
+        });
+        TcpLan::new(wire.clone(), base, t.hosts.clone(), apps, engine)
+    });
+    let mut net = Net::new(wire, Some(lan), tcp, base);
+    for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
+        net.add_sources(g.clone(), b, engine);
+    }
+    (net, segment)
 }
 
 /// Runs the warm-up and the window.
@@ -202,6 +263,7 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     let t0 = SimTime::ZERO + cfg.warmup;
     drive(&mut net, &mut engine, t0, reborrow(&mut obs));
     let a = snapshot(&net, &segment, cfg, &engine);
+    net.restart_source_counts();
     drive(&mut net, &mut engine, t0 + cfg.measure, reborrow(&mut obs));
     let b = snapshot(&net, &segment, cfg, &engine);
     let now = engine.now();
@@ -209,16 +271,18 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     if let Err(AuditError { violations, .. }) = file_service(&net).audit(now) {
         audit_violations.extend(violations.into_iter().map(|v| format!("file service: {v}")));
     }
-    if let Err(AuditError { violations, .. }) = tcp_hosts(&net).audit(now) {
+    if let Some(Err(AuditError { violations, .. })) = net.tcp_hosts().map(|t| t.audit(now)) {
         audit_violations.extend(violations.into_iter().map(|v| format!("ttcp: {v}")));
     }
-    report(cfg, &a, &b, engine.events_dispatched(), audit_violations)
+    let groups: Vec<_> = net.sources().iter().map(|g| g.stats().clone()).collect();
+    report(cfg, &a, &b, &groups, engine.events_dispatched(), audit_violations)
 }
 
 fn report(
     cfg: &SharedConfig,
     a: &Snapshot,
     b: &Snapshot,
+    groups: &[crate::lan::source::SourceStats],
     events: u64,
     audit_violations: Vec<String>,
 ) -> SharedReport {
@@ -239,52 +303,95 @@ fn report(
             / w_ns
     };
     let base = cfg.lan.nodes();
+    let tcp_end = base + if cfg.ttcp.is_some() { 2 } else { 0 };
+    let bases = cfg.background_bases();
+    let ranges: Vec<std::ops::Range<usize>> = cfg
+        .background
+        .iter()
+        .zip(&bases)
+        .map(|(g, &b0)| b0..b0 + g.senders)
+        .collect();
     let x = &file_service.explanation;
     // the medium's time carrying intact frames, split between the applications in
     // proportion to the wire time of the frames each delivered in the window (a frame
     // across an edge of the window counts whole where it was delivered, the medium's time
     // is cut at the edges: the split keeps the shares adding up to the window)
-    let (fs, tt) = (delivered(0..base), delivered(base..base + 2));
+    let fs = delivered(0..base);
+    let tt = delivered(base..tcp_end);
+    let bg: f64 = ranges.iter().map(|r| delivered(r.clone())).sum();
     let success = file_service.explanation.wire_success;
-    let part = |x: f64| {
-        if fs + tt > 0.0 {
-            success * x / (fs + tt)
-        } else {
-            0.0
-        }
-    };
+    let total = fs + tt + bg;
+    let part = |x: f64| if total > 0.0 { success * x / total } else { 0.0 };
     let wire = WireShares {
         file_service: part(fs),
         ttcp: part(tt),
+        background: part(bg),
         collision: x.wire_collision,
         corrupted: x.wire_corrupted,
         idle: x.wire_idle,
     };
-    let tx = cfg.transmitter;
-    let (mx, my) = (&a.macs[base + tx], &b.macs[base + tx]);
-    let frames_sent = my.frames_sent - mx.frames_sent;
-    let per_frame = |n: u64| n as f64 / frames_sent.max(1) as f64;
-    let delays = my.delay_count - mx.delay_count;
-    let cpu = |i: usize| (b.tcp_cpu_busy[i] - a.tcp_cpu_busy[i]) as f64 / w_ns;
-    let ttcp = TtcpShare {
-        throughput_kbps: (b.ttcp_read - a.ttcp_read) as f64 / secs / 1000.0,
-        frames_sent,
-        deferrals_per_frame: per_frame(my.deferrals - mx.deferrals),
-        collisions_per_frame: per_frame(my.collisions - mx.collisions),
-        access_delay_mean_us: if delays > 0 {
-            (my.delay_sum - mx.delay_sum) as f64 / delays as f64 / 1e3
-        } else {
-            0.0
-        },
-        transmitter_cpu: cpu(tx).min(1.0),
-        receiver_cpu: cpu(1 - tx).min(1.0),
-    };
+    let ttcp = cfg.ttcp.as_ref().map(|t| {
+        let tx = t.transmitter;
+        let (mx, my) = (&a.macs[base + tx], &b.macs[base + tx]);
+        let frames_sent = my.frames_sent - mx.frames_sent;
+        let per_frame = |n: u64| n as f64 / frames_sent.max(1) as f64;
+        let delays = my.delay_count - mx.delay_count;
+        let cpu = |i: usize| (b.tcp_cpu_busy[i] - a.tcp_cpu_busy[i]) as f64 / w_ns;
+        TtcpShare {
+            throughput_kbps: (b.ttcp_read - a.ttcp_read) as f64 / secs / 1000.0,
+            frames_sent,
+            deferrals_per_frame: per_frame(my.deferrals - mx.deferrals),
+            collisions_per_frame: per_frame(my.collisions - mx.collisions),
+            access_delay_mean_us: if delays > 0 {
+                (my.delay_sum - mx.delay_sum) as f64 / delays as f64 / 1e3
+            } else {
+                0.0
+            },
+            transmitter_cpu: cpu(tx).min(1.0),
+            receiver_cpu: cpu(1 - tx).min(1.0),
+        }
+    });
+    let bit_rate = 1e9 / bit_ns;
+    let background = cfg
+        .background
+        .iter()
+        .zip(&ranges)
+        .zip(groups)
+        .map(|((g, r), st)| {
+            let sum = |f: fn(&MacCounts) -> u64| -> u64 {
+                r.clone().map(|i| f(&b.macs[i]) - f(&a.macs[i])).sum()
+            };
+            let frames_sent = sum(|m| m.frames_sent);
+            let carried_bits = 8 * sum(|m| m.bytes_delivered);
+            let delay = |v: f64| (st.delay.count() > 0).then_some(v);
+            BackgroundShare {
+                senders: g.senders,
+                offer: match g.offer {
+                    Offer::Open { .. } => "open".into(),
+                    Offer::Backlogged { .. } => "backlogged".into(),
+                },
+                offered_load: match g.offer {
+                    Offer::Open { offered_load, .. } => Some(offered_load),
+                    Offer::Backlogged { .. } => None,
+                },
+                offered_load_measured: st.arrived_bytes as f64 * 8.0 / secs / bit_rate,
+                carried_load: carried_bits as f64 / secs / bit_rate,
+                throughput_mbps: carried_bits as f64 / secs / 1e6,
+                frames_sent,
+                collisions_per_frame: sum(|m| m.collisions) as f64 / frames_sent.max(1) as f64,
+                queue_access_delay_mean_us: delay(st.delay.mean() / 1e3),
+                queue_access_delay_p99_us: delay(st.delay.quantile(0.99) as f64 / 1e3),
+                queue_drops: st.queue_drops,
+            }
+        })
+        .collect();
     SharedReport {
         workstations: cfg.lan.workstations,
         warmup_s: cfg.warmup.as_secs_f64(),
         measure_s: cfg.measure.as_secs_f64(),
         file_service,
         ttcp,
+        background,
         wire,
         audit_violations,
     }

@@ -273,10 +273,11 @@ const PERFORM3_PARAMS: &[Param] = &[
 
 pub const SHARED: Section = Section {
     title: "[workload] kind = \"shared\"",
-    about: "Applications sharing one cable: PERFORM3 on the file service's workstations and a \
-            ttcp transfer between two TCP/IP hosts. The file service needs [hosts], [adapter] \
-            and [nos]; the ttcp hosts come from the ttcp scenario `ttcp` links. Stations: the \
-            server, the workstations, then the two ttcp hosts.",
+    about: "Applications sharing one cable: PERFORM3 on the file service's workstations, a \
+            ttcp transfer between two TCP/IP hosts, and groups of background frame sources (a \
+            transfer, a group, or both). The file service needs [hosts], [adapter] and [nos]; \
+            the ttcp hosts come from the ttcp scenario `ttcp` links. Stations: the server, the \
+            workstations, the two ttcp hosts, then each background group's senders and sink.",
     params: SHARED_PARAMS,
 };
 
@@ -300,8 +301,18 @@ const SHARED_PARAMS: &[Param] = &[
         "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate",
     )
     .kind("shared")
+    .default("none: no ttcp transfer")
     .label("ttcp scenario")
     .means("The ttcp transfer's hosts, cards, stack and -l (its own cable is not used: the transfer runs on this one, without end, measured over the window)."),
+    Param::text(
+        "workload.background",
+        "[[workload.background]] tables, each the keys of a traffic or a saturate workload with its kind and without duration_s",
+    )
+    .list()
+    .kind("shared")
+    .default("none")
+    .label("Background groups")
+    .means("Groups of bare stations loading the cable beside the applications: open-loop traffic (Poisson or constant arrivals, fixed, uniform, bimodal or tabled sizes) or always-backlogged (saturate) stations. They run for the whole run."),
     Param::real("workload.warmup_s", (0.0, "no warm-up"), WINDOW_MAX)
         .kind("shared")
         .unit("s")
