@@ -430,7 +430,7 @@ fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 #[test]
-fn every_shipped_perform3_lanperf_and_ttcp_scenario_migrates_to_the_same_model() {
+fn every_shipped_scenario_of_one_workload_migrates_to_the_same_model() {
     let mut files = Vec::new();
     toml_files(&root().join("scenarios"), &mut files);
     files.sort();
@@ -446,7 +446,7 @@ fn every_shipped_perform3_lanperf_and_ttcp_scenario_migrates_to_the_same_model()
         }
         let kind = old.workload.kind();
         let text = ethersim::scenario::nodes::migrate::migrate(&f);
-        if !["perform3", "lanperf", "ttcp"].contains(&kind) {
+        if !["perform3", "lanperf", "ttcp", "saturate", "traffic"].contains(&kind) {
             let e = text.map(|_| ()).unwrap_err().to_string();
             assert!(
                 e.contains("no form of nodes and applications yet"),
@@ -474,8 +474,9 @@ fn every_shipped_perform3_lanperf_and_ttcp_scenario_migrates_to_the_same_model()
         );
         migrated += 1;
     }
-    // the bulletin's, the 1995 and 1985 ttcp scenarios, LANPERF's with one server
-    assert!(migrated >= 22, "only {migrated} migrated");
+    // the bulletin's, the 1995 and 1985 ttcp scenarios, LANPERF's with one server, the
+    // saturated and background-load cables
+    assert!(migrated >= 25, "only {migrated} migrated");
 }
 
 #[test]

@@ -1,15 +1,17 @@
 //! `ethersim migrate`: a scenario of one workload rewritten as nodes and applications.
 //!
 //! A `perform3` or `lanperf` scenario becomes a server node and a group of workstations
-//! running the application; a `ttcp` scenario two nodes running ttcp. The hardware (its include merged
+//! running the application; a `ttcp` scenario two nodes running ttcp; a `saturate` or
+//! `traffic` scenario a group of bare stations (no host, card or stack) running that
+//! background application. The hardware (its include merged
 //! in) becomes profiles written in the new file: the server's and the workstations' hosts,
 //! cards and LANtastic stacks, or the ttcp hosts, their cards and their stack. The new
 //! file describes the same LAN: validated, it gives the same model, key for key (a test
 //! checks every shipped scenario of those kinds).
 //!
 //! The old file's comments (the sources of its constants) are not carried: the new file's
-//! header names the file it came from. Kinds with no node form yet (saturate, traffic,
-//! shared), a LANPERF local baseline, cards in several modes within the workstations
+//! header names the file it came from. Kinds with no node form yet (shared: its form is
+//! the applications placed on the nodes themselves), a LANPERF local baseline, cards in several modes within the workstations
 //! (`adapter.workstation.bus_widths`) and several servers are refused, saying so.
 
 use std::path::Path;
@@ -242,13 +244,30 @@ pub fn migrate(path: &Path) -> Result<String, ScenarioError> {
                 }
             }
         }
+        "saturate" | "traffic" => {
+            // a group of bare stations (no host, card or stack), the sink implied by
+            // destination = "sink" as in the workload
+            let mut n = toml::Table::new();
+            n.insert("count".into(), w.get("stations").cloned().unwrap_or(1.into()));
+            nodes.insert("stations".into(), toml::Value::Table(n));
+            app.insert("kind".into(), kind.into());
+            app.insert("senders".into(), "stations".into());
+            for (k, v) in &w {
+                if !["kind", "stations", "duration_s"].contains(&k.as_str()) {
+                    app.insert(k.clone(), v.clone());
+                }
+            }
+            if let Some(v) = w.get("duration_s") {
+                run.insert("duration_s".into(), v.clone());
+            }
+        }
         other => {
             return Err(refuse(
                 &src,
                 "workload.kind",
                 format!(
                     "a {other} scenario has no form of nodes and applications yet (perform3, \
-                     lanperf and ttcp have); it runs as it is"
+                     lanperf, ttcp, saturate and traffic have); it runs as it is"
                 ),
             ))
         }

@@ -51,7 +51,22 @@ const TOP: &[&str] = &[
 /// The keys of a node.
 const NODE_KEYS: &[&str] = &["host", "adapter", "stack", "count"];
 /// The application kinds that can be placed on nodes.
-pub const APP_KINDS: &[&str] = &["perform3", "lanperf", "ttcp"];
+pub const APP_KINDS: &[&str] = &["perform3", "lanperf", "ttcp", "traffic", "saturate"];
+/// The keys of a `traffic` application: its group of bare stations and the `[workload]`
+/// keys of the traffic workload (but `stations`, the group's count, and `duration_s`).
+const TRAFFIC_KEYS: &[&str] = &[
+    "kind",
+    "senders",
+    "destination",
+    "arrivals",
+    "offered_load",
+    "sizes",
+    "queue_frames",
+];
+/// The keys of a `saturate` application, likewise.
+const SATURATE_KEYS: &[&str] = &["kind", "senders", "destination", "frame_bytes"];
+/// The keys of `[run]`.
+const RUN_KEYS: &[&str] = &["warmup_s", "measure_s", "duration_s"];
 /// The keys of a `lanperf` application: its server and clients, and the `[workload]` keys
 /// of the lanperf workload for one server on the LAN (the server's disk and LANCACHE
 /// as `disk` and `cache` tables).
@@ -246,6 +261,8 @@ fn load_inner(
         ));
     };
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
+    // bare stations (no host, card or stack: a background group's), and their count
+    let mut bare: BTreeMap<String, i64> = BTreeMap::new();
     for (name, v) in nodes_v {
         let here = format!("nodes.{name}");
         let Some(t) = v.as_table() else {
@@ -290,10 +307,17 @@ fn load_inner(
                     &cat.files,
                     0,
                     &here,
-                    invalid(format!("node {name:?} needs `{key}` (a profile name)")),
+                    invalid(format!(
+                        "node {name:?} needs `{key}` (a profile name): a node names its host, \
+                         adapter and stack, or none of them (a bare station of a background group)"
+                    )),
                 )),
             }
         };
+        if !["host", "adapter", "stack"].iter().any(|k| t.contains_key(*k)) {
+            bare.insert(name.clone(), count);
+            continue;
+        }
         let host = profile("hosts", "host")?;
         let adapter = profile("adapters", "adapter")?;
         let stack = profile("stacks", "stack")?;
@@ -319,7 +343,7 @@ fn load_inner(
             },
         );
     }
-    let node_names: Vec<String> = nodes.keys().cloned().collect();
+    let node_names: Vec<String> = nodes.keys().chain(bare.keys()).cloned().collect();
 
     // the applications
     let apps: Vec<toml::Table> = match doc.get("apps") {
@@ -345,7 +369,9 @@ fn load_inner(
     // the file service's application (perform3 or lanperf): its index, server and clients
     let mut perform3: Option<(usize, &Node, &Node)> = None;
     let mut ttcp: Option<(usize, &Node, &Node)> = None;
-    let mut used: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    // background groups: (app index, group name, its count)
+    let mut background: Vec<(usize, String, i64)> = Vec::new();
     for (i, app) in apps.iter().enumerate() {
         let here = format!("apps[{i}]");
         let kind = str_of(app, "kind").unwrap_or("");
@@ -353,6 +379,8 @@ fn load_inner(
             "perform3" => PERFORM3_KEYS,
             "lanperf" => LANPERF_KEYS,
             "ttcp" => TTCP_KEYS,
+            "traffic" => TRAFFIC_KEYS,
+            "saturate" => SATURATE_KEYS,
             _ => {
                 let valid: Vec<String> = APP_KINDS.iter().map(|s| s.to_string()).collect();
                 return Err(error_at(
@@ -382,6 +410,18 @@ fn load_inner(
             let Some(n) = str_of(app, key) else {
                 return Err(error_at(&cat.files, 0, &here, invalid(missing.to_string())));
             };
+            if bare.contains_key(n) {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("{here}.{key}"),
+                    invalid(format!(
+                        "{kind} needs a node with a host, an adapter and a stack; {n:?} is a bare \
+                         station (it names none), which only a background group (traffic, \
+                         saturate) runs on"
+                    )),
+                ));
+            }
             nodes.get(n).ok_or_else(|| {
                 error_at(
                     &cat.files,
@@ -421,14 +461,7 @@ fn load_inner(
             ))
         };
         let mut claim = |n: &Node, key: &str| -> Result<(), ScenarioError> {
-            if let Some(j) = used.insert(
-                // node names outlive the loop: they are the map's keys
-                nodes
-                    .get_key_value(&n.name)
-                    .map(|(k, _)| k.as_str())
-                    .unwrap_or(""),
-                i,
-            ) {
+            if let Some(j) = used.insert(n.name.clone(), i) {
                 return Err(error_at(
                     &cat.files,
                     0,
@@ -442,6 +475,46 @@ fn load_inner(
             Ok(())
         };
         match kind {
+            "traffic" | "saturate" => {
+                let Some(g) = str_of(app, "senders") else {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &here,
+                        invalid(format!(
+                            "{kind} needs `senders`, the group of bare stations that send"
+                        )),
+                    ));
+                };
+                let Some(&count) = bare.get(g) else {
+                    let problem = if nodes.contains_key(g) {
+                        invalid(format!(
+                            "{kind} runs on bare stations (their MAC alone: no host, card or \
+                             stack); node {g:?} names a host, an adapter and a stack: give the \
+                             group none of them"
+                        ))
+                    } else {
+                        Problem::UnknownVariant {
+                            value: g.to_string(),
+                            suggestions: de::nearest(g, &node_names),
+                            valid: node_names.clone(),
+                        }
+                    };
+                    return Err(error_at(&cat.files, 0, &format!("{here}.senders"), problem));
+                };
+                if let Some(j) = used.insert(g.to_string(), i) {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("{here}.senders"),
+                        invalid(format!(
+                            "node {g:?} already runs apps[{j}]: each node runs one application"
+                        )),
+                    ));
+                }
+                background.push((i, g.to_string(), count));
+                continue;
+            }
             "perform3" | "lanperf" => {
                 if let Some((j, _, _)) = perform3 {
                     return Err(error_at(
@@ -536,15 +609,14 @@ fn load_inner(
             }
         }
     }
-    for n in nodes.values() {
-        if !used.contains_key(n.name.as_str()) {
+    for n in &node_names {
+        if !used.contains_key(n) {
             return Err(error_at(
                 &cat.files,
                 0,
-                &format!("nodes.{}", n.name),
+                &format!("nodes.{n}"),
                 invalid(format!(
-                    "node {:?} runs no application; place one on it or remove it",
-                    n.name
+                    "node {n:?} runs no application; place one on it or remove it"
                 )),
             ));
         }
@@ -570,13 +642,27 @@ fn load_inner(
         .cloned()
         .unwrap_or_default();
     for k in run.keys() {
-        if !["warmup_s", "measure_s"].contains(&k.as_str()) {
+        if !RUN_KEYS.contains(&k.as_str()) {
             return Err(error_at(
                 &cat.files,
                 0,
                 &format!("run.{k}"),
-                unknown_key(k, &["warmup_s", "measure_s"]),
+                unknown_key(k, RUN_KEYS),
             ));
+        }
+    }
+    let alone = perform3.is_none() && ttcp.is_none();
+    for k in run.keys() {
+        // a LAN of one background group alone runs for duration_s; any other for a
+        // warm-up and a window
+        let fits = (k == "duration_s") == alone;
+        if !fits {
+            let why = if alone {
+                "a LAN of a background group alone runs for [run] duration_s, with no warm-up"
+            } else {
+                "a LAN with a file service or a ttcp transfer runs for [run] warmup_s and measure_s"
+            };
+            return Err(error_at(&cat.files, 0, &format!("run.{k}"), invalid(why)));
         }
     }
     let base = |map: &mut Map| {
@@ -597,6 +683,52 @@ fn load_inner(
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     };
+
+    // a background group's [workload] keys: its app's, its group's count as `stations`
+    let group_table = |i: usize, count: i64, map: &mut Map, at: &str| -> toml::Table {
+        let mut w = strip(&apps[i], &["senders"]);
+        w.insert("stations".into(), count.into());
+        map.add_scenario(at, &format!("apps[{i}]"));
+        let g = str_of(&apps[i], "senders").unwrap_or_default();
+        map.add_scenario(&format!("{at}.stations"), &format!("nodes.{g}.count"));
+        w
+    };
+    if alone {
+        let Some((i, _, count)) = background.first() else {
+            return Err(error_at(&cat.files, 0, "apps", invalid("no application runs on the nodes")));
+        };
+        if let Some((j, _, _)) = background.get(1) {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("apps[{j}]"),
+                invalid(
+                    "alone on a cable, a LAN runs one background group; several groups run \
+                     beside a file service (perform3)",
+                ),
+            ));
+        }
+        let mut map = Map::default();
+        let mut d = base(&mut map);
+        let mut w = group_table(*i, *count, &mut map, "workload");
+        if let Some(v) = run.get("duration_s") {
+            w.insert("duration_s".into(), v.clone());
+            map.add_scenario("workload.duration_s", "run.duration_s");
+        }
+        d.insert("workload".into(), toml::Value::Table(w));
+        return validate(d, None, &cat.files, &map, source, at_set);
+    }
+    if let (None, Some((j, _, _))) = (perform3, background.first()) {
+        return Err(error_at(
+            &cat.files,
+            0,
+            &format!("apps[{j}]"),
+            invalid(
+                "background groups run beside a file service (perform3), with or without a ttcp \
+                 transfer; a ttcp transfer beside background groups alone is not modelled",
+            ),
+        ));
+    }
 
     let mut linked = None;
     let mut tmap = Map::default();
@@ -653,7 +785,7 @@ fn load_inner(
         tmap.entries
             .push(("workload.costs".into(), Wrote::Profile(costs_profile)));
         d.insert("workload".into(), toml::Value::Table(w));
-        if perform3.is_none() {
+        if perform3.is_none() && background.is_empty() {
             return validate(d, None, &cat.files, &tmap, source, at_set);
         }
         let t = validate(d, None, &cat.files, &tmap, source, at_set)?;
@@ -756,6 +888,14 @@ fn load_inner(
     let mut w = toml::Table::new();
     map.add_scenario("workload", &format!("apps[{i}]"));
     if str_of(app, "kind") == Some("lanperf") {
+        if let Some((j, _, _)) = background.first() {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("apps[{j}]"),
+                invalid("background groups run beside perform3, not lanperf (which times its own tests)"),
+            ));
+        }
         if let Some(l) = &linked {
             return Err(error_at(
                 &cat.files,
@@ -793,31 +933,54 @@ fn load_inner(
         map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
     }
     let blocks = app.get("block_sizes").cloned();
-    match &linked {
-        None => {
-            w.insert("kind".into(), "perform3".into());
-            for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
-                if let Some(v) = app.get(k) {
-                    w.insert(k.into(), v.clone());
-                }
+    if linked.is_none() && background.is_empty() {
+        w.insert("kind".into(), "perform3".into());
+        for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
+            if let Some(v) = app.get(k) {
+                w.insert(k.into(), v.clone());
             }
         }
-        Some(l) => {
-            w.insert("kind".into(), "shared".into());
-            let one = match blocks.as_ref().and_then(toml::Value::as_array).map(Vec::as_slice) {
-                Some([b]) => b.clone(),
-                _ => {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &format!("apps[{i}].block_sizes"),
-                        invalid("beside a ttcp transfer, perform3 reads one block size: block_sizes = [B]"),
-                    ))
-                }
-            };
-            w.insert("block_size".into(), one);
-            map.add_scenario("workload.block_size", &format!("apps[{i}].block_sizes"));
+    } else {
+        w.insert("kind".into(), "shared".into());
+        let beside = match &linked {
+            Some(_) => "beside a ttcp transfer",
+            None => "beside background groups",
+        };
+        let one = match blocks.as_ref().and_then(toml::Value::as_array).map(Vec::as_slice) {
+            Some([b]) => b.clone(),
+            _ => {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("apps[{i}].block_sizes"),
+                    invalid(format!("{beside}, perform3 reads one block size: block_sizes = [B]")),
+                ))
+            }
+        };
+        for k in ["app_jitter", "start_skew_ms"] {
+            if app.contains_key(k) {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("apps[{i}].{k}"),
+                    invalid(format!("{beside}, perform3 runs with its defaults for {k}")),
+                ));
+            }
+        }
+        w.insert("block_size".into(), one);
+        map.add_scenario("workload.block_size", &format!("apps[{i}].block_sizes"));
+        if let Some(l) = &linked {
             w.insert("ttcp".into(), l.written.clone().into());
+        }
+        let groups: Vec<toml::Value> = background
+            .iter()
+            .enumerate()
+            .map(|(k, (j, _, count))| {
+                toml::Value::Table(group_table(*j, *count, &mut map, &format!("workload.background[{k}]")))
+            })
+            .collect();
+        if !groups.is_empty() {
+            w.insert("background".into(), toml::Value::Array(groups));
         }
     }
     d.insert("workload".into(), toml::Value::Table(w));
