@@ -88,6 +88,17 @@ pub fn parse_value(text: &str) -> toml::Value {
     }
 }
 
+/// A key segment `name[i]` as (`name`, `Some(i)`); any other as (`key`, `None`).
+fn split_index(key: &str) -> (&str, Option<usize>) {
+    if let Some(open) = key.strip_suffix(']').and_then(|k| k.rfind('[').map(|o| (o, k))) {
+        let (o, k) = open;
+        if let Ok(i) = k[o + 1..].parse::<usize>() {
+            return (&k[..o], Some(i));
+        }
+    }
+    (key, None)
+}
+
 impl Override {
     /// Parses `KEY=VALUE`, `KEY` being a dotted path of bare keys.
     pub fn parse(arg: &str) -> Result<Override, ScenarioError> {
@@ -125,11 +136,12 @@ impl Override {
                 .map_or_else(|| value.to_string(), str::to_string)
         );
         let keys: Vec<String> = key.split('.').map(str::to_string).collect();
-        if let Some(k) = keys.iter().find(|k| !is_bare_key(k)) {
+        if let Some(k) = keys.iter().find(|k| !is_bare_key(split_index(k).0)) {
             return Err(ScenarioError::BadOverride {
                 arg,
                 message: format!(
-                    "{k:?} is not a valid key name (use letters, digits, `_` and `-`, joined by dots)"
+                    "{k:?} is not a valid key name (use letters, digits, `_` and `-`, joined by \
+                     dots; an entry of a list of tables as NAME[i], e.g. apps[0])"
                 ),
             });
         }
@@ -157,9 +169,36 @@ impl Override {
         let (last, parents) = self.keys.split_last().expect("parsed keys are never empty");
         let mut table = doc;
         for (i, k) in parents.iter().enumerate() {
+            let (name, index) = split_index(k);
             let entry = table
-                .entry(k.clone())
+                .entry(name.to_string())
                 .or_insert_with(|| toml::Value::Table(Default::default()));
+            // an entry of a list of tables: it must exist (a --set changes a key of an
+            // entry, it does not add one)
+            let entry = match (index, entry) {
+                (None, e) => e,
+                (Some(j), toml::Value::Array(a)) => {
+                    let len = a.len();
+                    a.get_mut(j).ok_or_else(|| ScenarioError::BadOverride {
+                        arg: self.arg.clone(),
+                        message: format!(
+                            "`{}` has {len} entries, so {k} does not exist (indices 0..={})",
+                            self.keys[..i].iter().chain([&name.to_string()]).cloned().collect::<Vec<_>>().join("."),
+                            len.saturating_sub(1)
+                        ),
+                    })?
+                }
+                (Some(_), other) => {
+                    return Err(ScenarioError::BadOverride {
+                        arg: self.arg.clone(),
+                        message: format!(
+                            "`{}` is a {}, not a list of tables",
+                            self.keys[..i].iter().chain([&name.to_string()]).cloned().collect::<Vec<_>>().join("."),
+                            other.type_str()
+                        ),
+                    })
+                }
+            };
             table = match entry {
                 toml::Value::Table(t) => t,
                 other => {

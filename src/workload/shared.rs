@@ -299,7 +299,8 @@ fn report(
                 let bytes = y.bytes_delivered - x.bytes_delivered;
                 (frames * PREAMBLE_SFD_BITS + 8 * bytes) as f64 * bit_ns
             })
-            .sum::<f64>()
+            // from +0: a part with no stations has a share of +0, not -0
+            .fold(0.0, |a, x| a + x)
             / w_ns
     };
     let base = cfg.lan.nodes();
