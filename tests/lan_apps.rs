@@ -73,7 +73,12 @@ fn more_background_load_slows_ttcp_and_the_file_service_and_waits_longer() {
     let light = lan(&["apps[2].offered_load=0.05"]);
     let heavy = lan(&["apps[2].offered_load=0.5"]);
     let kbps = |r: &SharedReport| r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps;
-    assert!(kbps(&heavy) < 0.8 * kbps(&light), "ttcp {} against {}", kbps(&heavy), kbps(&light));
+    assert!(
+        kbps(&heavy) < 0.8 * kbps(&light),
+        "ttcp {} against {}",
+        kbps(&heavy),
+        kbps(&light)
+    );
     assert!(
         heavy.file_service.throughput_kbps < light.file_service.throughput_kbps,
         "file service {} against {}",
@@ -81,7 +86,12 @@ fn more_background_load_slows_ttcp_and_the_file_service_and_waits_longer() {
         light.file_service.throughput_kbps
     );
     let delay = |r: &SharedReport| r.background[0].queue_access_delay_mean_us.expect("frames sent");
-    assert!(delay(&heavy) > delay(&light), "{} against {}", delay(&heavy), delay(&light));
+    assert!(
+        delay(&heavy) > delay(&light),
+        "{} against {}",
+        delay(&heavy),
+        delay(&light)
+    );
     assert!(heavy.wire.background > light.wire.background);
 }
 
@@ -90,9 +100,16 @@ fn every_audit_holds_with_frames_damaged_on_the_wire() {
     for corrupt in ["0", "0.01", "0.1"] {
         let set = format!("segment.corrupt_fraction={corrupt}");
         let r = lan(&[set.as_str()]);
-        assert!(r.audit_violations.is_empty(), "{corrupt}: {:?}", r.audit_violations);
+        assert!(
+            r.audit_violations.is_empty(),
+            "{corrupt}: {:?}",
+            r.audit_violations
+        );
         assert!(r.file_service.throughput_kbps > 0.0, "{corrupt}");
-        assert!(r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0, "{corrupt}");
+        assert!(
+            r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0,
+            "{corrupt}"
+        );
         assert!(r.background[0].throughput_mbps > 0.0, "{corrupt}");
         if corrupt != "0" {
             assert!(r.wire.corrupted > 0.0, "{corrupt}");
@@ -120,8 +137,11 @@ fn a_backlogged_group_beside_the_file_service_fills_the_wire() {
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("saturated.toml");
-    std::fs::write(&path, t.replace("../hardware/", &format!("{}/hardware/", root().display())))
-        .unwrap();
+    std::fs::write(
+        &path,
+        t.replace("../hardware/", &format!("{}/hardware/", root().display())),
+    )
+    .unwrap();
     let s = scenario::load(&path, &overrides(&[])).unwrap_or_else(|e| panic!("{e}"));
     let out = run::run(&s);
     let RunDetail::Shared(r) = &out.detail else {
@@ -173,13 +193,19 @@ fn misplaced_applications_are_refused_naming_the_file_line_and_key() {
     assert!(e.contains("bare station"), "{e}");
     // a background group on nodes with a host, card and stack
     let e = load_edited("senders = \"load\"", "senders = \"ws\"");
-    assert!(e.contains("apps[2].senders") && e.contains("give the group none of them"), "{e}");
+    assert!(
+        e.contains("apps[2].senders") && e.contains("give the group none of them"),
+        "{e}"
+    );
     // an unknown group, with did-you-mean
     let e = load_edited("senders = \"load\"", "senders = \"loads\"");
     assert!(e.contains("apps[2].senders") && e.contains("load"), "{e}");
     // a bad value of a background group names the key where it was written
     let e = load_edited("offered_load = 0.2", "offered_load = -1");
-    assert!(e.contains("apps[2].offered_load") && e.contains("out of range"), "{e}");
+    assert!(
+        e.contains("apps[2].offered_load") && e.contains("out of range"),
+        "{e}"
+    );
     // a background group with its own length
     let e = load_edited("offered_load = 0.2", "offered_load = 0.2\nduration_s = 3");
     assert!(e.contains("unknown key") && e.contains("duration_s"), "{e}");
@@ -190,12 +216,19 @@ fn misplaced_applications_are_refused_naming_the_file_line_and_key() {
 
 #[test]
 fn a_set_reaches_an_application_by_its_index_and_refuses_one_that_is_not_there() {
-    let e = scenario::load(&shipped(), &[Override::parse("apps[3].offered_load=0.1").unwrap()])
-        .map(|_| ())
-        .unwrap_err()
-        .to_string();
+    let e = scenario::load(
+        &shipped(),
+        &[Override::parse("apps[3].offered_load=0.1").unwrap()],
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("apps[3]") && e.contains("3 entries"), "{e}");
-    let s = scenario::load(&shipped(), &[Override::parse("apps[2].offered_load=0.1").unwrap()]).unwrap();
+    let s = scenario::load(
+        &shipped(),
+        &[Override::parse("apps[2].offered_load=0.1").unwrap()],
+    )
+    .unwrap();
     assert!(format!("{:?}", s.workload).contains("offered_load: 0.1"));
 }
 

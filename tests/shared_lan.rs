@@ -64,8 +64,14 @@ fn each_application_s_throughput_is_reported_and_the_wire_s_shares_add_up_to_the
     // the shares follow the data each moved: ttcp's data is ~1460 bytes of 1518 a frame,
     // so its throughput is at most its share of 10 Mb/s
     let ttcp_ceiling_kbps = w.ttcp * 10e6 / 8.0 / 1000.0;
-    assert!(r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps <= ttcp_ceiling_kbps, "{r:?}");
-    assert!(r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps >= 0.85 * ttcp_ceiling_kbps, "{r:?}");
+    assert!(
+        r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps <= ttcp_ceiling_kbps,
+        "{r:?}"
+    );
+    assert!(
+        r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps >= 0.85 * ttcp_ceiling_kbps,
+        "{r:?}"
+    );
     assert!(r.audit_violations.is_empty(), "{:?}", r.audit_violations);
 }
 
@@ -75,7 +81,11 @@ fn ttcp_mean(n: usize) -> f64 {
         .map(|k| {
             let ws = format!("workload.workstations={n}");
             let seed = format!("seed={}", 1995 + k);
-            shared(&[ws.as_str(), seed.as_str()]).ttcp.as_ref().expect("a ttcp transfer").throughput_kbps
+            shared(&[ws.as_str(), seed.as_str()])
+                .ttcp
+                .as_ref()
+                .expect("a ttcp transfer")
+                .throughput_kbps
         })
         .sum::<f64>()
         / 5.0
@@ -105,7 +115,8 @@ fn with_no_workstations_the_file_service_carries_nothing_and_ttcp_has_the_wire()
     assert_eq!(r.wire.file_service, 0.0);
     assert!(r.wire.ttcp > 0.9, "ttcp's share {}", r.wire.ttcp);
     assert_eq!(
-        r.ttcp.as_ref().expect("a ttcp transfer").collisions_per_frame, 0.0,
+        r.ttcp.as_ref().expect("a ttcp transfer").collisions_per_frame,
+        0.0,
         "nobody to collide with but its own ACKs: {r:?}"
     );
 }
@@ -121,7 +132,10 @@ fn both_audits_hold_with_frames_damaged_on_the_wire() {
             r.audit_violations
         );
         assert!(r.file_service.throughput_kbps > 0.0, "{corrupt}: {r:?}");
-        assert!(r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0, "{corrupt}: {r:?}");
+        assert!(
+            r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0,
+            "{corrupt}: {r:?}"
+        );
         if corrupt != "0" {
             assert!(r.wire.corrupted > 0.0, "{corrupt}: no damaged frame on the wire");
         }

@@ -25,6 +25,9 @@ use crate::time::{SimDuration, SimTime};
 pub struct CardSide<W> {
     /// When the DMA channel is next free.
     dma_free: SimTime,
+    /// The frame of each transfer on the channel, in the order they end (one at a time,
+    /// so the order they were queued).
+    transfers: VecDeque<Frame>,
     /// The host work waiting behind each inbound transfer, in order.
     inbound: VecDeque<W>,
     /// Frames in the card's memory waiting for a receive buffer, with their host work.
@@ -46,6 +49,7 @@ impl<W> CardSide<W> {
     pub fn new(rng: SimRng) -> Self {
         CardSide {
             dma_free: SimTime::ZERO,
+            transfers: VecDeque::new(),
             inbound: VecDeque::new(),
             held: VecDeque::new(),
             rx_buffer: true,
@@ -57,16 +61,22 @@ impl<W> CardSide<W> {
 
     /// Queues a transfer `d` long that may start at `start`, after the card's previous
     /// one; returns when it ends.
-    pub fn dma(&mut self, start: SimTime, d: SimDuration) -> SimTime {
+    pub fn dma(&mut self, start: SimTime, d: SimDuration, frame: Frame) -> SimTime {
+        self.transfers.push_back(frame);
         self.dma_free = self.dma_free.max(start) + d;
         self.dma_free
     }
 
+    /// The oldest transfer on the channel is done: its frame.
+    pub fn transfer_done(&mut self) -> Option<Frame> {
+        self.transfers.pop_front()
+    }
+
     /// Queues the inbound transfer of a frame whose host work is `work`, `d` long, from
     /// `now`; returns when it ends.
-    pub fn dma_in(&mut self, now: SimTime, d: SimDuration, work: W) -> SimTime {
+    pub fn dma_in(&mut self, now: SimTime, d: SimDuration, frame: Frame, work: W) -> SimTime {
         self.inbound.push_back(work);
-        self.dma(now, d)
+        self.dma(now, d, frame)
     }
 
     /// The oldest inbound transfer is done: its host work.
@@ -147,13 +157,16 @@ mod tests {
         let mut c = card();
         let t = |ns| SimTime::from_nanos(ns);
         let d = SimDuration::from_nanos(100);
-        assert_eq!(c.dma(t(0), d), t(100));
+        assert_eq!(c.dma(t(0), d, frame(1)), t(100));
         // queued behind the first though it could start at 50
-        assert_eq!(c.dma_in(t(50), d, 7), t(200));
+        assert_eq!(c.dma_in(t(50), d, frame(2), 7), t(200));
         // the channel idle again: starts when asked
-        assert_eq!(c.dma(t(1000), d), t(1100));
+        assert_eq!(c.dma(t(1000), d, frame(3)), t(1100));
         assert_eq!(c.inbound_done(), Some(7));
         assert_eq!(c.inbound_done(), None);
+        // the transfers end in the order they were queued
+        let tags: Vec<u64> = std::iter::from_fn(|| c.transfer_done()).map(|f| f.tag).collect();
+        assert_eq!(tags, [1, 2, 3]);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! Node numbers are stations on the segment: the NetBIOS nodes first (server 0,
 //! workstations 1..=n, further servers after them), then the TCP/IP hosts.
 
-use crate::ether::{EtherEvent, Frame};
+use crate::ether::EtherEvent;
 use crate::nos::session::OutMsg;
 
 /// Every event of a LAN run.
@@ -53,9 +53,9 @@ pub enum TcpEvent {
         timer: crate::tcp::Timer,
         gen: u32,
     },
-    /// A card's DMA of `frame` across the host's bus is done (`inbound`: card to host
-    /// memory) (DMA cards only).
-    DmaDone { node: u32, frame: Frame, inbound: bool },
+    /// The oldest DMA transfer of a card across the host's bus is done (`inbound`: card
+    /// to host memory); its frame waits on the card's channel (DMA cards only).
+    DmaDone { node: u32, inbound: bool },
     /// A message-queue card's processor has taken up the receive request the driver
     /// hung ([`crate::adapter::MessageQueue`] cards only).
     RxRequestTaken { node: u32 },
@@ -80,5 +80,14 @@ impl From<NosEvent> for LanEvent {
 impl From<TcpEvent> for LanEvent {
     fn from(e: TcpEvent) -> Self {
         LanEvent::Tcp(e)
+    }
+}
+#[cfg(test)]
+mod tests {
+    /// The engine's heap moves events on every push and pop: a LAN's event is no larger
+    /// than the medium's own (a frame travels in the state that holds it, not in an event).
+    #[test]
+    fn test_a_lan_event_is_as_small_as_the_medium_s() {
+        assert!(std::mem::size_of::<super::LanEvent>() <= std::mem::size_of::<crate::ether::EtherEvent>());
     }
 }

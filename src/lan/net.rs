@@ -257,21 +257,6 @@ impl SocketApp for Absent {
 pub type FileServiceNet<A> = Net<A, Absent>;
 /// A LAN of two TCP/IP hosts alone.
 pub type TcpNet<S> = Net<Absent, S>;
-/// A LAN of frame sources alone.
-pub type SourceNet = Net<Absent, Absent>;
-
-impl Net<Absent, Absent> {
-    /// A CSMA/CD segment of `cfg` with no part on it yet, and a handle to it: groups of
-    /// frame sources are added with [`Net::add_sources`].
-    pub fn segment_only(
-        cfg: &crate::ether::SegmentConfig,
-        engine: &Engine<LanEvent>,
-    ) -> (Self, crate::ether::SharedSegment) {
-        let segment = crate::ether::SharedSegment::new(cfg, engine.rng_streams());
-        (Net::new(AnyWire::Csma(segment.clone()), None, None, usize::MAX), segment)
-    }
-}
-
 impl<A: Application> Net<A, Absent> {
     /// The file service of `cfg` alone on its segment, `apps[i]` on workstation `i + 1`.
     pub fn file_service_only(cfg: super::LanConfig, apps: Vec<A>, engine: &mut Engine<LanEvent>) -> Self {

@@ -31,8 +31,8 @@ use rand_distr::{Bernoulli, Distribution, Exp, Uniform};
 use serde::Serialize;
 
 use super::LanEvent;
-use crate::engine::{Engine, SimRng, StreamKind};
-use crate::ether::{Frame, Indication, SharedSegment, StationId};
+use crate::engine::{Engine, Model, SimRng, StreamKind};
+use crate::ether::{EtherEvent, Frame, Indication, SharedSegment, StationId};
 use crate::stats::Histogram;
 use crate::time::SimDuration;
 
@@ -165,6 +165,94 @@ impl From<SourceEvent> for LanEvent {
     }
 }
 
+/// The events of a model with frame sources in it: the medium's and the sources'.
+pub trait SourceEvents: From<EtherEvent> + From<SourceEvent> {}
+impl<E: From<EtherEvent> + From<SourceEvent>> SourceEvents for E {}
+
+/// The events of a cable of frame sources alone ([`SourceLan`]): the medium's and the
+/// sources' (the size of the medium's own, which the engine's heap moves on every step).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BareEvent {
+    Ether(EtherEvent),
+    Source(SourceEvent),
+}
+
+impl From<EtherEvent> for BareEvent {
+    fn from(e: EtherEvent) -> Self {
+        BareEvent::Ether(e)
+    }
+}
+
+impl From<SourceEvent> for BareEvent {
+    fn from(e: SourceEvent) -> Self {
+        BareEvent::Source(e)
+    }
+}
+
+/// A cable of one group of frame sources and nothing else: the same part as in a LAN of
+/// several applications ([`super::Net`]), on a model whose events are only the medium's
+/// and the sources' (the saturate and traffic workloads, which measure the medium alone
+/// and run long: their speed is the medium's). A frame's indication goes to the group, as
+/// in the LAN.
+pub struct SourceLan {
+    segment: SharedSegment,
+    group: Sources,
+    inds: Vec<Indication>,
+    seen: Vec<crate::ether::WireEvent>,
+}
+
+impl SourceLan {
+    /// The group of `cfg` on stations `0..cfg.stations()` of `segment`, its first frames
+    /// scheduled now.
+    pub fn new(cfg: SourceConfig, segment: SharedSegment, engine: &mut Engine<BareEvent>) -> Self {
+        let group = Sources::new(cfg, 0, segment.clone(), engine);
+        SourceLan {
+            segment,
+            group,
+            inds: Vec::with_capacity(8),
+            seen: Vec::new(),
+        }
+    }
+
+    /// The group.
+    pub fn group(&self) -> &Sources {
+        &self.group
+    }
+}
+
+impl Model for SourceLan {
+    type Event = BareEvent;
+    fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
+        match ev {
+            BareEvent::Ether(e) => self.segment.get_mut().handle(e, engine),
+            BareEvent::Source(e) => self.group.handle(e, engine),
+        }
+        loop {
+            self.segment.get_mut().drain_indications(&mut self.inds);
+            if self.inds.is_empty() {
+                return;
+            }
+            let mut batch = std::mem::take(&mut self.inds);
+            for ind in batch.drain(..) {
+                self.group.on_indication(ind, engine);
+            }
+            self.inds = batch;
+        }
+    }
+}
+
+impl super::observe::Observed for SourceLan {
+    fn start_observing(&mut self) {
+        self.segment.get_mut().observe();
+    }
+
+    /// The medium's events in order; a source's frame carries nothing above the MAC.
+    fn flush_observations(&mut self, obs: &mut dyn super::observe::Observer) {
+        self.segment.get_mut().drain_observed(&mut self.seen);
+        super::observe::Tap::flush_wire(&mut self.seen, |_| super::observe::Content::Opaque, obs);
+    }
+}
+
 /// A station's size distribution, ready to draw.
 #[derive(Clone, Debug)]
 enum SizeDraw {
@@ -260,7 +348,12 @@ pub struct Sources {
 impl Sources {
     /// The group of `cfg` on stations `base..base + cfg.stations()` of `segment`; each
     /// station's first frame is scheduled (open loop) or handed to its MAC (backlogged).
-    pub fn new(cfg: SourceConfig, base: usize, segment: SharedSegment, engine: &mut Engine<LanEvent>) -> Self {
+    pub fn new<E: SourceEvents>(
+        cfg: SourceConfig,
+        base: usize,
+        segment: SharedSegment,
+        engine: &mut Engine<E>,
+    ) -> Self {
         let bit_ns = segment.get().medium().bit_time().as_nanos();
         let drawn = match &cfg.offer {
             Offer::Open {
@@ -285,7 +378,11 @@ impl Sources {
             },
         };
         let rngs = (0..cfg.senders)
-            .map(|s| engine.rng_streams().stream(StreamKind::Traffic, (base + s) as u64))
+            .map(|s| {
+                engine
+                    .rng_streams()
+                    .stream(StreamKind::Traffic, (base + s) as u64)
+            })
             .collect();
         let next_dst = (0..cfg.senders).map(|s| (s + 1) % cfg.senders.max(1)).collect();
         let mut sources = Sources {
@@ -303,16 +400,18 @@ impl Sources {
 
     /// Every station's first arrival (a random phase in `[0, T)` for constant arrivals,
     /// an exponential interval from now for Poisson ones), or its first frame now.
-    fn start(&mut self, engine: &mut Engine<LanEvent>) {
+    fn start<E: SourceEvents>(&mut self, engine: &mut Engine<E>) {
         for s in 0..self.cfg.senders {
             match &self.drawn {
-                Drawn::Open { mean_ns, interval, .. } => {
+                Drawn::Open {
+                    mean_ns, interval, ..
+                } => {
                     let first = match interval {
                         Some(exp) => exp.sample(&mut self.rngs[s]),
                         None => self.rngs[s].random::<f64>() * mean_ns,
                     };
                     let station = (self.base + s) as u32;
-                    engine.schedule_in(ns(first), LanEvent::Source(SourceEvent::Arrival { station }));
+                    engine.schedule_in(ns(first), E::from(SourceEvent::Arrival { station }));
                 }
                 Drawn::Backlogged { .. } => self.offer(s, engine),
             }
@@ -363,7 +462,7 @@ impl Sources {
     }
 
     /// Hands sender `s` a new frame (backlogged stations).
-    fn offer(&mut self, s: usize, engine: &mut Engine<LanEvent>) {
+    fn offer<E: SourceEvents>(&mut self, s: usize, engine: &mut Engine<E>) {
         let Drawn::Backlogged { frame_bytes } = self.drawn else {
             return;
         };
@@ -380,14 +479,14 @@ impl Sources {
     }
 
     /// An event of this group.
-    pub fn handle(&mut self, ev: SourceEvent, engine: &mut Engine<LanEvent>) {
+    pub fn handle<E: SourceEvents>(&mut self, ev: SourceEvent, engine: &mut Engine<E>) {
         match ev {
             SourceEvent::Arrival { station } => self.on_arrival(station as usize - self.base, engine),
         }
     }
 
     /// A frame arrives at sender `s`'s queue, and its next arrival is scheduled.
-    fn on_arrival(&mut self, s: usize, engine: &mut Engine<LanEvent>) {
+    fn on_arrival<E: SourceEvents>(&mut self, s: usize, engine: &mut Engine<E>) {
         let Drawn::Open {
             mean_ns,
             interval,
@@ -420,12 +519,12 @@ impl Sources {
             None => mean_ns,
         };
         let station = station as u32;
-        engine.schedule_in(ns(next), LanEvent::Source(SourceEvent::Arrival { station }));
+        engine.schedule_in(ns(next), E::from(SourceEvent::Arrival { station }));
     }
 
     /// The medium's indication for one of the group's stations: a sent frame's access
     /// delay is recorded (open loop); a backlogged station gets its next frame.
-    pub fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
+    pub fn on_indication<E: SourceEvents>(&mut self, ind: Indication, engine: &mut Engine<E>) {
         match (ind, &self.drawn) {
             (Indication::Sent { frame }, Drawn::Open { .. }) => {
                 self.stats.delay.record(engine.now().as_nanos() - frame.tag);

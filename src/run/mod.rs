@@ -309,7 +309,10 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 .put("block_size", f.block_size)
                 .put("file_service_kbps", f.throughput_kbps)
                 .put("ttcp_kbps", t(|t| t.throughput_kbps))
-                .put("background_mbps", g.iter().map(|g| g.throughput_mbps).sum::<f64>())
+                .put(
+                    "background_mbps",
+                    g.iter().map(|g| g.throughput_mbps).sum::<f64>(),
+                )
                 .put("wire_file_service", r.wire.file_service)
                 .put("wire_ttcp", r.wire.ttcp)
                 .put("wire_background", r.wire.background)

@@ -183,7 +183,12 @@ impl Override {
                         arg: self.arg.clone(),
                         message: format!(
                             "`{}` has {len} entries, so {k} does not exist (indices 0..={})",
-                            self.keys[..i].iter().chain([&name.to_string()]).cloned().collect::<Vec<_>>().join("."),
+                            self.keys[..i]
+                                .iter()
+                                .chain([&name.to_string()])
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join("."),
                             len.saturating_sub(1)
                         ),
                     })?
@@ -193,7 +198,12 @@ impl Override {
                         arg: self.arg.clone(),
                         message: format!(
                             "`{}` is a {}, not a list of tables",
-                            self.keys[..i].iter().chain([&name.to_string()]).cloned().collect::<Vec<_>>().join("."),
+                            self.keys[..i]
+                                .iter()
+                                .chain([&name.to_string()])
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join("."),
                             other.type_str()
                         ),
                     })

@@ -126,7 +126,11 @@ fn duration(path: &str, v: f64) -> Result<SimDuration, FieldError> {
 }
 
 impl RawShared {
-    pub fn validate(self, s: &Sections<'_>, warnings: &mut Vec<String>) -> Result<SharedWorkload, FieldError> {
+    pub fn validate(
+        self,
+        s: &Sections<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<SharedWorkload, FieldError> {
         let lan: &LanProfile = s.lan.ok_or_else(|| {
             FieldError::invalid(
                 "workload.kind",

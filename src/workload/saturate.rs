@@ -5,7 +5,7 @@
 //! one being handed over as soon as the previous one is sent or dropped. Frames go either
 //! to a sink (an extra, silent station at the far end of the segment) or round robin to
 //! the other senders. The stations are one group of backlogged frame sources
-//! ([`crate::lan::source`]) on a LAN of their own.
+//! ([`crate::lan::source`]) on a cable of their own ([`SourceLan`]).
 
 use std::cell::Ref;
 
@@ -14,8 +14,8 @@ use serde::Serialize;
 use crate::engine::{Engine, Model};
 use crate::ether::{EtherReport, Segment, SegmentConfig, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observed, Observer};
+use crate::lan::source::{BareEvent, SourceLan};
 use crate::lan::source::{Offer, SourceConfig};
-use crate::lan::{LanEvent, SourceNet};
 use crate::time::{SimDuration, SimTime};
 
 pub use crate::lan::source::Destination;
@@ -46,21 +46,25 @@ impl SaturateConfig {
 /// The model: a LAN of one group of backlogged frame sources (stations
 /// `0..senders`, the sink after them).
 pub struct SaturateModel {
-    net: SourceNet,
+    lan: Option<SourceLan>,
     segment: SharedSegment,
     cfg: SaturateConfig,
 }
 
 impl SaturateModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
-    pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<LanEvent>) -> Self {
-        let (net, segment) = SourceNet::segment_only(seg, engine);
-        SaturateModel { net, segment, cfg }
+    pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<BareEvent>) -> Self {
+        let segment = SharedSegment::new(seg, engine.rng_streams());
+        SaturateModel {
+            lan: None,
+            segment,
+            cfg,
+        }
     }
 
     /// Gives every sender its first frame now.
-    pub fn start(&mut self, engine: &mut Engine<LanEvent>) {
-        self.net.add_sources(self.cfg.sources(), 0, engine);
+    pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
+        self.lan = Some(SourceLan::new(self.cfg.sources(), self.segment.clone(), engine));
     }
 
     pub fn segment(&self) -> Ref<'_, Segment> {
@@ -70,18 +74,22 @@ impl SaturateModel {
 
 impl Observed for SaturateModel {
     fn start_observing(&mut self) {
-        self.net.start_observing();
+        self.segment.get_mut().observe();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        self.net.flush_observations(obs);
+        if let Some(lan) = self.lan.as_mut() {
+            lan.flush_observations(obs);
+        }
     }
 }
 
 impl Model for SaturateModel {
-    type Event = LanEvent;
-    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
-        self.net.handle(ev, engine);
+    type Event = BareEvent;
+    fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
+        if let Some(lan) = self.lan.as_mut() {
+            lan.handle(ev, engine);
+        }
     }
 }
 

@@ -359,9 +359,8 @@ fn report(
         .zip(&ranges)
         .zip(groups)
         .map(|((g, r), st)| {
-            let sum = |f: fn(&MacCounts) -> u64| -> u64 {
-                r.clone().map(|i| f(&b.macs[i]) - f(&a.macs[i])).sum()
-            };
+            let sum =
+                |f: fn(&MacCounts) -> u64| -> u64 { r.clone().map(|i| f(&b.macs[i]) - f(&a.macs[i])).sum() };
             let frames_sent = sum(|m| m.frames_sent);
             let carried_bits = 8 * sum(|m| m.bytes_delivered);
             let delay = |v: f64| (st.delay.count() > 0).then_some(v);

@@ -14,8 +14,8 @@ use serde::Serialize;
 use crate::engine::{Engine, Model};
 use crate::ether::{EtherReport, SegmentConfig, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observed, Observer};
+use crate::lan::source::{BareEvent, SourceLan};
 use crate::lan::source::{Offer, SourceConfig, SourceStats};
-use crate::lan::{LanEvent, SourceNet};
 use crate::time::{SimDuration, SimTime};
 
 pub use crate::lan::source::{Arrivals, Destination, Sizes};
@@ -58,26 +58,33 @@ impl TrafficConfig {
 /// The model: a LAN of one group of open-loop frame sources (stations `0..senders`,
 /// the sink after them).
 pub struct TrafficModel {
-    net: SourceNet,
+    lan: Option<SourceLan>,
     segment: SharedSegment,
     cfg: TrafficConfig,
 }
 
 impl TrafficModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
-    pub fn new(cfg: TrafficConfig, seg: &SegmentConfig, engine: &Engine<LanEvent>) -> Self {
-        let (net, segment) = SourceNet::segment_only(seg, engine);
-        TrafficModel { net, segment, cfg }
+    pub fn new(cfg: TrafficConfig, seg: &SegmentConfig, engine: &Engine<BareEvent>) -> Self {
+        let segment = SharedSegment::new(seg, engine.rng_streams());
+        TrafficModel {
+            lan: None,
+            segment,
+            cfg,
+        }
     }
 
     /// Schedules every station's first arrival.
-    pub fn start(&mut self, engine: &mut Engine<LanEvent>) {
-        self.net.add_sources(self.cfg.sources(), 0, engine);
+    pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
+        self.lan = Some(SourceLan::new(self.cfg.sources(), self.segment.clone(), engine));
     }
 
     /// The sources' own counts.
-    fn stats(&self) -> &SourceStats {
-        self.net.sources()[0].stats()
+    fn stats(&self) -> SourceStats {
+        self.lan
+            .as_ref()
+            .map(|l| l.group().stats().clone())
+            .unwrap_or_default()
     }
 
     /// The medium's statistics at `end`.
@@ -88,18 +95,22 @@ impl TrafficModel {
 
 impl Observed for TrafficModel {
     fn start_observing(&mut self) {
-        self.net.start_observing();
+        self.segment.get_mut().observe();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        self.net.flush_observations(obs);
+        if let Some(lan) = self.lan.as_mut() {
+            lan.flush_observations(obs);
+        }
     }
 }
 
 impl Model for TrafficModel {
-    type Event = LanEvent;
-    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
-        self.net.handle(ev, engine);
+    type Event = BareEvent;
+    fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
+        if let Some(lan) = self.lan.as_mut() {
+            lan.handle(ev, engine);
+        }
     }
 }
 
@@ -160,7 +171,7 @@ pub fn run_observed(
     let end = SimTime::ZERO + cfg.duration;
     drive(&mut model, &mut engine, end, reborrow(&mut obs));
     let ether = model.ether(end);
-    let st = model.stats();
+    let st = &model.stats();
     let secs = cfg.duration.as_secs_f64();
     let bit_rate = 1e9 / seg.bit_ns as f64;
     let per_frame = |x: f64, n: u64| if n == 0 { f64::NAN } else { x / n as f64 };

@@ -349,12 +349,11 @@ impl<S: SocketApp> TcpLan<S> {
                     }
                     (None, None) => now,
                 };
-                let end = node.card.dma(start, d);
+                let end = node.card.dma(start, d, frame);
                 engine.schedule(
                     end,
                     TcpEvent::DmaDone {
                         node: (self.base + n) as u32,
-                        frame,
                         inbound: false,
                     },
                 );

@@ -632,8 +632,12 @@ impl<S: SocketApp> TcpLan<S> {
                 }
             }
             TcpEvent::Start { node } => self.advance(node as usize - self.base, engine),
-            TcpEvent::DmaDone { node, frame, inbound } => {
+            TcpEvent::DmaDone { node, inbound } => {
                 let n = node as usize - self.base;
+                let frame = self.nodes[n]
+                    .card
+                    .transfer_done()
+                    .expect("a DMA's completion has its transfer");
                 if inbound {
                     let cost = self.nodes[n]
                         .card

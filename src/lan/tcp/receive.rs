@@ -223,12 +223,11 @@ impl<S> TcpLan<S> {
         d: SimDuration,
         engine: &mut Engine<LanEvent>,
     ) {
-        let end = self.nodes[n].card.dma_in(engine.now(), d, cost);
+        let end = self.nodes[n].card.dma_in(engine.now(), d, frame, cost);
         engine.schedule(
             end,
             TcpEvent::DmaDone {
                 node: (self.base + n) as u32,
-                frame,
                 inbound: true,
             },
         );

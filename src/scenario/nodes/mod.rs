@@ -695,7 +695,12 @@ fn load_inner(
     };
     if alone {
         let Some((i, _, count)) = background.first() else {
-            return Err(error_at(&cat.files, 0, "apps", invalid("no application runs on the nodes")));
+            return Err(error_at(
+                &cat.files,
+                0,
+                "apps",
+                invalid("no application runs on the nodes"),
+            ));
         };
         if let Some((j, _, _)) = background.get(1) {
             return Err(error_at(
@@ -953,7 +958,9 @@ fn load_inner(
                     &cat.files,
                     0,
                     &format!("apps[{i}].block_sizes"),
-                    invalid(format!("{beside}, perform3 reads one block size: block_sizes = [B]")),
+                    invalid(format!(
+                        "{beside}, perform3 reads one block size: block_sizes = [B]"
+                    )),
                 ))
             }
         };
@@ -976,7 +983,12 @@ fn load_inner(
             .iter()
             .enumerate()
             .map(|(k, (j, _, count))| {
-                toml::Value::Table(group_table(*j, *count, &mut map, &format!("workload.background[{k}]")))
+                toml::Value::Table(group_table(
+                    *j,
+                    *count,
+                    &mut map,
+                    &format!("workload.background[{k}]"),
+                ))
             })
             .collect();
         if !groups.is_empty() {
