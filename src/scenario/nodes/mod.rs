@@ -23,14 +23,18 @@
 //! ```
 //!
 //! Applications: `perform3` or `lanperf` (a LANtastic server node and a group of workstation
-//! nodes) and `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`); one file service
-//! application and one ttcp at most. A LAN of PERFORM3 alone runs as the `perform3`
-//! workload, of LANPERF as `lanperf`, of ttcp alone as `ttcp`, of PERFORM3 and ttcp as
-//! `shared` (one cable, the file service's stations first): this module checks the
-//! placement, resolves the profiles ([`profiles`]) and writes the LAN in those workloads'
-//! sections, which validate it; every error is located in the file that wrote the key.
+//! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
+//! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
+//! adapter or stack); one file service application and one ttcp at most, any number of
+//! background groups beside a file service. A LAN of PERFORM3 alone runs as the `perform3`
+//! workload, of LANPERF as `lanperf`, of ttcp alone as `ttcp`, of one background group
+//! alone as `traffic` or `saturate`, of PERFORM3 with ttcp or background groups as `shared`
+//! (one cable, the file service's stations first): this module checks the placement,
+//! resolves the profiles ([`profiles`]) and writes the LAN in those workloads' sections,
+//! which validate it; every error is located in the file that wrote the key.
 //!
-//! Stations: the server, the workstations, then the ttcp hosts, along the cable.
+//! Stations: the server, the workstations, the ttcp hosts, then each background group's
+//! senders (and sink), along the cable.
 
 pub mod migrate;
 pub mod profiles;
