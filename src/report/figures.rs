@@ -558,6 +558,42 @@ pub const FIGURES: &[Figure] = &[
         "share of the window the cable carried the ttcp hosts' frames delivered intact",
     ),
     fig(
+        "background_mbps",
+        "Background throughput (Mb/s)",
+        Unit::MegabitsPerSecond,
+        "bits the background groups' senders delivered intact per second, all groups together",
+    ),
+    fig(
+        "wire_background",
+        "Wire carrying background frames",
+        Unit::Share,
+        "share of the window the cable carried the background groups' frames delivered intact",
+    ),
+    fig(
+        "background_frames_sent",
+        "Background frames sent",
+        Unit::Count("frames"),
+        "frames the background groups sent in the window",
+    ),
+    fig(
+        "background_access_delay_mean_us",
+        "Background access delay, mean (µs)",
+        Unit::Microseconds,
+        "an open-loop background frame's time from its arrival to the end of its transmission, mean over the frames sent in the window",
+    ),
+    fig(
+        "background_access_delay_p99_us",
+        "Background access delay, 99th percentile (µs)",
+        Unit::Microseconds,
+        "the same time's 99th percentile, the highest of the open-loop groups",
+    ),
+    fig(
+        "background_queue_drops",
+        "Background frames dropped at a full queue",
+        Unit::Count("frames"),
+        "open-loop background frames that arrived at a full transmit queue in the window",
+    ),
+    fig(
         "ttcp_deferrals_per_frame",
         "ttcp deferrals per frame",
         Unit::Ratio(""),
