@@ -87,7 +87,10 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         let AnyWire::Csma(segment) = &self.wire else {
             panic!("frame sources need a CSMA/CD segment (validated by the scenario)");
         };
-        let group = Sources::new(cfg, base, segment.clone(), engine);
+        let mut seg = segment.get_mut();
+        let bit_ns = seg.medium().bit_time().as_nanos();
+        let mut group = Sources::new(cfg, base, bit_ns, engine.rng_streams());
+        group.start(&mut seg, engine);
         self.sources.push(group);
     }
 
@@ -122,7 +125,11 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                     tcp.on_indication(ind, engine);
                 }
             }
-            Owner::Source(i) => self.sources[i].on_indication(ind, engine),
+            Owner::Source(i) => {
+                if let AnyWire::Csma(seg) = &self.wire {
+                    self.sources[i].on_indication(ind, &mut seg.get_mut(), engine);
+                }
+            }
         }
     }
 
@@ -163,8 +170,8 @@ impl<A: Application, S: SocketApp> Net<A, S> {
             }
             LanEvent::Source(e) => {
                 let super::SourceEvent::Arrival { station } = e;
-                if let Owner::Source(i) = self.owner(station as usize) {
-                    self.sources[i].handle(e, engine);
+                if let (Owner::Source(i), AnyWire::Csma(seg)) = (self.owner(station as usize), &self.wire) {
+                    self.sources[i].handle(e, &mut seg.get_mut(), engine);
                 }
             }
         }

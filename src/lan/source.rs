@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use super::LanEvent;
 use crate::engine::{Engine, Model, SimRng, StreamKind};
-use crate::ether::{EtherEvent, Frame, Indication, SharedSegment, StationId};
+use crate::ether::{EtherEvent, Frame, Indication, Segment, StationId};
 use crate::stats::Histogram;
 use crate::time::SimDuration;
 
@@ -195,17 +195,18 @@ impl From<SourceEvent> for BareEvent {
 /// and run long: their speed is the medium's). A frame's indication goes to the group, as
 /// in the LAN.
 pub struct SourceLan {
-    segment: SharedSegment,
+    segment: Segment,
     group: Sources,
     inds: Vec<Indication>,
     seen: Vec<crate::ether::WireEvent>,
 }
 
 impl SourceLan {
-    /// The group of `cfg` on stations `0..cfg.stations()` of `segment`, its first frames
-    /// scheduled now.
-    pub fn new(cfg: SourceConfig, segment: SharedSegment, engine: &mut Engine<BareEvent>) -> Self {
-        let group = Sources::new(cfg, 0, segment.clone(), engine);
+    /// The group of `cfg` on stations `0..cfg.stations()` of a segment of `seg`; nothing
+    /// is scheduled before [`Self::start`].
+    pub fn new(cfg: SourceConfig, seg: &crate::ether::SegmentConfig, engine: &Engine<BareEvent>) -> Self {
+        let segment = Segment::new(seg, engine.rng_streams());
+        let group = Sources::new(cfg, 0, seg.bit_ns, engine.rng_streams());
         SourceLan {
             segment,
             group,
@@ -214,9 +215,19 @@ impl SourceLan {
         }
     }
 
+    /// Schedules the group's first frames.
+    pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
+        self.group.start(&mut self.segment, engine);
+    }
+
     /// The group.
     pub fn group(&self) -> &Sources {
         &self.group
+    }
+
+    /// The segment.
+    pub fn segment(&self) -> &Segment {
+        &self.segment
     }
 }
 
@@ -224,17 +235,17 @@ impl Model for SourceLan {
     type Event = BareEvent;
     fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
         match ev {
-            BareEvent::Ether(e) => self.segment.get_mut().handle(e, engine),
-            BareEvent::Source(e) => self.group.handle(e, engine),
+            BareEvent::Ether(e) => self.segment.handle(e, engine),
+            BareEvent::Source(e) => self.group.handle(e, &mut self.segment, engine),
         }
         loop {
-            self.segment.get_mut().drain_indications(&mut self.inds);
+            self.segment.drain_indications(&mut self.inds);
             if self.inds.is_empty() {
                 return;
             }
             let mut batch = std::mem::take(&mut self.inds);
             for ind in batch.drain(..) {
-                self.group.on_indication(ind, engine);
+                self.group.on_indication(ind, &mut self.segment, engine);
             }
             self.inds = batch;
         }
@@ -243,12 +254,12 @@ impl Model for SourceLan {
 
 impl super::observe::Observed for SourceLan {
     fn start_observing(&mut self) {
-        self.segment.get_mut().observe();
+        self.segment.observe();
     }
 
     /// The medium's events in order; a source's frame carries nothing above the MAC.
     fn flush_observations(&mut self, obs: &mut dyn super::observe::Observer) {
-        self.segment.get_mut().drain_observed(&mut self.seen);
+        self.segment.drain_observed(&mut self.seen);
         super::observe::Tap::flush_wire(&mut self.seen, |_| super::observe::Content::Opaque, obs);
     }
 }
@@ -333,9 +344,9 @@ pub struct SourceStats {
     pub delay: Histogram,
 }
 
-/// A group of frame sources on a shared segment.
+/// A group of frame sources on a segment (which the composition holding the group hands
+/// to each call).
 pub struct Sources {
-    segment: SharedSegment,
     cfg: SourceConfig,
     base: usize,
     drawn: Drawn,
@@ -346,15 +357,10 @@ pub struct Sources {
 }
 
 impl Sources {
-    /// The group of `cfg` on stations `base..base + cfg.stations()` of `segment`; each
-    /// station's first frame is scheduled (open loop) or handed to its MAC (backlogged).
-    pub fn new<E: SourceEvents>(
-        cfg: SourceConfig,
-        base: usize,
-        segment: SharedSegment,
-        engine: &mut Engine<E>,
-    ) -> Self {
-        let bit_ns = segment.get().medium().bit_time().as_nanos();
+    /// The group of `cfg` on stations `base..base + cfg.stations()` of a segment of bit
+    /// time `bit_ns`, each station's random stream from `streams`; [`Self::start`] sends
+    /// its first frames.
+    pub fn new(cfg: SourceConfig, base: usize, bit_ns: u64, streams: &crate::engine::RngStreams) -> Self {
         let drawn = match &cfg.offer {
             Offer::Open {
                 arrivals,
@@ -378,29 +384,22 @@ impl Sources {
             },
         };
         let rngs = (0..cfg.senders)
-            .map(|s| {
-                engine
-                    .rng_streams()
-                    .stream(StreamKind::Traffic, (base + s) as u64)
-            })
+            .map(|s| streams.stream(StreamKind::Traffic, (base + s) as u64))
             .collect();
         let next_dst = (0..cfg.senders).map(|s| (s + 1) % cfg.senders.max(1)).collect();
-        let mut sources = Sources {
-            segment,
+        Sources {
             cfg,
             base,
             drawn,
             rngs,
             next_dst,
             stats: SourceStats::default(),
-        };
-        sources.start(engine);
-        sources
+        }
     }
 
     /// Every station's first arrival (a random phase in `[0, T)` for constant arrivals,
     /// an exponential interval from now for Poisson ones), or its first frame now.
-    fn start<E: SourceEvents>(&mut self, engine: &mut Engine<E>) {
+    pub fn start<E: SourceEvents>(&mut self, segment: &mut Segment, engine: &mut Engine<E>) {
         for s in 0..self.cfg.senders {
             match &self.drawn {
                 Drawn::Open {
@@ -413,7 +412,7 @@ impl Sources {
                     let station = (self.base + s) as u32;
                     engine.schedule_in(ns(first), E::from(SourceEvent::Arrival { station }));
                 }
-                Drawn::Backlogged { .. } => self.offer(s, engine),
+                Drawn::Backlogged { .. } => self.offer(s, segment, engine),
             }
         }
     }
@@ -462,7 +461,7 @@ impl Sources {
     }
 
     /// Hands sender `s` a new frame (backlogged stations).
-    fn offer<E: SourceEvents>(&mut self, s: usize, engine: &mut Engine<E>) {
+    fn offer<E: SourceEvents>(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<E>) {
         let Drawn::Backlogged { frame_bytes } = self.drawn else {
             return;
         };
@@ -475,18 +474,25 @@ impl Sources {
         };
         self.stats.arrived += 1;
         self.stats.arrived_bytes += frame_bytes as u64;
-        self.segment.get_mut().enqueue(frame, engine);
+        segment.enqueue(frame, engine);
     }
 
     /// An event of this group.
-    pub fn handle<E: SourceEvents>(&mut self, ev: SourceEvent, engine: &mut Engine<E>) {
+    pub fn handle<E: SourceEvents>(
+        &mut self,
+        ev: SourceEvent,
+        segment: &mut Segment,
+        engine: &mut Engine<E>,
+    ) {
         match ev {
-            SourceEvent::Arrival { station } => self.on_arrival(station as usize - self.base, engine),
+            SourceEvent::Arrival { station } => {
+                self.on_arrival(station as usize - self.base, segment, engine)
+            }
         }
     }
 
     /// A frame arrives at sender `s`'s queue, and its next arrival is scheduled.
-    fn on_arrival<E: SourceEvents>(&mut self, s: usize, engine: &mut Engine<E>) {
+    fn on_arrival<E: SourceEvents>(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<E>) {
         let Drawn::Open {
             mean_ns,
             interval,
@@ -502,7 +508,7 @@ impl Sources {
         self.stats.arrived += 1;
         self.stats.arrived_bytes += bytes as u64;
         let station = self.base + s;
-        if self.segment.get().queue_len(station) >= queue_frames {
+        if segment.queue_len(station) >= queue_frames {
             self.stats.queue_drops += 1;
         } else {
             let frame = Frame {
@@ -512,7 +518,7 @@ impl Sources {
                 tag: now.as_nanos(),
                 pad: 0,
             };
-            self.segment.get_mut().enqueue(frame, engine);
+            segment.enqueue(frame, engine);
         }
         let next = match interval {
             Some(exp) => exp.sample(&mut self.rngs[s]),
@@ -524,13 +530,18 @@ impl Sources {
 
     /// The medium's indication for one of the group's stations: a sent frame's access
     /// delay is recorded (open loop); a backlogged station gets its next frame.
-    pub fn on_indication<E: SourceEvents>(&mut self, ind: Indication, engine: &mut Engine<E>) {
+    pub fn on_indication<E: SourceEvents>(
+        &mut self,
+        ind: Indication,
+        segment: &mut Segment,
+        engine: &mut Engine<E>,
+    ) {
         match (ind, &self.drawn) {
             (Indication::Sent { frame }, Drawn::Open { .. }) => {
                 self.stats.delay.record(engine.now().as_nanos() - frame.tag);
             }
             (Indication::Sent { frame } | Indication::Dropped { frame }, Drawn::Backlogged { .. }) => {
-                self.offer(frame.src - self.base, engine)
+                self.offer(frame.src - self.base, segment, engine)
             }
             _ => {}
         }

@@ -7,12 +7,10 @@
 //! the other senders. The stations are one group of backlogged frame sources
 //! ([`crate::lan::source`]) on a cable of their own ([`SourceLan`]).
 
-use std::cell::Ref;
-
 use serde::Serialize;
 
 use crate::engine::{Engine, Model};
-use crate::ether::{EtherReport, Segment, SegmentConfig, SharedSegment};
+use crate::ether::{EtherReport, Segment, SegmentConfig};
 use crate::lan::observe::{drive, reborrow, Observed, Observer};
 use crate::lan::source::{BareEvent, SourceLan};
 use crate::lan::source::{Offer, SourceConfig};
@@ -46,50 +44,40 @@ impl SaturateConfig {
 /// The model: a LAN of one group of backlogged frame sources (stations
 /// `0..senders`, the sink after them).
 pub struct SaturateModel {
-    lan: Option<SourceLan>,
-    segment: SharedSegment,
-    cfg: SaturateConfig,
+    lan: SourceLan,
 }
 
 impl SaturateModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
     pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<BareEvent>) -> Self {
-        let segment = SharedSegment::new(seg, engine.rng_streams());
-        SaturateModel {
-            lan: None,
-            segment,
-            cfg,
-        }
+        let lan = SourceLan::new(cfg.sources(), seg, engine);
+        SaturateModel { lan }
     }
 
     /// Gives every sender its first frame now.
     pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
-        self.lan = Some(SourceLan::new(self.cfg.sources(), self.segment.clone(), engine));
+        self.lan.start(engine);
     }
 
-    pub fn segment(&self) -> Ref<'_, Segment> {
-        self.segment.get()
+    pub fn segment(&self) -> &Segment {
+        self.lan.segment()
     }
 }
 
 impl Observed for SaturateModel {
     fn start_observing(&mut self) {
-        self.segment.get_mut().observe();
+        self.lan.start_observing();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        if let Some(lan) = self.lan.as_mut() {
-            lan.flush_observations(obs);
-        }
+        self.lan.flush_observations(obs);
     }
 }
 
 impl Model for SaturateModel {
     type Event = BareEvent;
     fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
-        if let Some(lan) = self.lan.as_mut() {
-            lan.handle(ev, engine);
-        }
+        self.lan.handle(ev, engine);
     }
 }
 

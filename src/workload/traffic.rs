@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use crate::engine::{Engine, Model};
-use crate::ether::{EtherReport, SegmentConfig, SharedSegment};
+use crate::ether::{EtherReport, SegmentConfig};
 use crate::lan::observe::{drive, reborrow, Observed, Observer};
 use crate::lan::source::{BareEvent, SourceLan};
 use crate::lan::source::{Offer, SourceConfig, SourceStats};
@@ -58,59 +58,46 @@ impl TrafficConfig {
 /// The model: a LAN of one group of open-loop frame sources (stations `0..senders`,
 /// the sink after them).
 pub struct TrafficModel {
-    lan: Option<SourceLan>,
-    segment: SharedSegment,
-    cfg: TrafficConfig,
+    lan: SourceLan,
 }
 
 impl TrafficModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
     pub fn new(cfg: TrafficConfig, seg: &SegmentConfig, engine: &Engine<BareEvent>) -> Self {
-        let segment = SharedSegment::new(seg, engine.rng_streams());
-        TrafficModel {
-            lan: None,
-            segment,
-            cfg,
-        }
+        let lan = SourceLan::new(cfg.sources(), seg, engine);
+        TrafficModel { lan }
     }
 
     /// Schedules every station's first arrival.
     pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
-        self.lan = Some(SourceLan::new(self.cfg.sources(), self.segment.clone(), engine));
+        self.lan.start(engine);
     }
 
     /// The sources' own counts.
-    fn stats(&self) -> SourceStats {
-        self.lan
-            .as_ref()
-            .map(|l| l.group().stats().clone())
-            .unwrap_or_default()
+    fn stats(&self) -> &SourceStats {
+        self.lan.group().stats()
     }
 
     /// The medium's statistics at `end`.
     fn ether(&self, end: SimTime) -> EtherReport {
-        self.segment.get().report(end)
+        self.lan.segment().report(end)
     }
 }
 
 impl Observed for TrafficModel {
     fn start_observing(&mut self) {
-        self.segment.get_mut().observe();
+        self.lan.start_observing();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        if let Some(lan) = self.lan.as_mut() {
-            lan.flush_observations(obs);
-        }
+        self.lan.flush_observations(obs);
     }
 }
 
 impl Model for TrafficModel {
     type Event = BareEvent;
     fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
-        if let Some(lan) = self.lan.as_mut() {
-            lan.handle(ev, engine);
-        }
+        self.lan.handle(ev, engine);
     }
 }
 
@@ -171,7 +158,7 @@ pub fn run_observed(
     let end = SimTime::ZERO + cfg.duration;
     drive(&mut model, &mut engine, end, reborrow(&mut obs));
     let ether = model.ether(end);
-    let st = &model.stats();
+    let st = model.stats();
     let secs = cfg.duration.as_secs_f64();
     let bit_rate = 1e9 / seg.bit_ns as f64;
     let per_frame = |x: f64, n: u64| if n == 0 { f64::NAN } else { x / n as f64 };
