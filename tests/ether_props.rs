@@ -117,7 +117,7 @@ fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
     // 1. conservation
     let mut in_flight_total = 0;
     for (s, st) in r.stations.iter().enumerate() {
-        let in_flight = in_flight_on_medium(&seg, s, end);
+        let in_flight = in_flight_on_medium(seg, s, end);
         prop_assert!(in_flight <= 1, "station {s}: {in_flight} frames in flight");
         prop_assert_eq!(
             st.frames_sent,
