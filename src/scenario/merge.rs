@@ -170,6 +170,12 @@ impl Override {
         let mut table = doc;
         for (i, k) in parents.iter().enumerate() {
             let (name, index) = split_index(k);
+            // the list's path, as the user writes it
+            let list = || {
+                let mut path: Vec<&str> = self.keys[..i].iter().map(String::as_str).collect();
+                path.push(name);
+                path.join(".")
+            };
             let entry = table
                 .entry(name.to_string())
                 .or_insert_with(|| toml::Value::Table(Default::default()));
@@ -183,12 +189,7 @@ impl Override {
                         arg: self.arg.clone(),
                         message: format!(
                             "`{}` has {len} entries, so {k} does not exist (indices 0..={})",
-                            self.keys[..i]
-                                .iter()
-                                .chain([&name.to_string()])
-                                .cloned()
-                                .collect::<Vec<_>>()
-                                .join("."),
+                            list(),
                             len.saturating_sub(1)
                         ),
                     })?
@@ -196,16 +197,7 @@ impl Override {
                 (Some(_), other) => {
                     return Err(ScenarioError::BadOverride {
                         arg: self.arg.clone(),
-                        message: format!(
-                            "`{}` is a {}, not a list of tables",
-                            self.keys[..i]
-                                .iter()
-                                .chain([&name.to_string()])
-                                .cloned()
-                                .collect::<Vec<_>>()
-                                .join("."),
-                            other.type_str()
-                        ),
+                        message: format!("`{}` is a {}, not a list of tables", list(), other.type_str()),
                     })
                 }
             };
@@ -243,6 +235,41 @@ mod tests {
 
     fn table(s: &str) -> toml::Table {
         toml::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn test_an_entry_of_a_list_of_tables_is_reached_by_its_index() {
+        assert_eq!(split_index("apps[12]"), ("apps", Some(12)));
+        assert_eq!(split_index("apps"), ("apps", None));
+        assert_eq!(split_index("apps[x]"), ("apps[x]", None));
+        let mut doc = table("[[apps]]\nkind = \"a\"\n[[apps]]\nkind = \"b\"\n");
+        Override::parse("apps[1].load=0.5")
+            .unwrap()
+            .apply(&mut doc)
+            .unwrap();
+        assert_eq!(
+            doc,
+            table("[[apps]]\nkind = \"a\"\n[[apps]]\nkind = \"b\"\nload = 0.5\n")
+        );
+        let e = Override::parse("apps[2].load=0.5")
+            .unwrap()
+            .apply(&mut doc)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`apps` has 2 entries, so apps[2] does not exist (indices 0..=1)"),
+            "{e}"
+        );
+        let e = Override::parse("apps[0].kind[0].x=1")
+            .unwrap()
+            .apply(&mut doc)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`apps[0].kind` is a string, not a list of tables"),
+            "{e}"
+        );
+        assert!(Override::parse("apps[].x=1").is_err());
     }
 
     #[test]
