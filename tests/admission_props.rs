@@ -79,9 +79,7 @@ fn estimate_and_run(s: &Scenario) -> (f64, u64) {
         }
         Workload::Shared(w) => (
             w.estimated_events,
-            ethersim::workload::shared::run(&w.config, s.seed)
-                .file_service
-                .events,
+            ethersim::workload::shared::run(&w.config, s.seed).events,
         ),
         Workload::Lanperf(_) => unreachable!("these properties cover saturate, perform3 and ttcp"),
     }

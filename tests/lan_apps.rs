@@ -43,7 +43,10 @@ fn lan(sets: &[&str]) -> SharedReport {
 #[test]
 fn three_applications_each_report_their_throughput_and_the_wire_adds_up() {
     let r = lan(&[]);
-    assert!(r.file_service.throughput_kbps > 50.0, "{r:?}");
+    assert!(
+        r.file_service.as_ref().expect("a file service").throughput_kbps > 50.0,
+        "{r:?}"
+    );
     let t = r.ttcp.as_ref().expect("a ttcp transfer");
     assert!(t.throughput_kbps > 20.0, "{r:?}");
     assert_eq!(r.background.len(), 1);
@@ -80,10 +83,27 @@ fn more_background_load_slows_ttcp_and_the_file_service_and_waits_longer() {
         kbps(&light)
     );
     assert!(
-        heavy.file_service.throughput_kbps < light.file_service.throughput_kbps,
+        heavy
+            .file_service
+            .as_ref()
+            .expect("a file service")
+            .throughput_kbps
+            < light
+                .file_service
+                .as_ref()
+                .expect("a file service")
+                .throughput_kbps,
         "file service {} against {}",
-        heavy.file_service.throughput_kbps,
-        light.file_service.throughput_kbps
+        heavy
+            .file_service
+            .as_ref()
+            .expect("a file service")
+            .throughput_kbps,
+        light
+            .file_service
+            .as_ref()
+            .expect("a file service")
+            .throughput_kbps
     );
     let delay = |r: &SharedReport| r.background[0].queue_access_delay_mean_us.expect("frames sent");
     assert!(
@@ -105,7 +125,10 @@ fn every_audit_holds_with_frames_damaged_on_the_wire() {
             "{corrupt}: {:?}",
             r.audit_violations
         );
-        assert!(r.file_service.throughput_kbps > 0.0, "{corrupt}");
+        assert!(
+            r.file_service.as_ref().expect("a file service").throughput_kbps > 0.0,
+            "{corrupt}"
+        );
         assert!(
             r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0,
             "{corrupt}"
@@ -155,7 +178,10 @@ fn a_backlogged_group_beside_the_file_service_fills_the_wire() {
     assert!(r.wire.idle < 0.05, "{:?}", r.wire);
     assert!(r.wire.background > 0.8, "{:?}", r.wire);
     assert_eq!(r.wire.ttcp.to_bits(), 0.0f64.to_bits(), "{:?}", r.wire);
-    assert!(r.file_service.throughput_kbps > 0.0, "{r:?}");
+    assert!(
+        r.file_service.as_ref().expect("a file service").throughput_kbps > 0.0,
+        "{r:?}"
+    );
     assert!(r.audit_violations.is_empty(), "{:?}", r.audit_violations);
 }
 
@@ -247,4 +273,134 @@ fn a_lone_background_group_on_bare_stations_runs_as_the_traffic_workload() {
     assert_eq!(new.workload.kind(), "traffic");
     let json = |s: &scenario::Scenario| serde_json::to_string(&run::run(s).points).unwrap();
     assert_eq!(json(&new), json(&old));
+}
+
+/// A short run of a shipped scenario of nodes with `sets`.
+fn shipped_run(name: &str, sets: &[&str]) -> (run::output::RunOutput, SharedReport) {
+    let s = scenario::load(&root().join("scenarios").join(name), &overrides(sets))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = run::run(&s);
+    let RunDetail::Shared(r) = &out.detail else {
+        panic!("not a shared run")
+    };
+    let r = (**r).clone();
+    (out, r)
+}
+
+#[test]
+fn ttcp_under_background_load_runs_without_a_file_service() {
+    let (out, r) = shipped_run("ttcp-under-background-load.toml", &[]);
+    assert!(r.file_service.is_none());
+    assert_eq!(r.workstations, 0);
+    let col = |name: &str| out.points[0][out.columns.iter().position(|c| c == name).unwrap()];
+    assert!(col("file_service_kbps").is_nan() && col("server_cpu").is_nan());
+    assert_eq!(out.headline.name, "ttcp_kbps");
+    let w = &r.wire;
+    assert_eq!(w.file_service.to_bits(), 0.0f64.to_bits());
+    let sum = w.ttcp + w.background + w.collision + w.corrupted + w.idle;
+    assert!((sum - 1.0).abs() < 1e-9, "{w:?}");
+    assert!(r.audit_violations.is_empty(), "{:?}", r.audit_violations);
+    // the transfer slows as the background load rises
+    let kbps = |load: &str| {
+        let set = format!("apps[1].offered_load={load}");
+        shipped_run("ttcp-under-background-load.toml", &[set.as_str()])
+            .1
+            .ttcp
+            .expect("a transfer")
+            .throughput_kbps
+    };
+    let (light, heavy) = (kbps("0.05"), kbps("0.6"));
+    assert!(heavy < 0.8 * light, "{heavy} against {light}");
+}
+
+#[test]
+fn several_background_groups_share_a_cable_alone() {
+    let text = r#"
+name = "two-groups"
+seed = 3
+[segment]
+length_m = 100.0
+[nodes.short]
+count = 4
+[nodes.long]
+count = 4
+[[apps]]
+kind = "traffic"
+senders = "short"
+offered_load = 0.2
+sizes = { kind = "fixed", bytes = 64 }
+[[apps]]
+kind = "saturate"
+senders = "long"
+frame_bytes = 1518
+[run]
+warmup_s = 0.2
+measure_s = 1
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two-groups.toml");
+    std::fs::write(&path, text).unwrap();
+    let s = scenario::load(&path, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.workload.kind(), "shared");
+    let out = run::run(&s);
+    let RunDetail::Shared(r) = &out.detail else {
+        panic!("not a shared run")
+    };
+    assert!(r.file_service.is_none() && r.ttcp.is_none());
+    assert_eq!(r.background.len(), 2);
+    assert_eq!(out.headline.name, "background_mbps");
+    // the backlogged long frames take what the short ones leave: the wire is full
+    assert!(r.wire.idle < 0.05, "{:?}", r.wire);
+    assert!(
+        r.background[0].throughput_mbps > 0.0 && r.background[1].throughput_mbps > 5.0,
+        "{r:?}"
+    );
+    // a lone group instead runs for a duration, with no warm-up
+    let one = text
+        .replace(
+            "[[apps]]\nkind = \"saturate\"\nsenders = \"long\"\nframe_bytes = 1518\n",
+            "",
+        )
+        .replace("[nodes.long]\ncount = 4\n", "");
+    std::fs::write(&path, one).unwrap();
+    let e = scenario::load(&path, &[]).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("key `run.") && e.contains("duration_s"), "{e}");
+}
+
+#[test]
+fn a_shared_run_of_one_application_or_a_block_size_without_workstations_is_refused() {
+    let shipped = root().join("scenarios/ttcp-beside-file-service.toml");
+    let text = std::fs::read_to_string(&shipped).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |t: &str| {
+        let p = dir.path().join("shared.toml");
+        let scenarios = format!("{}/scenarios/", root().display());
+        let t = t
+            .replace("hardware = \"", &format!("hardware = \"{scenarios}"))
+            .replace("ttcp = \"", &format!("ttcp = \"{scenarios}"));
+        std::fs::write(&p, t).unwrap();
+        scenario::load(&p, &[]).map(|_| ()).unwrap_err().to_string()
+    };
+    let no_ws: String = text
+        .lines()
+        .filter(|l| !l.starts_with("workstations"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let e = write(&no_ws);
+    assert!(
+        e.contains("workload.block_size") && e.contains("workstations"),
+        "{e}"
+    );
+    let alone: String = no_ws
+        .lines()
+        .filter(|l| !l.starts_with("block_size"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let alone: String = alone
+        .lines()
+        .filter(|l| !l.starts_with("ttcp ="))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let e = write(&alone);
+    assert!(e.contains("two applications or more"), "{e}");
 }

@@ -38,9 +38,9 @@ fn each_application_s_throughput_is_reported_and_the_wire_s_shares_add_up_to_the
     let r = shared(&[]);
     assert_eq!(r.workstations, 5);
     assert!(
-        r.file_service.throughput_kbps > 50.0,
+        r.file_service.as_ref().expect("a file service").throughput_kbps > 50.0,
         "file service {:.1} KB/s",
-        r.file_service.throughput_kbps
+        r.file_service.as_ref().expect("a file service").throughput_kbps
     );
     assert!(
         r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 50.0,
@@ -111,7 +111,14 @@ fn ttcp_slows_as_perform3_workstations_join_the_cable() {
 #[test]
 fn with_no_workstations_the_file_service_carries_nothing_and_ttcp_has_the_wire() {
     let r = shared(&["workload.workstations=0"]);
-    assert_eq!(r.file_service.throughput_kbps.to_bits(), 0.0f64.to_bits());
+    assert_eq!(
+        r.file_service
+            .as_ref()
+            .expect("a file service")
+            .throughput_kbps
+            .to_bits(),
+        0.0f64.to_bits()
+    );
     assert_eq!(r.wire.file_service, 0.0);
     assert!(r.wire.ttcp > 0.9, "ttcp's share {}", r.wire.ttcp);
     assert_eq!(
@@ -131,7 +138,10 @@ fn both_audits_hold_with_frames_damaged_on_the_wire() {
             "{corrupt}: {:?}",
             r.audit_violations
         );
-        assert!(r.file_service.throughput_kbps > 0.0, "{corrupt}: {r:?}");
+        assert!(
+            r.file_service.as_ref().expect("a file service").throughput_kbps > 0.0,
+            "{corrupt}: {r:?}"
+        );
         assert!(
             r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0,
             "{corrupt}: {r:?}"
@@ -165,9 +175,7 @@ fn admission_s_estimate_of_the_events_is_within_a_factor_of_two_of_the_run_s() {
         let scenario::Workload::Shared(w) = &s.workload else {
             panic!("not shared")
         };
-        let events = ethersim::workload::shared::run(&w.config, s.seed)
-            .file_service
-            .events as f64;
+        let events = ethersim::workload::shared::run(&w.config, s.seed).events as f64;
         let ratio = w.estimated_events / events;
         assert!(
             (0.5..=2.0).contains(&ratio),

@@ -54,7 +54,7 @@ pub use config::{LanConfig, LanProfile, StorageConfig};
 pub use event::{LanEvent, NosEvent, TcpEvent};
 pub use net::{Absent, FileServiceNet, Net, TcpNet};
 pub use source::{SourceEvent, Sources};
-pub use stats::{CpuShare, LanSnapshot, NodeSnapshot};
+pub use stats::{medium_time, CpuShare, LanSnapshot, NodeSnapshot};
 
 use crate::adapter::{Carries, TxStep};
 use crate::engine::{Engine, SimRng, StreamKind};

@@ -50,6 +50,15 @@ pub struct CpuShare {
     pub work: f64,
 }
 
+/// The medium's busy times in `r` (a report of the segment at an instant), whole ns.
+pub fn medium_time(r: &crate::ether::EtherReport) -> MediumTime {
+    MediumTime {
+        success_ns: (r.time_success_s * 1e9).round() as u64,
+        collision_ns: (r.time_collision_s * 1e9).round() as u64,
+        corrupted_ns: (r.time_corrupted_s * 1e9).round() as u64,
+    }
+}
+
 impl LanSnapshot {
     pub(super) fn take<A>(nodes: &[Node<A>], segment: &Segment, at: SimTime) -> Self {
         let nodes = nodes
@@ -77,11 +86,7 @@ impl LanSnapshot {
         LanSnapshot {
             at,
             nodes,
-            medium: MediumTime {
-                success_ns: (r.time_success_s * 1e9).round() as u64,
-                collision_ns: (r.time_collision_s * 1e9).round() as u64,
-                corrupted_ns: (r.time_corrupted_s * 1e9).round() as u64,
-            },
+            medium: medium_time(&r),
             collisions: r.collisions,
             frames_sent: r.frames_sent,
             frames_dropped: r.frames_dropped,

@@ -13,12 +13,13 @@ fn pct(x: f64) -> String {
 /// The narrative: one paragraph for the wire, one per application (and one if the audit
 /// failed), each unwrapped.
 pub fn paragraphs(r: &SharedReport) -> Vec<String> {
-    let f = &r.file_service;
-    let x = &f.explanation;
     let w = &r.wire;
     let busy = 1.0 - w.idle;
     let mut out = Vec::new();
-    let mut carried = vec![format!("{} file-service frames", pct(w.file_service))];
+    let mut carried = Vec::new();
+    if r.file_service.is_some() {
+        carried.push(format!("{} file-service frames", pct(w.file_service)));
+    }
     if r.ttcp.is_some() {
         carried.push(format!("{} ttcp frames", pct(w.ttcp)));
     }
@@ -34,16 +35,19 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
         pct(w.corrupted),
         pct(w.idle)
     ));
-    out.push(format!(
-        "File service (PERFORM3 on {} workstations, {}-byte blocks): {} KB/s. Server CPU busy {}, \
-         workstation CPU {}; limited by {}.",
-        r.workstations,
-        f.block_size,
-        Unit::KiloBytesPerSecond.number(f.throughput_kbps),
-        pct(x.server_cpu.busy),
-        pct(x.workstation_cpu.busy),
-        x.bottleneck
-    ));
+    if let Some(f) = &r.file_service {
+        let x = &f.explanation;
+        out.push(format!(
+            "File service (PERFORM3 on {} workstations, {}-byte blocks): {} KB/s. Server CPU busy {}, \
+             workstation CPU {}; limited by {}.",
+            r.workstations,
+            f.block_size,
+            Unit::KiloBytesPerSecond.number(f.throughput_kbps),
+            pct(x.server_cpu.busy),
+            pct(x.workstation_cpu.busy),
+            x.bottleneck
+        ));
+    }
     let others = match (r.workstations, r.background.is_empty()) {
         (0, true) => None,
         (0, false) => Some("the background groups' frames"),
@@ -99,15 +103,14 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
 fn background(i: usize, g: &BackgroundShare) -> String {
     let offered = match g.offered_load {
         Some(l) => format!(
-            "offering {} of the bit rate (open loop; {} arrived)",
+            "offering {} of the bit rate open loop ({} arrived)",
             pct(l),
             pct(g.offered_load_measured)
         ),
         None => "each always backlogged".to_string(),
     };
     let mut s = format!(
-        "Background group {} ({} stations, {offered}): carried {} ({} Mb/s), {} collisions per \
-         frame",
+        "Background group {}, {} stations {offered}: carried {} ({} Mb/s), {} collisions per frame",
         i + 1,
         g.senders,
         pct(g.carried_load),

@@ -52,7 +52,7 @@ pub fn observed_segment(scenario: &Scenario) -> Option<&SegmentConfig> {
         Workload::Perform3(w) => Some(&w.config.lan.segment),
         Workload::Lanperf(w) if w.config.local.is_none() => Some(&w.config.lan.segment),
         Workload::Lanperf(_) => None,
-        Workload::Shared(w) => Some(&w.config.lan.segment),
+        Workload::Shared(w) => Some(&w.config.segment),
         Workload::Ttcp(w) => match &w.config.wire {
             WireConfig::Csma(c) => Some(c),
             WireConfig::PointToPoint(_) => None,
@@ -284,7 +284,7 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
         }
         Workload::Shared(w) => {
             let r = shared::run_observed(&w.config, scenario.seed, reborrow(&mut obs));
-            let (f, x) = (&r.file_service, &r.file_service.explanation);
+            let f = |get: fn(&perform3::Perform3Point) -> f64| r.file_service.as_ref().map_or(f64::NAN, get);
             let t = |get: fn(&shared::TtcpShare) -> f64| r.ttcp.as_ref().map_or(f64::NAN, get);
             let g = &r.background;
             let sent: u64 = g.iter().map(|g| g.frames_sent).sum();
@@ -306,8 +306,8 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 .fold(f64::NAN, f64::max);
             let mut row = Row::default();
             row.put("workstations", r.workstations as f64)
-                .put("block_size", f.block_size)
-                .put("file_service_kbps", f.throughput_kbps)
+                .put("block_size", f(|f| f.block_size as f64))
+                .put("file_service_kbps", f(|f| f.throughput_kbps))
                 .put("ttcp_kbps", t(|t| t.throughput_kbps))
                 .put(
                     "background_mbps",
@@ -334,23 +334,27 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                     "background_queue_drops",
                     g.iter().map(|g| g.queue_drops).sum::<u64>() as f64,
                 )
-                .put("server_cpu", x.server_cpu.busy)
+                .put("server_cpu", f(|f| f.explanation.server_cpu.busy))
                 .put("audit_violations", r.audit_violations.len() as f64)
-                .put("events", f.events as f64);
+                .put("events", r.events as f64);
             RunOutput {
                 scenario: scenario.name.clone(),
                 seed: scenario.seed,
                 workload: scenario.workload.kind().to_string(),
                 columns: row.columns,
                 points: vec![row.values],
-                headline: match &r.ttcp {
-                    Some(t) => Headline {
+                headline: match (&r.ttcp, &r.file_service) {
+                    (Some(t), _) => Headline {
                         name: "ttcp_kbps".into(),
                         value: t.throughput_kbps,
                     },
-                    None => Headline {
+                    (None, Some(f)) => Headline {
                         name: "file_service_kbps".into(),
-                        value: r.file_service.throughput_kbps,
+                        value: f.throughput_kbps,
+                    },
+                    (None, None) => Headline {
+                        name: "background_mbps".into(),
+                        value: r.background.iter().map(|g| g.throughput_mbps).sum(),
                     },
                 },
                 detail: RunDetail::Shared(Box::new(r)),

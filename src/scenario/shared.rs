@@ -2,15 +2,15 @@
 //! of background frame sources on one cable (`crate::workload::shared`).
 //!
 //! Keys (under `[workload]`, besides `kind`; ranges in [`params::workloads`]):
-//! `workstations` (PERFORM3 clients of the server, 0 for none), `block_size` (bytes),
-//! `warmup_s`, `measure_s`; `ttcp` (optional): the path, relative to this file, of a
-//! `ttcp` scenario whose hosts, cards, stack and `-l` the transfer uses (its own cable is
-//! not used: the cable is this scenario's `[medium]`, which must be CSMA/CD at the same
-//! bit rate); and `background` (optional): a list of groups, each the keys of a `traffic`
-//! or a `saturate` workload (with its `kind`, without `duration_s`: the groups run for the
-//! whole run). A shared run has a ttcp transfer, a background group, or both. The file
-//! service's hosts, cards and NOS come from this scenario's `[hosts]`, `[adapter]` and
-//! `[nos]` (usually its `hardware` include).
+//! `workstations` (optional: the file service, PERFORM3 clients of the server, 0 for a
+//! server with none) and `block_size` (bytes, with it), `warmup_s`, `measure_s`; `ttcp`
+//! (optional): the path, relative to this file, of a `ttcp` scenario whose hosts, cards,
+//! stack and `-l` the transfer uses (its own cable is not used: the cable is this
+//! scenario's `[medium]`, which must be CSMA/CD at the same bit rate); and `background`
+//! (optional): a list of groups, each the keys of a `traffic` or a `saturate` workload
+//! (with its `kind`, without `duration_s`: the groups run for the whole run). A shared run
+//! has two applications or more. The file service's hosts, cards and NOS come from this
+//! scenario's `[hosts]`, `[adapter]` and `[nos]` (usually its `hardware` include).
 //!
 //! Stations: the server first, then the workstations, then the two ttcp hosts, then each
 //! background group's senders (and its sink), spaced evenly along the segment (or at
@@ -32,7 +32,7 @@ use crate::ether::WireConfig;
 use crate::lan::source::{Offer, SourceConfig};
 use crate::lan::LanConfig;
 use crate::time::SimDuration;
-use crate::workload::shared::{SharedConfig, SharedTtcp};
+use crate::workload::shared::{FileService, SharedConfig, SharedTtcp};
 
 /// This kind's entry of a registered key (see [`params`]).
 fn param(key: &str) -> &'static params::Param {
@@ -51,8 +51,8 @@ pub struct Linked {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawShared {
-    pub workstations: i64,
-    pub block_size: i64,
+    pub workstations: Option<i64>,
+    pub block_size: Option<i64>,
     pub ttcp: Option<String>,
     #[serde(default)]
     pub background: Vec<RawBackground>,
@@ -126,35 +126,58 @@ fn duration(path: &str, v: f64) -> Result<SimDuration, FieldError> {
 }
 
 impl RawShared {
+    /// The file service's workstations and block size, and its sections, if the run has
+    /// one (`workstations` given).
+    fn file_service<'s>(&self, s: &Sections<'s>) -> Result<Option<(usize, u32, &'s LanProfile)>, FieldError> {
+        let Some(ws) = self.workstations else {
+            if self.block_size.is_some() {
+                return Err(FieldError::invalid(
+                    "workload.block_size",
+                    "a block size is PERFORM3's, on the file service's workstations: give \
+                     workload.workstations too",
+                ));
+            }
+            return Ok(None);
+        };
+        let lan: &LanProfile = s.lan.ok_or_else(|| {
+            FieldError::invalid(
+                "workload.workstations",
+                "a file service needs its [hosts], [adapter] and [nos] sections (usually from \
+                 hardware = \"...\")",
+            )
+        })?;
+        let (lo, hi) = param("workload.workstations").int_range();
+        if !(lo..=hi).contains(&ws) {
+            return Err(FieldError::range(
+                "workload.workstations",
+                ws,
+                format!("{lo}..={hi}"),
+            ));
+        }
+        let Some(block) = self.block_size else {
+            return Err(FieldError::invalid(
+                "workload.block_size",
+                "the file service's workstations read blocks of this size: give it (bytes)",
+            ));
+        };
+        let (lo, hi) = param("workload.block_size").int_range();
+        if !(lo..=hi).contains(&block) {
+            return Err(FieldError::range(
+                "workload.block_size",
+                block,
+                format!("{lo}..={hi} bytes"),
+            ));
+        }
+        super::lan::check_workstation_cards(lan, ws as usize)?;
+        Ok(Some((ws as usize, block as u32, lan)))
+    }
+
     pub fn validate(
         self,
         s: &Sections<'_>,
         warnings: &mut Vec<String>,
     ) -> Result<SharedWorkload, FieldError> {
-        let lan: &LanProfile = s.lan.ok_or_else(|| {
-            FieldError::invalid(
-                "workload.kind",
-                "shared needs the file service's [hosts], [adapter] and [nos] sections (usually \
-                 from hardware = \"...\")",
-            )
-        })?;
-        let (lo, hi) = param("workload.workstations").int_range();
-        if !(lo..=hi).contains(&self.workstations) {
-            return Err(FieldError::range(
-                "workload.workstations",
-                self.workstations,
-                format!("{lo}..={hi}"),
-            ));
-        }
-        let n = self.workstations as usize;
-        let (lo, hi) = param("workload.block_size").int_range();
-        if !(lo..=hi).contains(&self.block_size) {
-            return Err(FieldError::range(
-                "workload.block_size",
-                self.block_size,
-                format!("{lo}..={hi} bytes"),
-            ));
-        }
+        let file_service = self.file_service(s)?;
         let medium = s.medium;
         let linked = match &self.ttcp {
             None => None,
@@ -169,11 +192,15 @@ impl RawShared {
         if let Some(linked) = linked {
             check_cable(linked, medium)?;
         }
-        if linked.is_none() && self.background.is_empty() {
+        let apps =
+            usize::from(file_service.is_some()) + usize::from(linked.is_some()) + self.background.len();
+        if apps < 2 {
             return Err(FieldError::invalid(
                 "workload.kind",
-                "shared runs the file service beside a ttcp transfer (workload.ttcp), background \
-                 groups (workload.background) or both; with neither it is the perform3 workload",
+                "shared runs two applications or more on one cable: the file service \
+                 (workload.workstations and block_size), a ttcp transfer (workload.ttcp) and \
+                 background groups (workload.background); one alone is its own workload \
+                 (perform3, ttcp, traffic or saturate)",
             ));
         }
         let background = self
@@ -184,17 +211,20 @@ impl RawShared {
             .collect::<Result<Vec<_>, _>>()?;
         let warmup = duration("workload.warmup_s", self.warmup_s.unwrap_or(1.0))?;
         let measure = duration("workload.measure_s", self.measure_s.unwrap_or(5.0))?;
+        let file_stations = file_service.map_or(0, |(n, _, _)| n + 1);
         let tcp_stations = if linked.is_some() { 2 } else { 0 };
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
-        let stations = n + 1 + tcp_stations + source_stations;
+        let stations = file_stations + tcp_stations + source_stations;
         let positions = medium.positions(
             stations,
             "stations (server, workstations, the two ttcp hosts, then each background group's \
              senders and sink)",
         )?;
-        super::lan::check_workstation_cards(lan, n)?;
         let window_s = (warmup + measure).as_secs_f64();
-        let mut events = budget::perform3_events(medium, lan, n, &[self.block_size as u32], window_s);
+        let mut events = 0.0;
+        if let Some((n, block, lan)) = file_service {
+            events += budget::perform3_events(medium, lan, n, &[block], window_s);
+        }
         if let Some(l) = linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
@@ -208,26 +238,35 @@ impl RawShared {
                 }
             };
         }
-        let parts = match (linked.is_some(), background.len()) {
-            (true, 0) => "a ttcp transfer".to_string(),
-            (false, g) => format!("{g} background groups"),
-            (true, g) => format!("a ttcp transfer and {g} background groups"),
-        };
+        let mut parts = Vec::new();
+        if let Some((n, _, _)) = file_service {
+            parts.push(format!("{n} workstations"));
+        }
+        if linked.is_some() {
+            parts.push("a ttcp transfer".to_string());
+        }
+        if !background.is_empty() {
+            parts.push(format!("{} background groups", background.len()));
+        }
         budget::admit(
             "workload.measure_s",
             budget::PERFORM3_COST,
             events,
             stations,
-            &format!("{n} workstations, {parts} x {} s", show(window_s)),
-            "shorten warmup_s/measure_s or use fewer workstations",
+            &format!("{} x {} s", parts.join(", "), show(window_s)),
+            "shorten warmup_s/measure_s or use fewer stations",
         )?;
-        let lan_cfg = LanConfig {
-            workstations: n,
-            servers: 1,
-            segment: medium.segment(positions),
-            profile: lan.clone(),
-            storage: None,
-        };
+        let segment = medium.segment(positions);
+        let file_service = file_service.map(|(n, block, lan)| FileService {
+            lan: LanConfig {
+                workstations: n,
+                servers: 1,
+                segment: segment.clone(),
+                profile: lan.clone(),
+                storage: None,
+            },
+            block,
+        });
         let ttcp = linked.map(|l| {
             let t = &l.ttcp.config;
             SharedTtcp {
@@ -239,8 +278,8 @@ impl RawShared {
         });
         Ok(SharedWorkload {
             config: SharedConfig {
-                lan: lan_cfg,
-                block: self.block_size as u32,
+                segment,
+                file_service,
                 ttcp,
                 background,
                 warmup,
@@ -306,10 +345,17 @@ impl SharedWorkload {
                 }
             });
         }
+        if let Some(f) = &c.file_service {
+            parts.insert(
+                0,
+                format!(
+                    "{} workstations + server reading {}-byte blocks",
+                    f.lan.workstations, f.block
+                ),
+            );
+        }
         format!(
-            "{} workstations + server reading {}-byte blocks, and {}, on one cable, {} s + {} s",
-            c.lan.workstations,
-            c.block,
+            "{}, on one cable, {} s + {} s",
             parts.join(", and "),
             c.warmup.as_secs_f64(),
             c.measure.as_secs_f64()

@@ -73,11 +73,9 @@ impl Workload {
                 budget::cpu_s(budget::PERFORM3_COST, events, n + c.lan.servers)
             }
             Workload::Ttcp(w) => budget::cpu_s(budget::TTCP_COST, budget::ttcp_events(&w.config), 2),
-            Workload::Shared(w) => budget::cpu_s(
-                budget::PERFORM3_COST,
-                w.estimated_events,
-                w.config.lan.workstations + 3,
-            ),
+            Workload::Shared(w) => {
+                budget::cpu_s(budget::PERFORM3_COST, w.estimated_events, w.config.stations())
+            }
         }
     }
 

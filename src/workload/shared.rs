@@ -27,29 +27,38 @@ use super::perform3::{self, Perform3App, Perform3Point};
 use super::ttcp::{Role, Ttcp};
 use crate::engine::Engine;
 use crate::ether::consts::PREAMBLE_SFD_BITS;
-use crate::ether::{AnyWire, SharedSegment};
+use crate::ether::medium::MediumTime;
+use crate::ether::{AnyWire, SegmentConfig, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
 use crate::lan::source::{Offer, SourceConfig};
 use crate::lan::tcp::{TcpHost, TcpLan};
-use crate::lan::{AuditError, Lan, LanConfig, LanEvent, LanSnapshot, Net};
+use crate::lan::{medium_time, AuditError, Lan, LanConfig, LanEvent, LanSnapshot, Net};
 use crate::time::{SimDuration, SimTime};
 
 /// The LAN of a shared run.
 pub type SharedNet = Net<Perform3App, Ttcp>;
 
-/// A validated run of the file service and a ttcp transfer on one cable.
+/// A validated run of several applications on one cable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SharedConfig {
-    /// The file service; its segment holds every station, the ttcp hosts last.
-    pub lan: LanConfig,
-    /// PERFORM3's block size, bytes.
-    pub block: u32,
+    /// The cable, with every part's stations on it.
+    pub segment: SegmentConfig,
+    /// The file service, if the run has one (its configuration's segment is the cable).
+    pub file_service: Option<FileService>,
     /// The ttcp transfer, if the run has one.
     pub ttcp: Option<SharedTtcp>,
     /// Groups of background frame sources, after the ttcp hosts, in order.
     pub background: Vec<SourceConfig>,
     pub warmup: SimDuration,
     pub measure: SimDuration,
+}
+
+/// The file service of a shared run: PERFORM3 on every workstation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileService {
+    pub lan: LanConfig,
+    /// PERFORM3's block size, bytes.
+    pub block: u32,
 }
 
 /// The ttcp transfer of a shared run.
@@ -65,14 +74,31 @@ pub struct SharedTtcp {
 }
 
 impl SharedConfig {
+    /// The file service's stations (the first on the cable; none without one).
+    pub fn file_stations(&self) -> usize {
+        self.file_service.as_ref().map_or(0, |f| f.lan.nodes())
+    }
+
     /// The station of ttcp host `i` (0 or 1).
     pub fn tcp_station(&self, i: usize) -> usize {
-        self.lan.nodes() + i
+        self.file_stations() + i
+    }
+
+    /// Every station on the cable.
+    pub fn stations(&self) -> usize {
+        self.background_bases().last().map_or(self.tcp_end(), |&b| {
+            b + self.background.last().map_or(0, SourceConfig::stations)
+        })
+    }
+
+    /// The station after the ttcp hosts (after the file service without them).
+    fn tcp_end(&self) -> usize {
+        self.file_stations() + if self.ttcp.is_some() { 2 } else { 0 }
     }
 
     /// The first station of each background group.
     pub fn background_bases(&self) -> Vec<usize> {
-        let mut base = self.lan.nodes() + if self.ttcp.is_some() { 2 } else { 0 };
+        let mut base = self.tcp_end();
         self.background
             .iter()
             .map(|g| {
@@ -143,17 +169,20 @@ pub struct BackgroundShare {
 /// Result of a shared run.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SharedReport {
+    /// The file service's workstations (0 without a file service).
     pub workstations: usize,
     pub warmup_s: f64,
     pub measure_s: f64,
-    /// The file service: PERFORM3's point (its throughput, per workstation, and what
-    /// limited it: the wire shares there are the whole wire's).
-    pub file_service: Perform3Point,
+    /// The file service, if the run has one: PERFORM3's point (its throughput, per
+    /// workstation, and what limited it: the wire shares there are the whole wire's).
+    pub file_service: Option<Perform3Point>,
     /// The ttcp transfer, if the run has one.
     pub ttcp: Option<TtcpShare>,
     /// Each background group, in order.
     pub background: Vec<BackgroundShare>,
     pub wire: WireShares,
+    /// Events the run dispatched.
+    pub events: u64,
     /// Both applications' conservation audits at the end of the window: the violations,
     /// empty when every byte and frame is accounted for.
     pub audit_violations: Vec<String>,
@@ -173,8 +202,11 @@ struct MacCounts {
 
 /// What the window differences.
 struct Snapshot {
-    lan: LanSnapshot,
+    at: SimTime,
+    /// The file service's counters, if the run has one.
+    lan: Option<LanSnapshot>,
     blocks: u64,
+    medium: MediumTime,
     macs: Vec<MacCounts>,
     ttcp_read: u64,
     tcp_cpu_busy: [u64; 2],
@@ -186,7 +218,6 @@ fn snapshot(
     cfg: &SharedConfig,
     engine: &Engine<LanEvent>,
 ) -> Snapshot {
-    let lan = file_service(net);
     let seg = segment.get();
     let macs = (0..seg.stations())
         .map(|i| {
@@ -209,31 +240,31 @@ fn snapshot(
         ),
         _ => (0, [0, 0]),
     };
+    let lan = net.file_service();
     Snapshot {
-        lan: lan.snapshot(engine),
-        blocks: perform3::blocks_done(lan),
+        at: engine.now(),
+        lan: lan.map(|l| l.snapshot(engine)),
+        blocks: lan.map_or(0, perform3::blocks_done),
+        medium: medium_time(&seg.report(engine.now())),
         macs,
         ttcp_read,
         tcp_cpu_busy,
     }
 }
 
-fn file_service(net: &SharedNet) -> &Lan<Perform3App> {
-    net.file_service()
-        .expect("a shared net is built with its file service")
-}
-
 /// Builds the LAN: the file service on stations 0..=n, the ttcp hosts after it, then the
 /// background groups; and a handle to its segment.
 pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, SharedSegment) {
-    let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
-    let lan = Lan::new(
-        cfg.lan.clone(),
-        perform3::apps(&cfg.lan, cfg.block),
-        segment.clone(),
-        engine,
-    );
-    let base = cfg.lan.nodes();
+    let segment = SharedSegment::new(&cfg.segment, engine.rng_streams());
+    let lan = cfg.file_service.as_ref().map(|f| {
+        Lan::new(
+            f.lan.clone(),
+            perform3::apps(&f.lan, f.block),
+            segment.clone(),
+            engine,
+        )
+    });
+    let base = cfg.file_stations();
     let wire = AnyWire::Csma(segment.clone());
     let tcp = cfg.ttcp.as_ref().map(|t| {
         let receive = || Ttcp::new(Role::Receive { buflen: t.buflen });
@@ -244,7 +275,7 @@ pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, S
         });
         TcpLan::new(wire.clone(), base, t.hosts.clone(), apps, engine)
     });
-    let mut net = Net::new(wire, Some(lan), tcp, base);
+    let mut net = Net::new(wire, lan, tcp, base);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
     }
@@ -268,7 +299,7 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     let b = snapshot(&net, &segment, cfg, &engine);
     let now = engine.now();
     let mut audit_violations = Vec::new();
-    if let Err(AuditError { violations, .. }) = file_service(&net).audit(now) {
+    if let Some(Err(AuditError { violations, .. })) = net.file_service().map(|l| l.audit(now)) {
         audit_violations.extend(violations.into_iter().map(|v| format!("file service: {v}")));
     }
     if let Some(Err(AuditError { violations, .. })) = net.tcp_hosts().map(|t| t.audit(now)) {
@@ -286,10 +317,13 @@ fn report(
     events: u64,
     audit_violations: Vec<String>,
 ) -> SharedReport {
-    let w_ns = b.lan.window_ns(&a.lan) as f64;
+    let w_ns = (b.at - a.at).as_nanos() as f64;
     let secs = w_ns * 1e-9;
-    let file_service = perform3::point(cfg.block, b.blocks - a.blocks, &a.lan, &b.lan, events);
-    let bit_ns = cfg.lan.segment.bit_ns as f64;
+    let file_service = match (&cfg.file_service, &a.lan, &b.lan) {
+        (Some(f), Some(la), Some(lb)) => Some(perform3::point(f.block, b.blocks - a.blocks, la, lb, events)),
+        _ => None,
+    };
+    let bit_ns = cfg.segment.bit_ns as f64;
     // wire time of the frames stations `range` delivered intact in the window
     let delivered = |range: std::ops::Range<usize>| -> f64 {
         range
@@ -303,8 +337,8 @@ fn report(
             .fold(0.0, |a, x| a + x)
             / w_ns
     };
-    let base = cfg.lan.nodes();
-    let tcp_end = base + if cfg.ttcp.is_some() { 2 } else { 0 };
+    let base = cfg.file_stations();
+    let tcp_end = cfg.tcp_end();
     let bases = cfg.background_bases();
     let ranges: Vec<std::ops::Range<usize>> = cfg
         .background
@@ -312,7 +346,6 @@ fn report(
         .zip(&bases)
         .map(|(g, &b0)| b0..b0 + g.senders)
         .collect();
-    let x = &file_service.explanation;
     // the medium's time carrying intact frames, split between the applications in
     // proportion to the wire time of the frames each delivered in the window (a frame
     // across an edge of the window counts whole where it was delivered, the medium's time
@@ -320,16 +353,20 @@ fn report(
     let fs = delivered(0..base);
     let tt = delivered(base..tcp_end);
     let bg: f64 = ranges.iter().map(|r| delivered(r.clone())).sum();
-    let success = file_service.explanation.wire_success;
+    // the medium's busy shares, as PERFORM3's point takes them
+    let share = |f: fn(&MediumTime) -> u64| (f(&b.medium) - f(&a.medium)) as f64 / w_ns;
+    let success = share(|m| m.success_ns);
+    let collision = share(|m| m.collision_ns);
+    let corrupted = share(|m| m.corrupted_ns);
     let total = fs + tt + bg;
     let part = |x: f64| if total > 0.0 { success * x / total } else { 0.0 };
     let wire = WireShares {
         file_service: part(fs),
         ttcp: part(tt),
         background: part(bg),
-        collision: x.wire_collision,
-        corrupted: x.wire_corrupted,
-        idle: x.wire_idle,
+        collision,
+        corrupted,
+        idle: (1.0 - (success + collision + corrupted)).max(0.0),
     };
     let ttcp = cfg.ttcp.as_ref().map(|t| {
         let tx = t.transmitter;
@@ -386,13 +423,14 @@ fn report(
         })
         .collect();
     SharedReport {
-        workstations: cfg.lan.workstations,
+        workstations: cfg.file_service.as_ref().map_or(0, |f| f.lan.workstations),
         warmup_s: cfg.warmup.as_secs_f64(),
         measure_s: cfg.measure.as_secs_f64(),
         file_service,
         ttcp,
         background,
         wire,
+        events,
         audit_violations,
     }
 }

@@ -25,11 +25,11 @@
 //! Applications: `perform3` or `lanperf` (a LANtastic server node and a group of workstation
 //! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
-//! adapter or stack); one file service application and one ttcp at most, any number of
-//! background groups beside a file service. A LAN of PERFORM3 alone runs as the `perform3`
-//! workload, of LANPERF as `lanperf`, of ttcp alone as `ttcp`, of one background group
-//! alone as `traffic` or `saturate`, of PERFORM3 with ttcp or background groups as `shared`
-//! (one cable, the file service's stations first): this module checks the placement,
+//! adapter or stack); one file service application and one ttcp at most, and any number of
+//! background groups. A LAN of PERFORM3 alone runs as the `perform3` workload, of LANPERF
+//! as `lanperf`, of ttcp alone as `ttcp`, of one background group alone as `traffic` or
+//! `saturate`, of any other mix (LANPERF excepted, which runs alone) as `shared` (one
+//! cable, the file service's stations first): this module checks the placement,
 //! resolves the profiles ([`profiles`]) and writes the LAN in those workloads' sections,
 //! which validate it; every error is located in the file that wrote the key.
 //!
@@ -655,16 +655,17 @@ fn load_inner(
             ));
         }
     }
-    let alone = perform3.is_none() && ttcp.is_none();
+    // one background group alone on the cable runs as its own workload, for a duration
+    let alone = perform3.is_none() && ttcp.is_none() && background.len() == 1;
     for k in run.keys() {
         // a LAN of one background group alone runs for duration_s; any other for a
         // warm-up and a window
         let fits = (k == "duration_s") == alone;
         if !fits {
             let why = if alone {
-                "a LAN of a background group alone runs for [run] duration_s, with no warm-up"
+                "a LAN of one background group alone runs for [run] duration_s, with no warm-up"
             } else {
-                "a LAN with a file service or a ttcp transfer runs for [run] warmup_s and measure_s"
+                "a LAN of several applications runs for [run] warmup_s and measure_s"
             };
             return Err(error_at(&cat.files, 0, &format!("run.{k}"), invalid(why)));
         }
@@ -706,17 +707,6 @@ fn load_inner(
                 invalid("no application runs on the nodes"),
             ));
         };
-        if let Some((j, _, _)) = background.get(1) {
-            return Err(error_at(
-                &cat.files,
-                0,
-                &format!("apps[{j}]"),
-                invalid(
-                    "alone on a cable, a LAN runs one background group; several groups run \
-                     beside a file service (perform3)",
-                ),
-            ));
-        }
         let mut map = Map::default();
         let mut d = base(&mut map);
         let mut w = group_table(*i, *count, &mut map, "workload");
@@ -727,18 +717,6 @@ fn load_inner(
         d.insert("workload".into(), toml::Value::Table(w));
         return validate(d, None, &cat.files, &map, source, at_set);
     }
-    if let (None, Some((j, _, _))) = (perform3, background.first()) {
-        return Err(error_at(
-            &cat.files,
-            0,
-            &format!("apps[{j}]"),
-            invalid(
-                "background groups run beside a file service (perform3), with or without a ttcp \
-                 transfer; a ttcp transfer beside background groups alone is not modelled",
-            ),
-        ));
-    }
-
     let mut linked = None;
     let mut tmap = Map::default();
     if let Some((i, tx, rx)) = ttcp {
@@ -820,12 +798,33 @@ fn load_inner(
 
     // (a LAN of ttcp alone returned above)
     let Some((i, server, clients)) = perform3 else {
-        return Err(error_at(
-            &cat.files,
-            0,
-            "apps",
-            invalid("no application runs on the nodes"),
-        ));
+        // a ttcp transfer beside background groups, or several groups: no file service
+        let mut map = Map::default();
+        let mut d = base(&mut map);
+        let mut w = toml::Table::new();
+        w.insert("kind".into(), "shared".into());
+        if let Some(l) = &linked {
+            w.insert("ttcp".into(), l.written.clone().into());
+        }
+        for (k, v) in &run {
+            w.insert(k.clone(), v.clone());
+            map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
+        }
+        let groups: Vec<toml::Value> = background
+            .iter()
+            .enumerate()
+            .map(|(k, (j, _, count))| {
+                toml::Value::Table(group_table(
+                    *j,
+                    *count,
+                    &mut map,
+                    &format!("workload.background[{k}]"),
+                ))
+            })
+            .collect();
+        w.insert("background".into(), toml::Value::Array(groups));
+        d.insert("workload".into(), toml::Value::Table(w));
+        return validate(d, linked, &cat.files, &map, source, at_set);
     };
     let app = &apps[i];
     let mut map = Map::default();

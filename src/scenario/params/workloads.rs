@@ -274,19 +274,20 @@ const PERFORM3_PARAMS: &[Param] = &[
 pub const SHARED: Section = Section {
     title: "[workload] kind = \"shared\"",
     about: "Applications sharing one cable: PERFORM3 on the file service's workstations, a \
-            ttcp transfer between two TCP/IP hosts, and groups of background frame sources (a \
-            transfer, a group, or both). The file service needs [hosts], [adapter] and [nos]; \
+            ttcp transfer between two TCP/IP hosts, and groups of background frame sources, \
+            two applications or more. The file service needs [hosts], [adapter] and [nos]; \
             the ttcp hosts come from the ttcp scenario `ttcp` links. Stations: the server, the \
             workstations, the two ttcp hosts, then each background group's senders and sink.",
     params: SHARED_PARAMS,
 };
 
 const SHARED_PARAMS: &[Param] = &[
-    Param::int("workload.workstations", (0, "no file service traffic: ttcp alone"), STATIONS_1023)
+    Param::int("workload.workstations", (0, "a server with no clients: no file-service traffic"), STATIONS_1023)
         .kind("shared")
         .unit("workstations")
+        .default("none: no file service")
         .label("Workstations")
-        .means("Workstations running PERFORM3 against the server, beside the ttcp transfer."),
+        .means("Workstations running PERFORM3 against the server, beside the other applications; with it, block_size and the file service's [hosts], [adapter] and [nos]."),
     Param::int(
         "workload.block_size",
         (1, "one byte"),
@@ -294,6 +295,7 @@ const SHARED_PARAMS: &[Param] = &[
     )
     .kind("shared")
     .unit("bytes")
+    .default("required with workstations")
     .label("Block size (bytes)")
     .means("The block size PERFORM3 reads."),
     Param::text(
