@@ -73,6 +73,24 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         &self.sources
     }
 
+    /// Every source group's conservation audit: the violations, each naming its group
+    /// (1, 2, ...), empty when all hold.
+    pub fn audit_sources(&self) -> Vec<String> {
+        let AnyWire::Csma(seg) = &self.wire else {
+            return Vec::new();
+        };
+        let seg = seg.get();
+        self.sources
+            .iter()
+            .enumerate()
+            .flat_map(|(i, g)| {
+                g.audit(&seg)
+                    .into_iter()
+                    .map(move |v| format!("background group {}: {v}", i + 1))
+            })
+            .collect()
+    }
+
     /// Restarts every source group's counts (the start of a measurement window).
     pub fn restart_source_counts(&mut self) {
         for g in &mut self.sources {

@@ -229,6 +229,11 @@ impl SourceLan {
     pub fn segment(&self) -> &Segment {
         &self.segment
     }
+
+    /// The group's conservation audit ([`Sources::audit`]).
+    pub fn audit(&self) -> Vec<String> {
+        self.group.audit(&self.segment)
+    }
 }
 
 impl Model for SourceLan {
@@ -354,6 +359,8 @@ pub struct Sources {
     /// Next destination of each sender, an index in the group.
     next_dst: Vec<usize>,
     stats: SourceStats,
+    /// Frames handed to the senders' MACs since the start (never restarted: the audit's).
+    enqueued: u64,
 }
 
 impl Sources {
@@ -394,6 +401,7 @@ impl Sources {
             rngs,
             next_dst,
             stats: SourceStats::default(),
+            enqueued: 0,
         }
     }
 
@@ -437,6 +445,49 @@ impl Sources {
         &self.stats
     }
 
+    /// The group's conservation audit against `segment` (between events): every frame it
+    /// handed over is counted by its sender's MAC, each of which has sent it, dropped it
+    /// after 16 attempts, or holds it; a backlogged sender holds exactly one, an open-loop
+    /// one at most its queue's length; the sink sends nothing. The violations, empty when
+    /// it holds.
+    pub fn audit(&self, segment: &Segment) -> Vec<String> {
+        let mut v = Vec::new();
+        let senders = self.base..self.base + self.cfg.senders;
+        let offered: u64 = senders.clone().map(|s| segment.mac(s).stats.frames_offered).sum();
+        if offered != self.enqueued {
+            v.push(format!(
+                "handed {} frames to its MACs, which counted {offered}",
+                self.enqueued
+            ));
+        }
+        let limit = match self.drawn {
+            Drawn::Open { queue_frames, .. } => queue_frames,
+            Drawn::Backlogged { .. } => 1,
+        };
+        for s in senders {
+            let st = &segment.mac(s).stats;
+            let held = segment.queue_len(s) as u64;
+            if st.frames_offered != st.frames_sent + st.dropped_excessive + held {
+                v.push(format!(
+                    "station {s}: {} frames offered, {} sent, {} dropped, {held} held",
+                    st.frames_offered, st.frames_sent, st.dropped_excessive
+                ));
+            }
+            let backlogged = matches!(self.drawn, Drawn::Backlogged { .. });
+            if held as usize > limit || (backlogged && held != 1) {
+                v.push(format!("station {s} holds {held} frames (its limit {limit})"));
+            }
+        }
+        if self.cfg.destination == Destination::Sink {
+            let sink = self.base + self.cfg.senders;
+            let sent = segment.mac(sink).stats.frames_offered;
+            if sent > 0 {
+                v.push(format!("its sink, station {sink}, sent {sent} frames"));
+            }
+        }
+        v
+    }
+
     /// Starts the counts afresh (the start of a measurement window).
     pub fn restart_counts(&mut self) {
         self.stats = SourceStats::default();
@@ -474,6 +525,7 @@ impl Sources {
         };
         self.stats.arrived += 1;
         self.stats.arrived_bytes += frame_bytes as u64;
+        self.enqueued += 1;
         segment.enqueue(frame, engine);
     }
 
@@ -518,6 +570,7 @@ impl Sources {
                 tag: now.as_nanos(),
                 pad: 0,
             };
+            self.enqueued += 1;
             segment.enqueue(frame, engine);
         }
         let next = match interval {
@@ -585,6 +638,52 @@ mod tests {
         cfg.destination = Destination::RoundRobin;
         assert_eq!(cfg.stations(), 4);
         assert_eq!(cfg.mean_interarrival_ns(100), None);
+    }
+
+    /// The audit holds on a running group and catches a frame it did not hand over.
+    #[test]
+    fn test_the_audit_counts_every_frame_and_catches_a_stray_one() {
+        use crate::ether::SegmentConfig;
+        let seg = SegmentConfig {
+            positions_m: vec![0.0, 50.0, 100.0, 150.0],
+            velocity_factor: 0.65,
+            bit_ns: 100,
+            corrupt_fraction: 0.0,
+        };
+        let cfg = SourceConfig {
+            senders: 3,
+            destination: Destination::Sink,
+            offer: Offer::Open {
+                arrivals: Arrivals::Poisson,
+                offered_load: 1.5,
+                sizes: Sizes::Fixed { bytes: 64 },
+                queue_frames: 4,
+            },
+        };
+        let mut engine: Engine<BareEvent> = Engine::new(11);
+        let mut lan = SourceLan::new(cfg, &seg, &engine);
+        lan.start(&mut engine);
+        crate::engine::run_until(
+            &mut lan,
+            &mut engine,
+            crate::time::SimTime::from_nanos(20_000_000),
+        );
+        assert!(
+            lan.group().stats().queue_drops > 0,
+            "overloaded: some queue overflows"
+        );
+        assert_eq!(lan.audit(), Vec::<String>::new());
+        // a frame from a sender that the group did not hand over
+        let stray = Frame {
+            src: 0,
+            dst: 3,
+            bytes: 64,
+            tag: 0,
+            pad: 0,
+        };
+        lan.segment.enqueue(stray, &mut engine);
+        let v = lan.audit();
+        assert!(v.iter().any(|m| m.contains("which counted")), "{v:?}");
     }
 
     #[test]

@@ -183,8 +183,9 @@ pub struct SharedReport {
     pub wire: WireShares,
     /// Events the run dispatched.
     pub events: u64,
-    /// Both applications' conservation audits at the end of the window: the violations,
-    /// empty when every byte and frame is accounted for.
+    /// Every application's conservation audit at the end of the window (the file
+    /// service's, ttcp's, each background group's): the violations, empty when every
+    /// byte and frame is accounted for.
     pub audit_violations: Vec<String>,
 }
 
@@ -305,6 +306,7 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     if let Some(Err(AuditError { violations, .. })) = net.tcp_hosts().map(|t| t.audit(now)) {
         audit_violations.extend(violations.into_iter().map(|v| format!("ttcp: {v}")));
     }
+    audit_violations.extend(net.audit_sources());
     let groups: Vec<_> = net.sources().iter().map(|g| g.stats().clone()).collect();
     report(cfg, &a, &b, &groups, engine.events_dispatched(), audit_violations)
 }
