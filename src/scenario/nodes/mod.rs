@@ -29,24 +29,29 @@
 //! background groups. A LAN of PERFORM3 alone runs as the `perform3` workload, of LANPERF
 //! as `lanperf`, of ttcp alone as `ttcp`, of one background group alone as `traffic` or
 //! `saturate`, of any other mix (LANPERF excepted, which runs alone) as `shared` (one
-//! cable, the file service's stations first): this module checks the placement,
-//! resolves the profiles ([`profiles`]) and writes the LAN in those workloads' sections,
-//! which validate it; every error is located in the file that wrote the key.
+//! cable, the file service's stations first). The nodes are read and their profiles
+//! resolved (`parse`, [`profiles`]), the applications placed on them (`place`), and this
+//! module writes the LAN in those workloads' sections, which validate it (`locate`:
+//! every error is located in the file that wrote the key).
 //!
 //! Stations: the server, the workstations, the ttcp hosts, then each background group's
 //! senders (and sink), along the cable.
 
+mod locate;
 pub mod migrate;
+mod parse;
+mod place;
 pub mod profiles;
 
-use std::collections::BTreeMap;
-
-use super::error::{FieldError, Location, Problem, ScenarioError};
+use super::error::{Location, Problem, ScenarioError};
 use super::merge::Override;
 use super::shared::Linked;
 use super::source::Source;
-use super::{de, durations, RawScenario, Scenario, Workload};
-use profiles::{error_at, locate, Catalogue, Profile};
+use super::{de, Scenario, Workload};
+use locate::{validate, Map, Wrote};
+use parse::{read_nodes, Nodes};
+use place::{place, read_apps, Placement};
+use profiles::{error_at, Catalogue, Profile};
 
 /// The top-level keys of a file of nodes and applications.
 const TOP: &[&str] = &[
@@ -151,68 +156,6 @@ fn role(stack: &Profile) -> &str {
     str_of(&stack.table, "role").unwrap_or("")
 }
 
-/// Where each key of the lowered documents came from, to locate their errors.
-#[derive(Default)]
-struct Map {
-    /// (prefix in the lowered document, what wrote it)
-    entries: Vec<(String, Wrote)>,
-}
-
-enum Wrote {
-    /// A table of the scenario file (its path there).
-    Scenario(String),
-    /// A profile (its keys under the prefix).
-    Profile(Profile),
-}
-
-impl Map {
-    fn add_scenario(&mut self, prefix: &str, there: &str) {
-        self.entries
-            .push((prefix.to_string(), Wrote::Scenario(there.to_string())));
-    }
-    fn add_profile(&mut self, prefix: &str, p: &Profile) {
-        self.entries.push((prefix.to_string(), Wrote::Profile(p.clone())));
-    }
-
-    /// The location of `path` of a lowered document (the longest prefix that wrote it),
-    /// and the key as the user wrote it there.
-    fn locate(&self, files: &[Source], path: &str) -> (Location, String) {
-        let best = self
-            .entries
-            .iter()
-            .filter(|(p, _)| {
-                path == p || path.starts_with(&format!("{p}.")) || path.starts_with(&format!("{p}["))
-            })
-            .max_by_key(|(p, _)| p.len());
-        let Some((prefix, wrote)) = best else {
-            let at = Location::FileOnly {
-                path: files[0].path.clone(),
-            };
-            return (at, path.to_string());
-        };
-        let rest = path[prefix.len()..].trim_start_matches('.');
-        match wrote {
-            Wrote::Scenario(there) => {
-                let key = match (there.is_empty(), rest.is_empty()) {
-                    (_, true) => there.clone(),
-                    (true, false) => rest.to_string(),
-                    (false, false) if rest.starts_with('[') => format!("{there}{rest}"),
-                    (false, false) => format!("{there}.{rest}"),
-                };
-                (locate(&files[0], &key), key)
-            }
-            Wrote::Profile(p) => {
-                let key = if rest.is_empty() {
-                    format!("{}.{}", p.kind, p.name)
-                } else {
-                    format!("{}.{}.{rest}", p.kind, p.name)
-                };
-                (p.locate(files, rest), key)
-            }
-        }
-    }
-}
-
 /// Loads a scenario of nodes and applications (`doc`: its document as written); an error
 /// about a key a `--set` wrote names that argument.
 pub fn load(source: &Source, doc: toml::Table, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
@@ -255,376 +198,14 @@ fn load_inner(
     }
     let mut cat = Catalogue::read(source, &doc)?;
 
-    // the nodes
-    let Some(nodes_v) = doc.get("nodes").and_then(toml::Value::as_table) else {
-        return Err(error_at(
-            &cat.files,
-            0,
-            "nodes",
-            invalid("a LAN needs [nodes.NAME] tables: its nodes"),
-        ));
-    };
-    let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
-    // bare stations (no host, card or stack: a background group's), and their count
-    let mut bare: BTreeMap<String, i64> = BTreeMap::new();
-    for (name, v) in nodes_v {
-        let here = format!("nodes.{name}");
-        let Some(t) = v.as_table() else {
-            return Err(error_at(
-                &cat.files,
-                0,
-                &here,
-                invalid("expected a node (a table)"),
-            ));
-        };
-        for k in t.keys() {
-            if !NODE_KEYS.contains(&k.as_str()) {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.{k}"),
-                    unknown_key(k, NODE_KEYS),
-                ));
-            }
-        }
-        let count = match t.get("count") {
-            None => 1,
-            Some(toml::Value::Integer(n)) if (1..=1023).contains(n) => *n,
-            Some(v) => {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.count"),
-                    Problem::OutOfRange {
-                        value: v.to_string(),
-                        allowed: "1..=1023".into(),
-                        note: Some("802.3 8.1.2: 1024 stations in a collision domain".into()),
-                    },
-                ))
-            }
-        };
-        let mut profile = |kind: &'static str, key: &str| -> Result<Profile, ScenarioError> {
-            let k = format!("{here}.{key}");
-            match str_of(t, key) {
-                Some(n) => cat.resolve(kind, n, 0, &k),
-                None => Err(error_at(
-                    &cat.files,
-                    0,
-                    &here,
-                    invalid(format!(
-                        "node {name:?} needs `{key}` (a profile name): a node names its host, \
-                         adapter and stack, or none of them (a bare station of a background group)"
-                    )),
-                )),
-            }
-        };
-        if !["host", "adapter", "stack"].iter().any(|k| t.contains_key(*k)) {
-            bare.insert(name.clone(), count);
-            continue;
-        }
-        let host = profile("hosts", "host")?;
-        let adapter = profile("adapters", "adapter")?;
-        let stack = profile("stacks", "stack")?;
-        if !["lantastic", "tcpip"].contains(&family(&stack)) {
-            return Err(error_at(
-                &cat.files,
-                0,
-                &format!("{here}.stack"),
-                invalid(format!(
-                    "stack profile {:?} has no family (\"lantastic\" or \"tcpip\")",
-                    stack.name
-                )),
-            ));
-        }
-        nodes.insert(
-            name.clone(),
-            Node {
-                name: name.clone(),
-                count,
-                host,
-                adapter,
-                stack,
-            },
-        );
-    }
-    let node_names: Vec<String> = nodes.keys().chain(bare.keys()).cloned().collect();
+    let Nodes { full: nodes, bare } = read_nodes(&doc, &mut cat)?;
 
-    // the applications
-    let apps: Vec<toml::Table> = match doc.get("apps") {
-        None => Vec::new(),
-        Some(toml::Value::Array(a)) => a.iter().filter_map(|v| v.as_table().cloned()).collect(),
-        Some(_) => {
-            return Err(error_at(
-                &cat.files,
-                0,
-                "apps",
-                invalid("expected [[apps]] tables"),
-            ))
-        }
-    };
-    if apps.is_empty() {
-        return Err(error_at(
-            &cat.files,
-            0,
-            "nodes",
-            invalid("no application runs on the nodes: add [[apps]]"),
-        ));
-    }
-    // the file service's application (perform3 or lanperf): its index, server and clients
-    let mut perform3: Option<(usize, &Node, &Node)> = None;
-    let mut ttcp: Option<(usize, &Node, &Node)> = None;
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    // background groups: (app index, group name, its count)
-    let mut background: Vec<(usize, String, i64)> = Vec::new();
-    for (i, app) in apps.iter().enumerate() {
-        let here = format!("apps[{i}]");
-        let kind = str_of(app, "kind").unwrap_or("");
-        let keys = match kind {
-            "perform3" => PERFORM3_KEYS,
-            "lanperf" => LANPERF_KEYS,
-            "ttcp" => TTCP_KEYS,
-            "traffic" => TRAFFIC_KEYS,
-            "saturate" => SATURATE_KEYS,
-            _ => {
-                let valid: Vec<String> = APP_KINDS.iter().map(|s| s.to_string()).collect();
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.kind"),
-                    Problem::UnknownVariant {
-                        value: kind.to_string(),
-                        suggestions: de::nearest(kind, &valid),
-                        valid,
-                    },
-                ));
-            }
-        };
-        for k in app.keys() {
-            if !keys.contains(&k.as_str()) {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.{k}"),
-                    unknown_key(k, keys),
-                ));
-            }
-        }
-        // a node named by key `key` of this application
-        let node = |key: &str, missing: &str| -> Result<&Node, ScenarioError> {
-            let Some(n) = str_of(app, key) else {
-                return Err(error_at(&cat.files, 0, &here, invalid(missing.to_string())));
-            };
-            if bare.contains_key(n) {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.{key}"),
-                    invalid(format!(
-                        "{kind} needs a node with a host, an adapter and a stack; {n:?} is a bare \
-                         station (it names none), which only a background group (traffic, \
-                         saturate) runs on"
-                    )),
-                ));
-            }
-            nodes.get(n).ok_or_else(|| {
-                error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.{key}"),
-                    Problem::UnknownVariant {
-                        value: n.to_string(),
-                        suggestions: de::nearest(n, &node_names),
-                        valid: node_names.clone(),
-                    },
-                )
-            })
-        };
-        // a node's stack must be `want` (and `want_role` for LANtastic)
-        let needs = |n: &Node,
-                     key: &str,
-                     want: &str,
-                     want_role: Option<&str>,
-                     what: &str|
-         -> Result<(), ScenarioError> {
-            let ok = family(&n.stack) == want && want_role.is_none_or(|r| role(&n.stack) == r);
-            if ok {
-                return Ok(());
-            }
-            Err(error_at(
-                &cat.files,
-                0,
-                &format!("{here}.{key}"),
-                invalid(format!(
-                    "{kind} needs {what} on node {:?}, whose stack {:?} is {} {}; place it on a \
-                     node whose stack is {what}",
-                    n.name,
-                    n.stack.name,
-                    family(&n.stack),
-                    role(&n.stack)
-                )),
-            ))
-        };
-        let mut claim = |n: &Node, key: &str| -> Result<(), ScenarioError> {
-            if let Some(j) = used.insert(n.name.clone(), i) {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("{here}.{key}"),
-                    invalid(format!(
-                        "node {:?} already runs apps[{j}]: each node runs one application",
-                        n.name
-                    )),
-                ));
-            }
-            Ok(())
-        };
-        match kind {
-            "traffic" | "saturate" => {
-                let Some(g) = str_of(app, "senders") else {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &here,
-                        invalid(format!(
-                            "{kind} needs `senders`, the group of bare stations that send"
-                        )),
-                    ));
-                };
-                let Some(&count) = bare.get(g) else {
-                    let problem = if nodes.contains_key(g) {
-                        invalid(format!(
-                            "{kind} runs on bare stations (their MAC alone: no host, card or \
-                             stack); node {g:?} names a host, an adapter and a stack: give the \
-                             group none of them"
-                        ))
-                    } else {
-                        Problem::UnknownVariant {
-                            value: g.to_string(),
-                            suggestions: de::nearest(g, &node_names),
-                            valid: node_names.clone(),
-                        }
-                    };
-                    return Err(error_at(&cat.files, 0, &format!("{here}.senders"), problem));
-                };
-                if let Some(j) = used.insert(g.to_string(), i) {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &format!("{here}.senders"),
-                        invalid(format!(
-                            "node {g:?} already runs apps[{j}]: each node runs one application"
-                        )),
-                    ));
-                }
-                background.push((i, g.to_string(), count));
-                continue;
-            }
-            "perform3" | "lanperf" => {
-                if let Some((j, _, _)) = perform3 {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &format!("{here}.kind"),
-                        invalid(format!(
-                            "one file service application per LAN (perform3 or lanperf): \
-                             apps[{j}] is one"
-                        )),
-                    ));
-                }
-                let server = node(
-                    "server",
-                    &format!("a client group with no server: {kind} needs `server`, the node its clients read from"),
-                )?;
-                let clients = node(
-                    "clients",
-                    &format!("{kind} needs `clients`, the group of workstation nodes that read"),
-                )?;
-                needs(
-                    server,
-                    "server",
-                    "lantastic",
-                    Some("server"),
-                    "a LANtastic server stack",
-                )?;
-                needs(
-                    clients,
-                    "clients",
-                    "lantastic",
-                    Some("workstation"),
-                    "a LANtastic workstation stack",
-                )?;
-                if server.count != 1 {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &format!("{here}.server"),
-                        invalid(format!(
-                            "the server is one node; {:?} is a group of {}",
-                            server.name, server.count
-                        )),
-                    ));
-                }
-                claim(server, "server")?;
-                claim(clients, "clients")?;
-                perform3 = Some((i, server, clients));
-            }
-            _ => {
-                if ttcp.is_some() {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &format!("{here}.kind"),
-                        invalid("one ttcp application per LAN"),
-                    ));
-                }
-                let tx = node(
-                    "transmitter",
-                    "ttcp needs `transmitter`, the node that runs ttcp -t",
-                )?;
-                let rx = node("receiver", "ttcp needs `receiver`, the node that runs ttcp -r")?;
-                for (n, key) in [(tx, "transmitter"), (rx, "receiver")] {
-                    needs(n, key, "tcpip", None, "a TCP/IP stack")?;
-                    if n.count != 1 {
-                        return Err(error_at(
-                            &cat.files,
-                            0,
-                            &format!("{here}.{key}"),
-                            invalid(format!(
-                                "ttcp runs on one node; {:?} is a group of {}",
-                                n.name, n.count
-                            )),
-                        ));
-                    }
-                }
-                claim(tx, "transmitter")?;
-                claim(rx, "receiver")?;
-                if tx.stack.name != rx.stack.name {
-                    return Err(error_at(
-                        &cat.files,
-                        0,
-                        &format!("{here}.receiver"),
-                        invalid(format!(
-                            "the two ttcp hosts run stacks {:?} and {:?}; a ttcp pair runs one stack",
-                            tx.stack.name, rx.stack.name
-                        )),
-                    ));
-                }
-                ttcp = Some((i, tx, rx));
-            }
-        }
-    }
-    for n in &node_names {
-        if !used.contains_key(n) {
-            return Err(error_at(
-                &cat.files,
-                0,
-                &format!("nodes.{n}"),
-                invalid(format!(
-                    "node {n:?} runs no application; place one on it or remove it"
-                )),
-            ));
-        }
-    }
+    let apps = read_apps(&doc, &cat.files)?;
+    let Placement {
+        perform3,
+        ttcp,
+        background,
+    } = place(&apps, &nodes, &bare, &cat.files)?;
 
     // the documents of the workloads
     let name = doc.get("name").cloned().unwrap_or_else(|| {
@@ -1000,41 +581,4 @@ fn load_inner(
     }
     d.insert("workload".into(), toml::Value::Table(w));
     validate(d, linked, &cat.files, &map, source, at_set)
-}
-
-/// Validates a lowered document, locating its errors where the keys were written.
-fn validate<'o>(
-    mut d: toml::Table,
-    linked: Option<Linked>,
-    files: &[Source],
-    map: &Map,
-    source: &Source,
-    at_set: impl Fn(&str) -> Option<&'o Override>,
-) -> Result<Scenario, ScenarioError> {
-    let locate = |e: FieldError| -> ScenarioError {
-        // the user's key (in the scenario or a profile); a --set that wrote it wins
-        let (at, key) = map.locate(files, &e.path);
-        let at = match at_set(&key).or_else(|| at_set(&e.path)) {
-            Some(o) => Location::Set { arg: o.arg.clone() },
-            None => at,
-        };
-        ScenarioError::Field {
-            at,
-            key,
-            problem: Box::new(e.problem),
-        }
-    };
-    durations::resolve_durations(&mut d).map_err(locate)?;
-    let default_name = source
-        .path
-        .file_stem()
-        .map_or("scenario".into(), |s| s.to_string_lossy());
-    let mut warnings = Vec::new();
-    let raw = de::from_value::<RawScenario>(toml::Value::Table(d), "").map_err(locate)?;
-    let mut raw = raw;
-    raw.linked = linked;
-    let mut s = raw.validate(&default_name, &mut warnings).map_err(locate)?;
-    s.path = source.path.clone();
-    s.warnings = warnings;
-    Ok(s)
 }

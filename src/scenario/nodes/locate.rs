@@ -1,0 +1,109 @@
+//! Where the keys of a lowered document came from ([`Map`]), and the validation of a
+//! lowered document that reports each error where its key was written: the scenario's
+//! table, the profile that gave it, or the `--set` that overrode it.
+
+use super::super::error::{FieldError, Location, ScenarioError};
+use super::super::merge::Override;
+use super::super::shared::Linked;
+use super::super::source::Source;
+use super::super::{de, durations, RawScenario, Scenario};
+use super::profiles::{locate, Profile};
+
+/// Where each key of the lowered documents came from, to locate their errors.
+#[derive(Default)]
+pub(super) struct Map {
+    /// (prefix in the lowered document, what wrote it)
+    pub(super) entries: Vec<(String, Wrote)>,
+}
+
+pub(super) enum Wrote {
+    /// A table of the scenario file (its path there).
+    Scenario(String),
+    /// A profile (its keys under the prefix).
+    Profile(Profile),
+}
+
+impl Map {
+    pub(super) fn add_scenario(&mut self, prefix: &str, there: &str) {
+        self.entries
+            .push((prefix.to_string(), Wrote::Scenario(there.to_string())));
+    }
+    pub(super) fn add_profile(&mut self, prefix: &str, p: &Profile) {
+        self.entries.push((prefix.to_string(), Wrote::Profile(p.clone())));
+    }
+
+    /// The location of `path` of a lowered document (the longest prefix that wrote it),
+    /// and the key as the user wrote it there.
+    fn locate(&self, files: &[Source], path: &str) -> (Location, String) {
+        let best = self
+            .entries
+            .iter()
+            .filter(|(p, _)| {
+                path == p || path.starts_with(&format!("{p}.")) || path.starts_with(&format!("{p}["))
+            })
+            .max_by_key(|(p, _)| p.len());
+        let Some((prefix, wrote)) = best else {
+            let at = Location::FileOnly {
+                path: files[0].path.clone(),
+            };
+            return (at, path.to_string());
+        };
+        let rest = path[prefix.len()..].trim_start_matches('.');
+        match wrote {
+            Wrote::Scenario(there) => {
+                let key = match (there.is_empty(), rest.is_empty()) {
+                    (_, true) => there.clone(),
+                    (true, false) => rest.to_string(),
+                    (false, false) if rest.starts_with('[') => format!("{there}{rest}"),
+                    (false, false) => format!("{there}.{rest}"),
+                };
+                (locate(&files[0], &key), key)
+            }
+            Wrote::Profile(p) => {
+                let key = if rest.is_empty() {
+                    format!("{}.{}", p.kind, p.name)
+                } else {
+                    format!("{}.{}.{rest}", p.kind, p.name)
+                };
+                (p.locate(files, rest), key)
+            }
+        }
+    }
+}
+
+/// Validates a lowered document, locating its errors where the keys were written.
+pub(super) fn validate<'o>(
+    mut d: toml::Table,
+    linked: Option<Linked>,
+    files: &[Source],
+    map: &Map,
+    source: &Source,
+    at_set: impl Fn(&str) -> Option<&'o Override>,
+) -> Result<Scenario, ScenarioError> {
+    let locate = |e: FieldError| -> ScenarioError {
+        // the user's key (in the scenario or a profile); a --set that wrote it wins
+        let (at, key) = map.locate(files, &e.path);
+        let at = match at_set(&key).or_else(|| at_set(&e.path)) {
+            Some(o) => Location::Set { arg: o.arg.clone() },
+            None => at,
+        };
+        ScenarioError::Field {
+            at,
+            key,
+            problem: Box::new(e.problem),
+        }
+    };
+    durations::resolve_durations(&mut d).map_err(locate)?;
+    let default_name = source
+        .path
+        .file_stem()
+        .map_or("scenario".into(), |s| s.to_string_lossy());
+    let mut warnings = Vec::new();
+    let raw = de::from_value::<RawScenario>(toml::Value::Table(d), "").map_err(locate)?;
+    let mut raw = raw;
+    raw.linked = linked;
+    let mut s = raw.validate(&default_name, &mut warnings).map_err(locate)?;
+    s.path = source.path.clone();
+    s.warnings = warnings;
+    Ok(s)
+}
