@@ -3,9 +3,12 @@
 //! - [`saturate`]: always-backlogged stations on a bare segment (the MAC alone).
 //! - [`perform3`]: the Artisoft bulletin's synchronized read test.
 //! - [`lanperf`]: PC Week's LANPERF 1.1, timed READ and WRITE tests.
-//! - [`shared`]: the file service and a ttcp transfer on one cable.
+//! - [`shared`]: several applications on one cable (the file service, a ttcp transfer,
+//!   background groups).
+//! - [`background`]: what background groups offered and carried, for any run with them.
 //! - [`traffic`]: open-loop stations offering a load of mixed frame sizes (the MAC alone).
 
+pub mod background;
 pub mod lanperf;
 pub mod perform3;
 pub mod saturate;

@@ -24,13 +24,15 @@
 use serde::Serialize;
 
 use super::perform3::{self, Perform3App, Perform3Point};
+pub use super::background::BackgroundShare;
+use super::background::{mac_counts, shares, MacCounts};
 use super::ttcp::{Role, Ttcp};
 use crate::engine::Engine;
 use crate::ether::consts::PREAMBLE_SFD_BITS;
 use crate::ether::medium::MediumTime;
 use crate::ether::{AnyWire, SegmentConfig, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
-use crate::lan::source::{Offer, SourceConfig};
+use crate::lan::source::SourceConfig;
 use crate::lan::tcp::{TcpHost, TcpLan};
 use crate::lan::{medium_time, AuditError, Lan, LanConfig, LanEvent, LanSnapshot, Net};
 use crate::time::{SimDuration, SimTime};
@@ -143,29 +145,6 @@ pub struct TtcpShare {
     pub receiver_cpu: f64,
 }
 
-/// What a background group offered and carried in the window.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
-pub struct BackgroundShare {
-    pub senders: usize,
-    /// "open" (open-loop arrivals) or "backlogged".
-    pub offer: String,
-    /// The load asked for, a fraction of the bit rate (open loop; none when backlogged).
-    pub offered_load: Option<f64>,
-    /// Bits generated per second over the bit rate (header to FCS).
-    pub offered_load_measured: f64,
-    /// Bits its senders delivered intact per second over the bit rate.
-    pub carried_load: f64,
-    pub throughput_mbps: f64,
-    pub frames_sent: u64,
-    pub collisions_per_frame: f64,
-    /// Arrival to end of successful transmission, µs (open loop; none when backlogged
-    /// or when no frame was sent).
-    pub queue_access_delay_mean_us: Option<f64>,
-    pub queue_access_delay_p99_us: Option<f64>,
-    /// Frames that arrived at a full queue.
-    pub queue_drops: u64,
-}
-
 /// Result of a shared run.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SharedReport {
@@ -189,18 +168,6 @@ pub struct SharedReport {
     pub audit_violations: Vec<String>,
 }
 
-/// Per-station counters of the MAC at an instant.
-#[derive(Clone, Debug, Default)]
-struct MacCounts {
-    frames_sent: u64,
-    frames_delivered: u64,
-    bytes_delivered: u64,
-    collisions: u64,
-    deferrals: u64,
-    delay_count: u64,
-    delay_sum: u128,
-}
-
 /// What the window differences.
 struct Snapshot {
     at: SimTime,
@@ -220,20 +187,7 @@ fn snapshot(
     engine: &Engine<LanEvent>,
 ) -> Snapshot {
     let seg = segment.get();
-    let macs = (0..seg.stations())
-        .map(|i| {
-            let st = &seg.mac(i).stats;
-            MacCounts {
-                frames_sent: st.frames_sent,
-                frames_delivered: st.frames_delivered,
-                bytes_delivered: st.bytes_delivered,
-                collisions: st.collisions,
-                deferrals: st.deferrals,
-                delay_count: st.access_delay.count(),
-                delay_sum: st.access_delay.sum(),
-            }
-        })
-        .collect();
+    let macs = mac_counts(&seg);
     let (ttcp_read, tcp_cpu_busy) = match (net.tcp_hosts(), &cfg.ttcp) {
         (Some(tcp), Some(t)) => (
             tcp.app(1 - t.transmitter).bytes(),
@@ -391,39 +345,7 @@ fn report(
             receiver_cpu: cpu(1 - tx).min(1.0),
         }
     });
-    let bit_rate = 1e9 / bit_ns;
-    let background = cfg
-        .background
-        .iter()
-        .zip(&ranges)
-        .zip(groups)
-        .map(|((g, r), st)| {
-            let sum =
-                |f: fn(&MacCounts) -> u64| -> u64 { r.clone().map(|i| f(&b.macs[i]) - f(&a.macs[i])).sum() };
-            let frames_sent = sum(|m| m.frames_sent);
-            let carried_bits = 8 * sum(|m| m.bytes_delivered);
-            let delay = |v: f64| (st.delay.count() > 0).then_some(v);
-            BackgroundShare {
-                senders: g.senders,
-                offer: match g.offer {
-                    Offer::Open { .. } => "open".into(),
-                    Offer::Backlogged { .. } => "backlogged".into(),
-                },
-                offered_load: match g.offer {
-                    Offer::Open { offered_load, .. } => Some(offered_load),
-                    Offer::Backlogged { .. } => None,
-                },
-                offered_load_measured: st.arrived_bytes as f64 * 8.0 / secs / bit_rate,
-                carried_load: carried_bits as f64 / secs / bit_rate,
-                throughput_mbps: carried_bits as f64 / secs / 1e6,
-                frames_sent,
-                collisions_per_frame: sum(|m| m.collisions) as f64 / frames_sent.max(1) as f64,
-                queue_access_delay_mean_us: delay(st.delay.mean() / 1e3),
-                queue_access_delay_p99_us: delay(st.delay.quantile(0.99) as f64 / 1e3),
-                queue_drops: st.queue_drops,
-            }
-        })
-        .collect();
+    let background = shares(&cfg.background, &bases, groups, &a.macs, &b.macs, secs, bit_ns);
     SharedReport {
         workstations: cfg.file_service.as_ref().map_or(0, |f| f.lan.workstations),
         warmup_s: cfg.warmup.as_secs_f64(),
