@@ -404,3 +404,44 @@ fn a_shared_run_of_one_application_or_a_block_size_without_workstations_is_refus
     let e = write(&alone);
     assert!(e.contains("two applications or more"), "{e}");
 }
+
+/// LANPERF with a background group on its cable: READ, which the round trips limit, slows
+/// as the background frames take the wire; WRITE, which the server's disk limits, does
+/// not; the group's audit holds (a violation fails the run in a build with debug
+/// assertions).
+#[test]
+fn lanperf_beside_a_background_group_reads_slower_and_writes_as_fast() {
+    let lanperf =
+        ethersim::scenario::nodes::migrate::migrate(&root().join("scenarios/lanperf/lanperf-x.toml"))
+            .unwrap();
+    let with_load = lanperf.replacen("[[apps]]", "[nodes.load]\ncount = 10\n\n[[apps]]", 1)
+        + "\n[[apps]]\nkind = \"traffic\"\nsenders = \"load\"\noffered_load = 0.5\n\
+           destination = \"round_robin\"\n\
+           sizes = { kind = \"bimodal\", small = 64, large = 1518, small_fraction = 0.5 }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let totals = |text: &str| {
+        let path = dir.path().join("lanperf.toml");
+        std::fs::write(&path, text).unwrap();
+        let o = [Override::parse("apps[0].options=t10 b512 f16").unwrap()];
+        let s = scenario::load(&path, &o).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.workload.kind(), "lanperf");
+        match run::run(&s).detail {
+            RunDetail::Lanperf(r) => *r,
+            _ => panic!("not a lanperf run"),
+        }
+    };
+    let (quiet, loaded) = (totals(&lanperf), totals(&with_load));
+    use ethersim::workload::lanperf::Test;
+    let kbps = |r: &ethersim::workload::lanperf::LanperfReport, t| r.total_kbps(t).expect("ran");
+    assert!(
+        kbps(&loaded, Test::Read) < 0.85 * kbps(&quiet, Test::Read),
+        "READ {} against {}",
+        kbps(&loaded, Test::Read),
+        kbps(&quiet, Test::Read)
+    );
+    let w = kbps(&loaded, Test::Write) / kbps(&quiet, Test::Write);
+    assert!((w - 1.0).abs() < 0.03, "WRITE changed by {w}");
+    assert!(quiet.background.is_empty());
+    let g = &loaded.background[0];
+    assert!((g.carried_load - 0.5).abs() < 0.05, "{g:?}");
+}

@@ -112,6 +112,14 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         self.sources.push(group);
     }
 
+    /// The CSMA/CD segment all the parts share, if the medium is one.
+    pub fn csma(&self) -> Option<std::cell::Ref<'_, crate::ether::Segment>> {
+        match &self.wire {
+            AnyWire::Csma(s) => Some(s.get()),
+            AnyWire::PointToPoint(_) => None,
+        }
+    }
+
     /// The medium all the parts share.
     pub fn wire(&self) -> &AnyWire {
         &self.wire

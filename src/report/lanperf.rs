@@ -152,5 +152,16 @@ pub fn explain(r: &LanperfReport) -> String {
         s,
         "server copy = programmed I/O over the bus and memory copies; proto = interrupts, driver, NetBIOS; work = the file server's per-request work. A resource at 90% or more limits the throughput; if none is, the round trips (latency) do."
     );
+    // background groups beside the file service, over the whole run
+    for (i, g) in r.background.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{}",
+            super::explain::wrap(&format!(
+                "{} (Figures over the whole run.)",
+                super::shared::background(i, g)
+            ))
+        );
+    }
     s
 }

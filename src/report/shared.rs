@@ -100,7 +100,7 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
 }
 
 /// One background group's paragraph: what it offered, carried and waited.
-fn background(i: usize, g: &BackgroundShare) -> String {
+pub(super) fn background(i: usize, g: &BackgroundShare) -> String {
     let offered = match g.offered_load {
         Some(l) => format!(
             "offering {} of the bit rate open loop ({} arrived)",
@@ -129,7 +129,7 @@ fn background(i: usize, g: &BackgroundShare) -> String {
     }
     if g.queue_drops > 0 {
         s.push_str(&format!(
-            "; {} frames found its queue full and were dropped: the group offers more than the \
+            "; {} frames arrived at a full queue and were dropped: the group offers more than the \
              wire leaves it",
             g.queue_drops
         ));

@@ -29,6 +29,7 @@ use super::lan::LanProfile;
 use super::Sections;
 use super::{budget, params};
 use crate::host::DiskProfile;
+use crate::lan::source::{Offer, SourceConfig};
 use crate::lan::{LanConfig, StorageConfig};
 use crate::nos::cache::{CacheConfig, WritePolicy};
 use crate::time::SimDuration;
@@ -57,6 +58,9 @@ pub struct RawLanperf {
     pub disk: Option<RawDisk>,
     pub cache: Option<RawCache>,
     pub local: Option<RawLocal>,
+    /// Groups of background frame sources beside the file service (as in `shared`).
+    #[serde(default)]
+    pub background: Vec<super::shared::RawBackground>,
 }
 
 /// `[workload.local]`: a local baseline instead of the LAN.
@@ -435,22 +439,46 @@ impl RawLanperf {
             )?;
         }
         let medium = s.medium;
+        if local.is_some() && !self.background.is_empty() {
+            return Err(FieldError::invalid(
+                "workload.background",
+                "a local baseline has no network for background groups to load",
+            ));
+        }
+        let background = self
+            .background
+            .iter()
+            .enumerate()
+            .map(|(i, g)| g.validate(i, medium, warnings))
+            .collect::<Result<Vec<_>, _>>()?;
+        let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
         let positions = medium.positions(
-            n + servers,
-            "stations (server first, then workstations, then any further servers)",
+            n + servers + source_stations,
+            "stations (server first, then workstations, then any further servers, then each \
+             background group's senders and sink)",
         )?;
         super::lan::check_workstation_cards(lan, n)?;
         let profile = lan.clone();
         // the timed tests, plus filling READ's file: at most the file, at the test's pace
         let window_s = params.test_s as f64 * params.tests.len() as f64;
-        let events = budget::perform3_events(medium, &profile, n, &[params.block], window_s)
+        let mut events = budget::perform3_events(medium, &profile, n, &[params.block], window_s)
             * (1.0 + params.tests.contains(&Test::Read) as u8 as f64 * fill_share(&params));
+        for g in &background {
+            events += match &g.offer {
+                Offer::Open {
+                    offered_load, sizes, ..
+                } => budget::traffic_events(medium, g.senders, sizes.mean_bytes(), *offered_load, window_s),
+                Offer::Backlogged { frame_bytes } => {
+                    budget::saturate_events(medium, g.senders, *frame_bytes, window_s)
+                }
+            };
+        }
         // the same LAN model as PERFORM3 (measured: 4.9 M events/s, ~200 ns, at 6 stations)
         budget::admit(
             "workload.test_s",
             budget::PERFORM3_COST,
             events,
-            n + servers,
+            n + servers + source_stations,
             &format!(
                 "{n} stations x {} s x {} tests",
                 params.test_s,
@@ -473,6 +501,7 @@ impl RawLanperf {
                     poll_interval: poll,
                 },
                 local,
+                background,
             },
         })
     }

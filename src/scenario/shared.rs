@@ -71,7 +71,7 @@ pub enum RawBackground {
 
 impl RawBackground {
     /// The group, validated; errors at `workload.background[i].KEY`.
-    fn validate(
+    pub(super) fn validate(
         &self,
         i: usize,
         medium: &super::medium::Medium,

@@ -23,9 +23,9 @@
 
 use serde::Serialize;
 
-use super::perform3::{self, Perform3App, Perform3Point};
 pub use super::background::BackgroundShare;
 use super::background::{mac_counts, shares, MacCounts};
+use super::perform3::{self, Perform3App, Perform3Point};
 use super::ttcp::{Role, Ttcp};
 use crate::engine::Engine;
 use crate::ether::consts::PREAMBLE_SFD_BITS;

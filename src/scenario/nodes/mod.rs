@@ -27,9 +27,10 @@
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
 //! adapter or stack); one file service application and one ttcp at most, and any number of
 //! background groups. A LAN of PERFORM3 alone runs as the `perform3` workload, of LANPERF
-//! as `lanperf`, of ttcp alone as `ttcp`, of one background group alone as `traffic` or
-//! `saturate`, of any other mix (LANPERF excepted, which runs alone) as `shared` (one
-//! cable, the file service's stations first). The nodes are read and their profiles
+//! (with or without background groups) as `lanperf`, of ttcp alone as `ttcp`, of one
+//! background group alone as `traffic` or `saturate`, and of any other mix as `shared`, on
+//! one cable with the file service's stations first (LANPERF beside a ttcp transfer is not
+//! modelled). The nodes are read and their profiles
 //! resolved (`parse`, [`profiles`]), the applications placed on them (`place`), and this
 //! module writes the LAN in those workloads' sections, which validate it (`locate`:
 //! every error is located in the file that wrote the key).
@@ -477,14 +478,6 @@ fn load_inner(
     let mut w = toml::Table::new();
     map.add_scenario("workload", &format!("apps[{i}]"));
     if str_of(app, "kind") == Some("lanperf") {
-        if let Some((j, _, _)) = background.first() {
-            return Err(error_at(
-                &cat.files,
-                0,
-                &format!("apps[{j}]"),
-                invalid("background groups run beside perform3, not lanperf (which times its own tests)"),
-            ));
-        }
         if let Some(l) = &linked {
             return Err(error_at(
                 &cat.files,
@@ -511,6 +504,21 @@ fn load_inner(
             if !["kind", "server", "clients"].contains(&k.as_str()) {
                 w.insert(k.clone(), v.clone());
             }
+        }
+        let groups: Vec<toml::Value> = background
+            .iter()
+            .enumerate()
+            .map(|(k, (j, _, count))| {
+                toml::Value::Table(group_table(
+                    *j,
+                    *count,
+                    &mut map,
+                    &format!("workload.background[{k}]"),
+                ))
+            })
+            .collect();
+        if !groups.is_empty() {
+            w.insert("background".into(), toml::Value::Array(groups));
         }
         d.insert("workload".into(), toml::Value::Table(w));
         return validate(d, None, &cat.files, &map, source, at_set);

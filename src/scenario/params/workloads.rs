@@ -558,4 +558,13 @@ const LANPERF_PARAMS: &[Param] = &[
         .default("nos.costs.redir_request_kinstr")
         .label("Redirector work per call (kinstr)")
         .means("The redirector's examination of a local call."),
+    Param::text(
+        "workload.background",
+        "[[workload.background]] tables, each the keys of a traffic or a saturate workload with its kind and without duration_s",
+    )
+    .list()
+    .kind("lanperf")
+    .default("none")
+    .label("Background groups")
+    .means("Groups of bare stations loading the cable beside the file service for the whole run, after its stations (not with a local baseline); reported over the whole run."),
 ];

@@ -30,8 +30,10 @@ pub use params::{LanperfParams, OptionError, Sharing, Test};
 
 use crate::engine::Engine;
 use crate::lan::observe::{drive, reborrow, Observer};
+use crate::lan::source::SourceConfig;
 use crate::lan::{AuditError, AuditReport, CpuShare, FileServiceNet, Lan, LanConfig, LanEvent, LanSnapshot};
 use crate::time::{SimDuration, SimTime};
+use crate::workload::background::{mac_counts, shares, BackgroundShare, MacCounts};
 
 /// The LAN LANPERF runs on.
 pub type LanperfLan = FileServiceNet<LanperfApp>;
@@ -44,6 +46,24 @@ pub struct LanperfConfig {
     pub costs: LanperfCosts,
     /// A local baseline instead of the LAN: one station, no network.
     pub local: Option<local::LocalConfig>,
+    /// Groups of background frame sources on the cable, after the file service's
+    /// stations, in order.
+    pub background: Vec<SourceConfig>,
+}
+
+impl LanperfConfig {
+    /// The first station of each background group (after the file service's).
+    pub fn background_bases(&self) -> Vec<usize> {
+        let mut base = self.lan.nodes();
+        self.background
+            .iter()
+            .map(|g| {
+                let b = base;
+                base += g.stations();
+                b
+            })
+            .collect()
+    }
 }
 
 /// LANPERF's mean response time, ms: test length / operations.
@@ -158,6 +178,9 @@ pub struct LanperfReport {
     /// Simulated seconds until the last station finished.
     pub finished_s: f64,
     pub events: u64,
+    /// Each background group over the whole run (none without groups).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub background: Vec<BackgroundShare>,
 }
 
 impl LanperfReport {
@@ -196,7 +219,11 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
             )
         })
         .collect();
-    FileServiceNet::file_service_only(cfg.lan.clone(), apps, engine)
+    let mut net = FileServiceNet::file_service_only(cfg.lan.clone(), apps, engine);
+    for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
+        net.add_sources(g.clone(), b, engine);
+    }
+    net
 }
 
 /// The longest a run may take before the harness gives up on stations still running:
@@ -261,8 +288,39 @@ pub fn run_observed(
     }
     let finished_s = t.as_secs_f64();
     drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
-    let audit = audit_written(lan.lan(), engine.now());
-    let report = report(cfg, lan.lan(), &windows, finished_s, engine.events_dispatched());
+    let mut audit = audit_written(lan.lan(), engine.now());
+    let stray = lan.audit_sources();
+    if !stray.is_empty() {
+        let at_ns = engine.now().as_nanos();
+        audit = match audit {
+            Ok(_) => Err(AuditError {
+                at_ns,
+                violations: stray,
+            }),
+            Err(mut e) => {
+                e.violations.extend(stray);
+                Err(e)
+            }
+        };
+    }
+    let mut report = report(cfg, lan.lan(), &windows, finished_s, engine.events_dispatched());
+    if !cfg.background.is_empty() {
+        // each group over the whole run, from time zero
+        let stats: Vec<_> = lan.sources().iter().map(|g| g.stats().clone()).collect();
+        let b = lan.csma().map(|seg| mac_counts(&seg)).unwrap_or_default();
+        let a = vec![MacCounts::default(); b.len()];
+        let secs = engine.now().as_secs_f64();
+        let bit_ns = cfg.lan.segment.bit_ns as f64;
+        report.background = shares(
+            &cfg.background,
+            &cfg.background_bases(),
+            &stats,
+            &a,
+            &b,
+            secs,
+            bit_ns,
+        );
+    }
     (report, audit)
 }
 
@@ -289,6 +347,7 @@ fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfR
         totals,
         finished_s: app.runs().last().map_or(0.0, |r| r.end.as_secs_f64()),
         events,
+        background: Vec::new(),
     }
 }
 
@@ -354,6 +413,7 @@ fn report(
         totals,
         finished_s,
         events,
+        background: Vec::new(),
     }
 }
 
