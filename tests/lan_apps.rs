@@ -445,3 +445,40 @@ fn lanperf_beside_a_background_group_reads_slower_and_writes_as_fast() {
     let g = &loaded.background[0];
     assert!((g.carried_load - 0.5).abs() < 0.05, "{g:?}");
 }
+
+/// LANPERF with a ttcp transfer on its cable: both report, the transfer over the whole
+/// run, and every audit holds (a violation fails the run in a build with debug
+/// assertions); the bulk transfer takes the wire from LANPERF's short requests.
+#[test]
+fn lanperf_beside_a_ttcp_transfer_reports_both() {
+    let lanperf =
+        ethersim::scenario::nodes::migrate::migrate(&root().join("scenarios/lanperf/lanperf-x.toml"))
+            .unwrap();
+    let catalogue = root().join("hardware/catalogue.toml");
+    let text = format!("include = [{:?}]\n", catalogue.display().to_string())
+        + &lanperf.replacen(
+            "[[apps]]",
+            "[nodes.midkemia]\nhost = \"486dx2-66-vl\"\nadapter = \"smc-ultra\"\nstack = \"linux-1-2\"\n\n\
+             [nodes.kelewan]\nhost = \"p90-pci\"\nadapter = \"smc-ultra\"\nstack = \"linux-1-2\"\n\n[[apps]]",
+            1,
+        )
+        + "\n[[apps]]\nkind = \"ttcp\"\ntransmitter = \"midkemia\"\nreceiver = \"kelewan\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lanperf-ttcp.toml");
+    std::fs::write(&path, &text).unwrap();
+    let o = [Override::parse("apps[0].options=t10 b512 f16").unwrap()];
+    let s = scenario::load(&path, &o).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(s.workload.kind(), "lanperf");
+    let r = match run::run(&s).detail {
+        RunDetail::Lanperf(r) => *r,
+        _ => panic!("not a lanperf run"),
+    };
+    let t = r.ttcp.as_ref().expect("a ttcp transfer");
+    assert!(t.throughput_kbps > 500.0, "{t:?}");
+    use ethersim::workload::lanperf::Test;
+    let read = r.total_kbps(Test::Read).expect("READ ran");
+    assert!(
+        read > 0.0 && read < 100.0,
+        "READ {read} KB/s beside a bulk transfer"
+    );
+}

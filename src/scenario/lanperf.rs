@@ -58,6 +58,8 @@ pub struct RawLanperf {
     pub disk: Option<RawDisk>,
     pub cache: Option<RawCache>,
     pub local: Option<RawLocal>,
+    /// A ttcp scenario whose transfer runs beside the file service (as in `shared`).
+    pub ttcp: Option<String>,
     /// Groups of background frame sources beside the file service (as in `shared`).
     #[serde(default)]
     pub background: Vec<super::shared::RawBackground>,
@@ -445,6 +447,25 @@ impl RawLanperf {
                 "a local baseline has no network for background groups to load",
             ));
         }
+        let linked = match &self.ttcp {
+            None => None,
+            Some(_) if local.is_some() => {
+                return Err(FieldError::invalid(
+                    "workload.ttcp",
+                    "a local baseline has no network for a ttcp transfer to share",
+                ))
+            }
+            Some(_) => Some(s.linked.ok_or_else(|| {
+                FieldError::invalid(
+                    "workload.ttcp",
+                    "the linked ttcp scenario was not read (a scenario with no file behind it \
+                     cannot link one)",
+                )
+            })?),
+        };
+        if let Some(l) = linked {
+            super::shared::check_cable(l, medium)?;
+        }
         let background = self
             .background
             .iter()
@@ -452,10 +473,11 @@ impl RawLanperf {
             .map(|(i, g)| g.validate(i, medium, warnings))
             .collect::<Result<Vec<_>, _>>()?;
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
+        let tcp_stations = if linked.is_some() { 2 } else { 0 };
         let positions = medium.positions(
-            n + servers + source_stations,
-            "stations (server first, then workstations, then any further servers, then each \
-             background group's senders and sink)",
+            n + servers + tcp_stations + source_stations,
+            "stations (server first, then workstations, then any further servers, the two ttcp \
+             hosts, then each background group's senders and sink)",
         )?;
         super::lan::check_workstation_cards(lan, n)?;
         let profile = lan.clone();
@@ -463,6 +485,9 @@ impl RawLanperf {
         let window_s = params.test_s as f64 * params.tests.len() as f64;
         let mut events = budget::perform3_events(medium, &profile, n, &[params.block], window_s)
             * (1.0 + params.tests.contains(&Test::Read) as u8 as f64 * fill_share(&params));
+        if let Some(l) = linked {
+            events += budget::ttcp_events_for(&l.ttcp.config, window_s);
+        }
         for g in &background {
             events += match &g.offer {
                 Offer::Open {
@@ -478,7 +503,7 @@ impl RawLanperf {
             "workload.test_s",
             budget::PERFORM3_COST,
             events,
-            n + servers + source_stations,
+            n + servers + tcp_stations + source_stations,
             &format!(
                 "{n} stations x {} s x {} tests",
                 params.test_s,
@@ -501,6 +526,7 @@ impl RawLanperf {
                     poll_interval: poll,
                 },
                 local,
+                ttcp: linked.map(super::shared::shared_ttcp),
                 background,
             },
         })

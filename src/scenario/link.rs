@@ -1,4 +1,4 @@
-//! The scenario a `shared` workload links with `workload.ttcp`: found relative to the
+//! The scenario a `shared` or `lanperf` workload links with `workload.ttcp`: found relative to the
 //! folder of the file that names it, read and validated in full, and checked to be a
 //! ttcp scenario, before the `shared` workload itself is validated
 //! ([`super::shared`]). One level: a linked scenario links nothing further.
@@ -19,7 +19,7 @@ thread_local! {
 }
 
 /// The linked scenario of `doc` (the merged, overridden document of `source`), or
-/// `None` when its workload is not `shared` or names no file (validation then says
+/// `None` when its workload is not `shared` or `lanperf` or names no file (validation then says
 /// what is missing).
 pub(super) fn read_linked(
     doc: &toml::Table,
@@ -29,7 +29,7 @@ pub(super) fn read_linked(
     let workload = doc.get("workload").and_then(toml::Value::as_table);
     let kind = workload.and_then(|w| w.get("kind")).and_then(toml::Value::as_str);
     let written = workload.and_then(|w| w.get("ttcp")).and_then(toml::Value::as_str);
-    let (Some("shared"), Some(written)) = (kind, written) else {
+    let (Some("shared" | "lanperf"), Some(written)) = (kind, written) else {
         return Ok(None);
     };
     let fail = |message: String| ScenarioError::Linked {

@@ -267,15 +267,7 @@ impl RawShared {
             },
             block,
         });
-        let ttcp = linked.map(|l| {
-            let t = &l.ttcp.config;
-            SharedTtcp {
-                hosts: t.hosts.clone(),
-                host_names: [l.ttcp.hosts[0].0.clone(), l.ttcp.hosts[1].0.clone()],
-                transmitter: t.transmitter,
-                buflen: t.buflen,
-            }
-        });
+        let ttcp = linked.map(shared_ttcp);
         Ok(SharedWorkload {
             config: SharedConfig {
                 segment,
@@ -291,8 +283,19 @@ impl RawShared {
     }
 }
 
+/// The transfer of a linked ttcp scenario, to run beside other applications.
+pub(super) fn shared_ttcp(l: &Linked) -> SharedTtcp {
+    let t = &l.ttcp.config;
+    SharedTtcp {
+        hosts: t.hosts.clone(),
+        host_names: [l.ttcp.hosts[0].0.clone(), l.ttcp.hosts[1].0.clone()],
+        transmitter: t.transmitter,
+        buflen: t.buflen,
+    }
+}
+
 /// The linked ttcp scenario's hosts must have Ethernet cards at this cable's bit rate.
-fn check_cable(linked: &Linked, medium: &super::medium::Medium) -> Result<(), FieldError> {
+pub(super) fn check_cable(linked: &Linked, medium: &super::medium::Medium) -> Result<(), FieldError> {
     let bit_ns = medium.segment(vec![0.0]).bit_ns;
     match &linked.ttcp.config.wire {
         WireConfig::Csma(c) if c.bit_ns == bit_ns => Ok(()),

@@ -168,6 +168,37 @@ pub struct SharedReport {
     pub audit_violations: Vec<String>,
 }
 
+/// The counters of a ttcp transfer at an instant: its transmitter's MAC, the bytes its
+/// receiver read, each host's CPU busy time (ns).
+pub struct TtcpCounts {
+    pub mac: MacCounts,
+    pub read: u64,
+    pub cpu_busy: [u64; 2],
+}
+
+/// What a ttcp transfer whose transmitter is host `tx` met over a window of `w_ns`, from
+/// its counters `a` at the window's start and `b` at its end.
+pub fn ttcp_share(tx: usize, a: &TtcpCounts, b: &TtcpCounts, w_ns: f64) -> TtcpShare {
+    let (mx, my) = (&a.mac, &b.mac);
+    let frames_sent = my.frames_sent - mx.frames_sent;
+    let per_frame = |n: u64| n as f64 / frames_sent.max(1) as f64;
+    let delays = my.delay_count - mx.delay_count;
+    let cpu = |i: usize| (b.cpu_busy[i] - a.cpu_busy[i]) as f64 / w_ns;
+    TtcpShare {
+        throughput_kbps: (b.read - a.read) as f64 / (w_ns * 1e-9) / 1000.0,
+        frames_sent,
+        deferrals_per_frame: per_frame(my.deferrals - mx.deferrals),
+        collisions_per_frame: per_frame(my.collisions - mx.collisions),
+        access_delay_mean_us: if delays > 0 {
+            (my.delay_sum - mx.delay_sum) as f64 / delays as f64 / 1e3
+        } else {
+            0.0
+        },
+        transmitter_cpu: cpu(tx).min(1.0),
+        receiver_cpu: cpu(1 - tx).min(1.0),
+    }
+}
+
 /// What the window differences.
 struct Snapshot {
     at: SimTime,
@@ -325,25 +356,12 @@ fn report(
         idle: (1.0 - (success + collision + corrupted)).max(0.0),
     };
     let ttcp = cfg.ttcp.as_ref().map(|t| {
-        let tx = t.transmitter;
-        let (mx, my) = (&a.macs[base + tx], &b.macs[base + tx]);
-        let frames_sent = my.frames_sent - mx.frames_sent;
-        let per_frame = |n: u64| n as f64 / frames_sent.max(1) as f64;
-        let delays = my.delay_count - mx.delay_count;
-        let cpu = |i: usize| (b.tcp_cpu_busy[i] - a.tcp_cpu_busy[i]) as f64 / w_ns;
-        TtcpShare {
-            throughput_kbps: (b.ttcp_read - a.ttcp_read) as f64 / secs / 1000.0,
-            frames_sent,
-            deferrals_per_frame: per_frame(my.deferrals - mx.deferrals),
-            collisions_per_frame: per_frame(my.collisions - mx.collisions),
-            access_delay_mean_us: if delays > 0 {
-                (my.delay_sum - mx.delay_sum) as f64 / delays as f64 / 1e3
-            } else {
-                0.0
-            },
-            transmitter_cpu: cpu(tx).min(1.0),
-            receiver_cpu: cpu(1 - tx).min(1.0),
-        }
+        let at = |x: &Snapshot| TtcpCounts {
+            mac: x.macs[base + t.transmitter].clone(),
+            read: x.ttcp_read,
+            cpu_busy: x.tcp_cpu_busy,
+        };
+        ttcp_share(t.transmitter, &at(a), &at(b), w_ns)
     });
     let background = shares(&cfg.background, &bases, groups, &a.macs, &b.macs, secs, bit_ns);
     SharedReport {

@@ -26,11 +26,11 @@
 //! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
 //! adapter or stack); one file service application and one ttcp at most, and any number of
-//! background groups. A LAN of PERFORM3 alone runs as the `perform3` workload, of LANPERF
-//! (with or without background groups) as `lanperf`, of ttcp alone as `ttcp`, of one
-//! background group alone as `traffic` or `saturate`, and of any other mix as `shared`, on
-//! one cable with the file service's stations first (LANPERF beside a ttcp transfer is not
-//! modelled). The nodes are read and their profiles
+//! background groups. A LAN of LANPERF (with or without a ttcp transfer and background
+//! groups) runs as the `lanperf` workload, of PERFORM3 alone as `perform3`, of ttcp alone
+//! as `ttcp`, of one background group alone as `traffic` or `saturate`, and of any other
+//! mix as `shared`, on one cable with the file service's stations first. The nodes are
+//! read and their profiles
 //! resolved (`parse`, [`profiles`]), the applications placed on them (`place`), and this
 //! module writes the LAN in those workloads' sections, which validate it (`locate`:
 //! every error is located in the file that wrote the key).
@@ -478,17 +478,6 @@ fn load_inner(
     let mut w = toml::Table::new();
     map.add_scenario("workload", &format!("apps[{i}]"));
     if str_of(app, "kind") == Some("lanperf") {
-        if let Some(l) = &linked {
-            return Err(error_at(
-                &cat.files,
-                0,
-                &format!("apps[{i}].kind"),
-                invalid(format!(
-                    "beside a ttcp transfer ({}), the file service runs perform3",
-                    l.written
-                )),
-            ));
-        }
         if let Some(k) = run.keys().next() {
             return Err(error_at(
                 &cat.files,
@@ -520,8 +509,11 @@ fn load_inner(
         if !groups.is_empty() {
             w.insert("background".into(), toml::Value::Array(groups));
         }
+        if let Some(l) = &linked {
+            w.insert("ttcp".into(), l.written.clone().into());
+        }
         d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, None, &cat.files, &map, source, at_set);
+        return validate(d, linked, &cat.files, &map, source, at_set);
     }
     map.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
     w.insert("workstations".into(), clients.count.into());

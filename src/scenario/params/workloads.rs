@@ -567,4 +567,12 @@ const LANPERF_PARAMS: &[Param] = &[
     .default("none")
     .label("Background groups")
     .means("Groups of bare stations loading the cable beside the file service for the whole run, after its stations (not with a local baseline); reported over the whole run."),
+    Param::text(
+        "workload.ttcp",
+        "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate",
+    )
+    .kind("lanperf")
+    .default("none: no ttcp transfer")
+    .label("ttcp scenario")
+    .means("A ttcp transfer beside the file service for the whole run, its hosts after the file service's stations (not with a local baseline); reported over the whole run."),
 ];

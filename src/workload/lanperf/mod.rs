@@ -29,14 +29,18 @@ pub use app::{LanperfApp, LanperfCosts, TestRun};
 pub use params::{LanperfParams, OptionError, Sharing, Test};
 
 use crate::engine::Engine;
+use crate::ether::{AnyWire, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
 use crate::lan::source::SourceConfig;
-use crate::lan::{AuditError, AuditReport, CpuShare, FileServiceNet, Lan, LanConfig, LanEvent, LanSnapshot};
+use crate::lan::tcp::TcpLan;
+use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot, Net};
 use crate::time::{SimDuration, SimTime};
 use crate::workload::background::{mac_counts, shares, BackgroundShare, MacCounts};
+use crate::workload::shared::{ttcp_share, SharedTtcp, TtcpCounts, TtcpShare};
+use crate::workload::ttcp::{Role, Ttcp};
 
 /// The LAN LANPERF runs on.
-pub type LanperfLan = FileServiceNet<LanperfApp>;
+pub type LanperfLan = Net<LanperfApp, Ttcp>;
 
 /// A validated LANPERF run.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,15 +50,18 @@ pub struct LanperfConfig {
     pub costs: LanperfCosts,
     /// A local baseline instead of the LAN: one station, no network.
     pub local: Option<local::LocalConfig>,
+    /// A ttcp transfer on the cable, after the file service's stations, if the run has one.
+    pub ttcp: Option<SharedTtcp>,
     /// Groups of background frame sources on the cable, after the file service's
-    /// stations, in order.
+    /// stations and the ttcp hosts, in order.
     pub background: Vec<SourceConfig>,
 }
 
 impl LanperfConfig {
-    /// The first station of each background group (after the file service's).
+    /// The first station of each background group (after the file service's and the ttcp
+    /// hosts).
     pub fn background_bases(&self) -> Vec<usize> {
-        let mut base = self.lan.nodes();
+        let mut base = self.lan.nodes() + if self.ttcp.is_some() { 2 } else { 0 };
         self.background
             .iter()
             .map(|g| {
@@ -178,6 +185,9 @@ pub struct LanperfReport {
     /// Simulated seconds until the last station finished.
     pub finished_s: f64,
     pub events: u64,
+    /// The ttcp transfer over the whole run, if the run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttcp: Option<TtcpShare>,
     /// Each background group over the whole run (none without groups).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub background: Vec<BackgroundShare>,
@@ -219,11 +229,30 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
             )
         })
         .collect();
-    let mut net = FileServiceNet::file_service_only(cfg.lan.clone(), apps, engine);
+    let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
+    let base = cfg.lan.nodes();
+    let lan = Lan::new(cfg.lan.clone(), apps, segment.clone(), engine);
+    let wire = AnyWire::Csma(segment);
+    let tcp = cfg.ttcp.as_ref().map(|t| {
+        let receive = || Ttcp::new(Role::Receive { buflen: t.buflen });
+        let mut apps = [receive(), receive()];
+        apps[t.transmitter] = Ttcp::new(Role::Transmit {
+            buflen: t.buflen,
+            nbuf: u32::MAX,
+        });
+        TcpLan::new(wire.clone(), base, t.hosts.clone(), apps, engine)
+    });
+    let mut net = Net::new(wire, Some(lan), tcp, base);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
     }
     net
+}
+
+/// The file service of a LANPERF LAN.
+fn fs(net: &LanperfLan) -> &Lan<LanperfApp> {
+    net.file_service()
+        .expect("a LANPERF LAN is built with its file service")
 }
 
 /// The longest a run may take before the harness gives up on stations still running:
@@ -272,14 +301,14 @@ pub fn run_observed(
     loop {
         t += LOOK_EVERY;
         drive(&mut lan, &mut engine, t, reborrow(&mut obs));
-        let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| lan.lan().app(w)).collect();
+        let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| fs(&lan).app(w)).collect();
         for (k, test) in tests.iter().enumerate() {
             let all_in = apps.iter().all(|a| a.timing() == Some(*test));
             let w = &mut windows[k];
             if w.0.is_none() && all_in {
-                w.0 = Some(lan.lan().snapshot(&engine));
+                w.0 = Some(fs(&lan).snapshot(&engine));
             } else if w.0.is_some() && w.1.is_none() && !all_in {
-                w.1 = Some(lan.lan().snapshot(&engine));
+                w.1 = Some(fs(&lan).snapshot(&engine));
             }
         }
         if apps.iter().all(|a| a.is_done()) || t >= limit {
@@ -288,8 +317,11 @@ pub fn run_observed(
     }
     let finished_s = t.as_secs_f64();
     drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
-    let mut audit = audit_written(lan.lan(), engine.now());
-    let stray = lan.audit_sources();
+    let mut audit = audit_written(fs(&lan), engine.now());
+    let mut stray = lan.audit_sources();
+    if let Some(Err(e)) = lan.tcp_hosts().map(|t| t.audit(engine.now())) {
+        stray.extend(e.violations.into_iter().map(|v| format!("ttcp: {v}")));
+    }
     if !stray.is_empty() {
         let at_ns = engine.now().as_nanos();
         audit = match audit {
@@ -303,7 +335,30 @@ pub fn run_observed(
             }
         };
     }
-    let mut report = report(cfg, lan.lan(), &windows, finished_s, engine.events_dispatched());
+    let mut report = report(cfg, fs(&lan), &windows, finished_s, engine.events_dispatched());
+    if let (Some(t), Some(tcp)) = (&cfg.ttcp, lan.tcp_hosts()) {
+        // the transfer over the whole run, from time zero
+        let mac = lan
+            .csma()
+            .map(|seg| mac_counts(&seg).swap_remove(cfg.lan.nodes() + t.transmitter))
+            .unwrap_or_default();
+        let end = TtcpCounts {
+            mac,
+            read: tcp.app(1 - t.transmitter).bytes(),
+            cpu_busy: [tcp.node_report(0).cpu.busy_ns, tcp.node_report(1).cpu.busy_ns],
+        };
+        let start = TtcpCounts {
+            mac: MacCounts::default(),
+            read: 0,
+            cpu_busy: [0, 0],
+        };
+        report.ttcp = Some(ttcp_share(
+            t.transmitter,
+            &start,
+            &end,
+            engine.now().as_nanos() as f64,
+        ));
+    }
     if !cfg.background.is_empty() {
         // each group over the whole run, from time zero
         let stats: Vec<_> = lan.sources().iter().map(|g| g.stats().clone()).collect();
@@ -347,6 +402,7 @@ fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfR
         totals,
         finished_s: app.runs().last().map_or(0.0, |r| r.end.as_secs_f64()),
         events,
+        ttcp: None,
         background: Vec::new(),
     }
 }
@@ -413,6 +469,7 @@ fn report(
         totals,
         finished_s,
         events,
+        ttcp: None,
         background: Vec::new(),
     }
 }
