@@ -494,6 +494,7 @@ impl Sources {
     }
 
     /// The station sender `s` (an index in the group) sends its next frame to.
+    #[inline]
     fn destination(&mut self, s: usize) -> StationId {
         let local = match self.cfg.destination {
             Destination::Sink => self.cfg.senders,
@@ -512,6 +513,7 @@ impl Sources {
     }
 
     /// Hands sender `s` a new frame (backlogged stations).
+    #[inline]
     fn offer<E: SourceEvents>(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<E>) {
         let Drawn::Backlogged { frame_bytes } = self.drawn else {
             return;
@@ -530,6 +532,7 @@ impl Sources {
     }
 
     /// An event of this group.
+    #[inline]
     pub fn handle<E: SourceEvents>(
         &mut self,
         ev: SourceEvent,
@@ -583,6 +586,7 @@ impl Sources {
 
     /// The medium's indication for one of the group's stations: a sent frame's access
     /// delay is recorded (open loop); a backlogged station gets its next frame.
+    #[inline]
     pub fn on_indication<E: SourceEvents>(
         &mut self,
         ind: Indication,
