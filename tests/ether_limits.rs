@@ -8,7 +8,7 @@
 
 use ethersim::engine::{run_until, Engine};
 use ethersim::ether::SegmentConfig;
-use ethersim::lan::source::BareEvent;
+use ethersim::lan::LanEvent;
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::saturate::{Destination, SaturateConfig, SaturateModel};
 
@@ -19,7 +19,7 @@ use common::{live_bytes, max_state};
 static ALLOC: common::Counting = common::Counting;
 
 /// `senders` stations plus a sink, evenly over 185 m of thin coax.
-fn saturated(senders: usize, frame_bytes: u32, seed: u64) -> (Engine<BareEvent>, SaturateModel) {
+fn saturated(senders: usize, frame_bytes: u32, seed: u64) -> (Engine<LanEvent>, SaturateModel) {
     let n = senders + 1;
     let seg = SegmentConfig {
         positions_m: (0..n).map(|i| 185.0 * i as f64 / (n - 1) as f64).collect(),

@@ -4,7 +4,7 @@
 use ethersim::engine::{run_until, Engine, Model};
 use ethersim::ether::mac::MacState;
 use ethersim::ether::{EtherEvent, Frame, Indication, Segment, SegmentConfig};
-use ethersim::lan::source::BareEvent;
+use ethersim::lan::LanEvent;
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::saturate::{run, Destination, SaturateConfig, SaturateModel, SaturateReport};
 
@@ -283,7 +283,7 @@ fn frames_are_conserved() {
         duration: SimDuration::from_secs(1),
     };
     let end = SimTime::ZERO + cfg.duration;
-    let mut engine: Engine<BareEvent> = Engine::new(9);
+    let mut engine: Engine<LanEvent> = Engine::new(9);
     let mut model = SaturateModel::new(cfg.clone(), &bus(25, 185.0), &engine);
     model.start(&mut engine);
     run_until(&mut model, &mut engine, end);

@@ -13,7 +13,7 @@ use proptest::test_runner::TestCaseError;
 use ethersim::engine::{run_until, Engine};
 use ethersim::ether::consts::{ATTEMPT_LIMIT, INTERFRAME_GAP_BITS, MIN_FRAME_BYTES, PREAMBLE_SFD_BITS};
 use ethersim::ether::{Segment, SegmentConfig};
-use ethersim::lan::source::BareEvent;
+use ethersim::lan::LanEvent;
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::saturate::{run, Destination, SaturateConfig, SaturateModel};
 
@@ -101,7 +101,7 @@ fn in_flight_on_medium(seg: &Segment, s: usize, horizon: SimTime) -> u64 {
 fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
     let cfg = &c.workload;
     let end = SimTime::ZERO + cfg.duration;
-    let mut engine: Engine<BareEvent> = Engine::new(c.seed);
+    let mut engine: Engine<LanEvent> = Engine::new(c.seed);
     let mut model = SaturateModel::new(cfg.clone(), &c.segment, &engine);
     model.start(&mut engine);
     run_until(&mut model, &mut engine, end);
@@ -117,7 +117,7 @@ fn check_invariants(c: &Case) -> Result<(), TestCaseError> {
     // 1. conservation
     let mut in_flight_total = 0;
     for (s, st) in r.stations.iter().enumerate() {
-        let in_flight = in_flight_on_medium(seg, s, end);
+        let in_flight = in_flight_on_medium(&seg, s, end);
         prop_assert!(in_flight <= 1, "station {s}: {in_flight} frames in flight");
         prop_assert_eq!(
             st.frames_sent,

@@ -52,7 +52,7 @@ pub use app::{AppOp, Application};
 pub use audit::{AuditError, AuditReport};
 pub use config::{LanConfig, LanProfile, StorageConfig};
 pub use event::{LanEvent, NosEvent, TcpEvent};
-pub use net::{Absent, FileServiceNet, Net, TcpNet};
+pub use net::{Absent, FileServiceNet, Net, SourceNet, TcpNet};
 pub use source::{SourceEvent, Sources};
 pub use stats::{medium_time, CpuShare, LanSnapshot, NodeSnapshot};
 

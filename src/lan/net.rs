@@ -305,6 +305,24 @@ impl<A: Application> Net<A, Absent> {
     }
 }
 
+/// A LAN of groups of frame sources alone.
+pub type SourceNet = Net<Absent, Absent>;
+
+impl Net<Absent, Absent> {
+    /// A CSMA/CD segment of `cfg` with no part on it yet, and a handle to it: groups of
+    /// frame sources are added with [`Net::add_sources`].
+    pub fn segment_only(
+        cfg: &crate::ether::SegmentConfig,
+        engine: &Engine<LanEvent>,
+    ) -> (Self, crate::ether::SharedSegment) {
+        let segment = crate::ether::SharedSegment::new(cfg, engine.rng_streams());
+        (
+            Net::new(AnyWire::Csma(segment.clone()), None, None, usize::MAX),
+            segment,
+        )
+    }
+}
+
 impl<S: SocketApp> Net<Absent, S> {
     /// Two TCP/IP hosts alone on `wire` (stations 0 and 1), `apps[i]` on host `i`.
     pub fn tcp_only(

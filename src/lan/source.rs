@@ -31,7 +31,7 @@ use rand_distr::{Bernoulli, Distribution, Exp, Uniform};
 use serde::Serialize;
 
 use super::LanEvent;
-use crate::engine::{Engine, Model, SimRng, StreamKind};
+use crate::engine::{Engine, SimRng, StreamKind};
 use crate::ether::{EtherEvent, Frame, Indication, Segment, StationId};
 use crate::stats::Histogram;
 use crate::time::SimDuration;
@@ -165,109 +165,10 @@ impl From<SourceEvent> for LanEvent {
     }
 }
 
-/// The events of a model with frame sources in it: the medium's and the sources'.
+/// The events of a model with frame sources in it: the medium's and the sources' (the
+/// LAN's [`LanEvent`]).
 pub trait SourceEvents: From<EtherEvent> + From<SourceEvent> {}
 impl<E: From<EtherEvent> + From<SourceEvent>> SourceEvents for E {}
-
-/// The events of a cable of frame sources alone ([`SourceLan`]): the medium's and the
-/// sources' (the size of the medium's own, which the engine's heap moves on every step).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BareEvent {
-    Ether(EtherEvent),
-    Source(SourceEvent),
-}
-
-impl From<EtherEvent> for BareEvent {
-    fn from(e: EtherEvent) -> Self {
-        BareEvent::Ether(e)
-    }
-}
-
-impl From<SourceEvent> for BareEvent {
-    fn from(e: SourceEvent) -> Self {
-        BareEvent::Source(e)
-    }
-}
-
-/// A cable of one group of frame sources and nothing else: the same part as in a LAN of
-/// several applications ([`super::Net`]), on a model whose events are only the medium's
-/// and the sources' (the saturate and traffic workloads, which measure the medium alone
-/// and run long: their speed is the medium's). A frame's indication goes to the group, as
-/// in the LAN.
-pub struct SourceLan {
-    segment: Segment,
-    group: Sources,
-    inds: Vec<Indication>,
-    seen: Vec<crate::ether::WireEvent>,
-}
-
-impl SourceLan {
-    /// The group of `cfg` on stations `0..cfg.stations()` of a segment of `seg`; nothing
-    /// is scheduled before [`Self::start`].
-    pub fn new(cfg: SourceConfig, seg: &crate::ether::SegmentConfig, engine: &Engine<BareEvent>) -> Self {
-        let segment = Segment::new(seg, engine.rng_streams());
-        let group = Sources::new(cfg, 0, seg.bit_ns, engine.rng_streams());
-        SourceLan {
-            segment,
-            group,
-            inds: Vec::with_capacity(8),
-            seen: Vec::new(),
-        }
-    }
-
-    /// Schedules the group's first frames.
-    pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
-        self.group.start(&mut self.segment, engine);
-    }
-
-    /// The group.
-    pub fn group(&self) -> &Sources {
-        &self.group
-    }
-
-    /// The segment.
-    pub fn segment(&self) -> &Segment {
-        &self.segment
-    }
-
-    /// The group's conservation audit ([`Sources::audit`]).
-    pub fn audit(&self) -> Vec<String> {
-        self.group.audit(&self.segment)
-    }
-}
-
-impl Model for SourceLan {
-    type Event = BareEvent;
-    fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
-        match ev {
-            BareEvent::Ether(e) => self.segment.handle(e, engine),
-            BareEvent::Source(e) => self.group.handle(e, &mut self.segment, engine),
-        }
-        loop {
-            self.segment.drain_indications(&mut self.inds);
-            if self.inds.is_empty() {
-                return;
-            }
-            let mut batch = std::mem::take(&mut self.inds);
-            for ind in batch.drain(..) {
-                self.group.on_indication(ind, &mut self.segment, engine);
-            }
-            self.inds = batch;
-        }
-    }
-}
-
-impl super::observe::Observed for SourceLan {
-    fn start_observing(&mut self) {
-        self.segment.observe();
-    }
-
-    /// The medium's events in order; a source's frame carries nothing above the MAC.
-    fn flush_observations(&mut self, obs: &mut dyn super::observe::Observer) {
-        self.segment.drain_observed(&mut self.seen);
-        super::observe::Tap::flush_wire(&mut self.seen, |_| super::observe::Content::Opaque, obs);
-    }
-}
 
 /// A station's size distribution, ready to draw.
 #[derive(Clone, Debug)]
@@ -648,6 +549,7 @@ mod tests {
     #[test]
     fn test_the_audit_counts_every_frame_and_catches_a_stray_one() {
         use crate::ether::SegmentConfig;
+        use crate::lan::SourceNet;
         let seg = SegmentConfig {
             positions_m: vec![0.0, 50.0, 100.0, 150.0],
             velocity_factor: 0.65,
@@ -664,19 +566,19 @@ mod tests {
                 queue_frames: 4,
             },
         };
-        let mut engine: Engine<BareEvent> = Engine::new(11);
-        let mut lan = SourceLan::new(cfg, &seg, &engine);
-        lan.start(&mut engine);
+        let mut engine: Engine<LanEvent> = Engine::new(11);
+        let (mut net, segment) = SourceNet::segment_only(&seg, &engine);
+        net.add_sources(cfg, 0, &mut engine);
         crate::engine::run_until(
-            &mut lan,
+            &mut net,
             &mut engine,
             crate::time::SimTime::from_nanos(20_000_000),
         );
         assert!(
-            lan.group().stats().queue_drops > 0,
+            net.sources()[0].stats().queue_drops > 0,
             "overloaded: some queue overflows"
         );
-        assert_eq!(lan.audit(), Vec::<String>::new());
+        assert_eq!(net.audit_sources(), Vec::<String>::new());
         // a frame from a sender that the group did not hand over
         let stray = Frame {
             src: 0,
@@ -685,8 +587,8 @@ mod tests {
             tag: 0,
             pad: 0,
         };
-        lan.segment.enqueue(stray, &mut engine);
-        let v = lan.audit();
+        segment.get_mut().enqueue(stray, &mut engine);
+        let v = net.audit_sources();
         assert!(v.iter().any(|m| m.contains("which counted")), "{v:?}");
     }
 

@@ -5,15 +5,18 @@
 //! one being handed over as soon as the previous one is sent or dropped. Frames go either
 //! to a sink (an extra, silent station at the far end of the segment) or round robin to
 //! the other senders. The stations are one group of backlogged frame sources
-//! ([`crate::lan::source`]) on a cable of their own ([`SourceLan`]).
+//! ([`crate::lan::source`]) on a LAN of their own.
+
+use std::cell::Ref;
 
 use serde::Serialize;
 
 use crate::engine::{Engine, Model};
+use crate::ether::SharedSegment;
 use crate::ether::{EtherReport, Segment, SegmentConfig};
 use crate::lan::observe::{drive, reborrow, Observed, Observer};
-use crate::lan::source::{BareEvent, SourceLan};
 use crate::lan::source::{Offer, SourceConfig};
+use crate::lan::{LanEvent, SourceNet};
 use crate::time::{SimDuration, SimTime};
 
 pub use crate::lan::source::Destination;
@@ -44,40 +47,42 @@ impl SaturateConfig {
 /// The model: a LAN of one group of backlogged frame sources (stations
 /// `0..senders`, the sink after them).
 pub struct SaturateModel {
-    lan: SourceLan,
+    net: SourceNet,
+    segment: SharedSegment,
+    cfg: SaturateConfig,
 }
 
 impl SaturateModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
-    pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<BareEvent>) -> Self {
-        let lan = SourceLan::new(cfg.sources(), seg, engine);
-        SaturateModel { lan }
+    pub fn new(cfg: SaturateConfig, seg: &SegmentConfig, engine: &Engine<LanEvent>) -> Self {
+        let (net, segment) = SourceNet::segment_only(seg, engine);
+        SaturateModel { net, segment, cfg }
     }
 
     /// Gives every sender its first frame now.
-    pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
-        self.lan.start(engine);
+    pub fn start(&mut self, engine: &mut Engine<LanEvent>) {
+        self.net.add_sources(self.cfg.sources(), 0, engine);
     }
 
-    pub fn segment(&self) -> &Segment {
-        self.lan.segment()
+    pub fn segment(&self) -> Ref<'_, Segment> {
+        self.segment.get()
     }
 }
 
 impl Observed for SaturateModel {
     fn start_observing(&mut self) {
-        self.lan.start_observing();
+        self.net.start_observing();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        self.lan.flush_observations(obs);
+        self.net.flush_observations(obs);
     }
 }
 
 impl Model for SaturateModel {
-    type Event = BareEvent;
-    fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
-        self.lan.handle(ev, engine);
+    type Event = LanEvent;
+    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        self.net.handle(ev, engine);
     }
 }
 
@@ -113,7 +118,7 @@ pub fn run_observed(
     let end = SimTime::ZERO + cfg.duration;
     drive(&mut model, &mut engine, end, reborrow(&mut obs));
     if cfg!(debug_assertions) {
-        let violations = model.lan.audit();
+        let violations = model.net.audit_sources();
         assert!(violations.is_empty(), "{violations:?}");
     }
     let ether = model.segment().report(end);

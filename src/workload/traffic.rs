@@ -12,10 +12,11 @@
 use serde::Serialize;
 
 use crate::engine::{Engine, Model};
+use crate::ether::SharedSegment;
 use crate::ether::{EtherReport, SegmentConfig};
 use crate::lan::observe::{drive, reborrow, Observed, Observer};
-use crate::lan::source::{BareEvent, SourceLan};
 use crate::lan::source::{Offer, SourceConfig, SourceStats};
+use crate::lan::{LanEvent, SourceNet};
 use crate::time::{SimDuration, SimTime};
 
 pub use crate::lan::source::{Arrivals, Destination, Sizes};
@@ -58,46 +59,48 @@ impl TrafficConfig {
 /// The model: a LAN of one group of open-loop frame sources (stations `0..senders`,
 /// the sink after them).
 pub struct TrafficModel {
-    lan: SourceLan,
+    net: SourceNet,
+    segment: SharedSegment,
+    cfg: TrafficConfig,
 }
 
 impl TrafficModel {
     /// `seg` must hold `senders` stations, plus one more (the sink) for [`Destination::Sink`].
-    pub fn new(cfg: TrafficConfig, seg: &SegmentConfig, engine: &Engine<BareEvent>) -> Self {
-        let lan = SourceLan::new(cfg.sources(), seg, engine);
-        TrafficModel { lan }
+    pub fn new(cfg: TrafficConfig, seg: &SegmentConfig, engine: &Engine<LanEvent>) -> Self {
+        let (net, segment) = SourceNet::segment_only(seg, engine);
+        TrafficModel { net, segment, cfg }
     }
 
     /// Schedules every station's first arrival.
-    pub fn start(&mut self, engine: &mut Engine<BareEvent>) {
-        self.lan.start(engine);
+    pub fn start(&mut self, engine: &mut Engine<LanEvent>) {
+        self.net.add_sources(self.cfg.sources(), 0, engine);
     }
 
     /// The sources' own counts.
     fn stats(&self) -> &SourceStats {
-        self.lan.group().stats()
+        self.net.sources()[0].stats()
     }
 
     /// The medium's statistics at `end`.
     fn ether(&self, end: SimTime) -> EtherReport {
-        self.lan.segment().report(end)
+        self.segment.get().report(end)
     }
 }
 
 impl Observed for TrafficModel {
     fn start_observing(&mut self) {
-        self.lan.start_observing();
+        self.net.start_observing();
     }
 
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        self.lan.flush_observations(obs);
+        self.net.flush_observations(obs);
     }
 }
 
 impl Model for TrafficModel {
-    type Event = BareEvent;
-    fn handle(&mut self, ev: BareEvent, engine: &mut Engine<BareEvent>) {
-        self.lan.handle(ev, engine);
+    type Event = LanEvent;
+    fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
+        self.net.handle(ev, engine);
     }
 }
 
@@ -158,7 +161,7 @@ pub fn run_observed(
     let end = SimTime::ZERO + cfg.duration;
     drive(&mut model, &mut engine, end, reborrow(&mut obs));
     if cfg!(debug_assertions) {
-        let violations = model.lan.audit();
+        let violations = model.net.audit_sources();
         assert!(violations.is_empty(), "{violations:?}");
     }
     let ether = model.ether(end);
