@@ -27,10 +27,20 @@ pub fn run(out: &RunOutput) -> String {
         RunDetail::Saturate(r) => saturate(r),
         RunDetail::Traffic(r) => traffic(r),
         RunDetail::Perform3(r) => perform3(r),
-        RunDetail::Lanperf(r) => super::lanperf::explain(r),
+        RunDetail::Lanperf(r) => lanperf(r),
         RunDetail::Ttcp(r) => r.explain(),
         RunDetail::Shared(r) => shared(r),
     }
+}
+
+/// LANPERF's table of where the time went, then what shared its cable, wrapped.
+fn lanperf(r: &crate::workload::lanperf::LanperfReport) -> String {
+    let mut s = super::lanperf::explain(r);
+    for p in super::lanperf::beside(r) {
+        s.push_str(&wrap(&p));
+        s.push('\n');
+    }
+    s
 }
 
 /// The narrative alone (what `--explain` adds to the default view, which already holds
@@ -41,7 +51,7 @@ pub fn narrative(out: &RunOutput) -> String {
         RunDetail::Traffic(r) => traffic(r),
         RunDetail::Perform3(r) => perform3_narrative(r),
         // LANPERF's default view is its own layout, so the explanation is all of it
-        RunDetail::Lanperf(r) => super::lanperf::explain(r),
+        RunDetail::Lanperf(r) => lanperf(r),
         RunDetail::Ttcp(r) => r.explain(),
         RunDetail::Shared(r) => shared(r),
     }

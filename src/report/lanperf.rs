@@ -152,33 +152,31 @@ pub fn explain(r: &LanperfReport) -> String {
         s,
         "server copy = programmed I/O over the bus and memory copies; proto = interrupts, driver, NetBIOS; work = the file server's per-request work. A resource at 90% or more limits the throughput; if none is, the round trips (latency) do."
     );
-    if let Some(t) = &r.ttcp {
-        let _ = writeln!(
-            s,
-            "{}",
-            super::explain::wrap(&format!(
-                "ttcp beside LANPERF, over the whole run: {} KB/s; its transmitter's frames deferred \
-                 {} times each and collided {} times each, {} µs from the head of the queue to the \
-                 wire on average; transmitter CPU {}, receiver CPU {}.",
-                super::units::Unit::KiloBytesPerSecond.number(t.throughput_kbps),
-                super::units::Unit::Ratio("").number(t.deferrals_per_frame),
-                super::units::Unit::Ratio("").number(t.collisions_per_frame),
-                super::units::Unit::Microseconds.number(t.access_delay_mean_us),
-                pct(t.transmitter_cpu),
-                pct(t.receiver_cpu)
-            ))
-        );
-    }
-    // background groups beside the file service, over the whole run
-    for (i, g) in r.background.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "{}",
-            super::explain::wrap(&format!(
-                "{} (Figures over the whole run.)",
-                super::shared::background(i, g)
-            ))
-        );
-    }
     s
+}
+
+/// The paragraphs on what shared LANPERF's cable, each unwrapped: the ttcp transfer and
+/// each background group, over the whole run.
+pub fn beside(r: &LanperfReport) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(t) = &r.ttcp {
+        out.push(format!(
+            "ttcp beside LANPERF, over the whole run: {} KB/s; its transmitter's frames deferred \
+             {} times each and collided {} times each, {} µs from the head of the queue to the \
+             wire on average; transmitter CPU {}, receiver CPU {}.",
+            super::units::Unit::KiloBytesPerSecond.number(t.throughput_kbps),
+            super::units::Unit::Ratio("").number(t.deferrals_per_frame),
+            super::units::Unit::Ratio("").number(t.collisions_per_frame),
+            super::units::Unit::Microseconds.number(t.access_delay_mean_us),
+            pct(t.transmitter_cpu),
+            pct(t.receiver_cpu)
+        ));
+    }
+    for (i, g) in r.background.iter().enumerate() {
+        out.push(format!(
+            "{} (Figures over the whole run.)",
+            super::shared::background(i, g)
+        ));
+    }
+    out
 }
