@@ -29,7 +29,7 @@ use super::lan::LanProfile;
 use super::Sections;
 use super::{budget, params};
 use crate::host::DiskProfile;
-use crate::lan::source::{Offer, SourceConfig};
+use crate::lan::source::SourceConfig;
 use crate::lan::{LanConfig, StorageConfig};
 use crate::nos::cache::{CacheConfig, WritePolicy};
 use crate::time::SimDuration;
@@ -447,25 +447,13 @@ impl RawLanperf {
                 "a local baseline has no network for background groups to load",
             ));
         }
-        let linked = match &self.ttcp {
-            None => None,
-            Some(_) if local.is_some() => {
-                return Err(FieldError::invalid(
-                    "workload.ttcp",
-                    "a local baseline has no network for a ttcp transfer to share",
-                ))
-            }
-            Some(_) => Some(s.linked.ok_or_else(|| {
-                FieldError::invalid(
-                    "workload.ttcp",
-                    "the linked ttcp scenario was not read (a scenario with no file behind it \
-                     cannot link one)",
-                )
-            })?),
-        };
-        if let Some(l) = linked {
-            super::shared::check_cable(l, medium)?;
+        if local.is_some() && self.ttcp.is_some() {
+            return Err(FieldError::invalid(
+                "workload.ttcp",
+                "a local baseline has no network for a ttcp transfer to share",
+            ));
         }
+        let linked = super::shared::linked_transfer(self.ttcp.as_deref(), s)?;
         let background = self
             .background
             .iter()
@@ -488,16 +476,7 @@ impl RawLanperf {
         if let Some(l) = linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
-        for g in &background {
-            events += match &g.offer {
-                Offer::Open {
-                    offered_load, sizes, ..
-                } => budget::traffic_events(medium, g.senders, sizes.mean_bytes(), *offered_load, window_s),
-                Offer::Backlogged { frame_bytes } => {
-                    budget::saturate_events(medium, g.senders, *frame_bytes, window_s)
-                }
-            };
-        }
+        events += super::shared::background_events(&background, medium, window_s);
         // the same LAN model as PERFORM3 (measured: 4.9 M events/s, ~200 ns, at 6 stations)
         budget::admit(
             "workload.test_s",

@@ -179,19 +179,7 @@ impl RawShared {
     ) -> Result<SharedWorkload, FieldError> {
         let file_service = self.file_service(s)?;
         let medium = s.medium;
-        let linked = match &self.ttcp {
-            None => None,
-            Some(_) => Some(s.linked.ok_or_else(|| {
-                FieldError::invalid(
-                    "workload.ttcp",
-                    "the linked ttcp scenario was not read (a scenario with no file behind it \
-                     cannot link one)",
-                )
-            })?),
-        };
-        if let Some(linked) = linked {
-            check_cable(linked, medium)?;
-        }
+        let linked = linked_transfer(self.ttcp.as_deref(), s)?;
         let apps =
             usize::from(file_service.is_some()) + usize::from(linked.is_some()) + self.background.len();
         if apps < 2 {
@@ -228,16 +216,7 @@ impl RawShared {
         if let Some(l) = linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
-        for g in &background {
-            events += match &g.offer {
-                Offer::Open {
-                    offered_load, sizes, ..
-                } => budget::traffic_events(medium, g.senders, sizes.mean_bytes(), *offered_load, window_s),
-                Offer::Backlogged { frame_bytes } => {
-                    budget::saturate_events(medium, g.senders, *frame_bytes, window_s)
-                }
-            };
-        }
+        events += background_events(&background, medium, window_s);
         let mut parts = Vec::new();
         if let Some((n, _, _)) = file_service {
             parts.push(format!("{n} workstations"));
@@ -281,6 +260,45 @@ impl RawShared {
             estimated_events: events,
         })
     }
+}
+
+/// The ttcp scenario a workload links with `workload.ttcp` (`written`, if it names one),
+/// read by the loader, its hosts checked to fit this cable.
+pub(super) fn linked_transfer<'s>(
+    written: Option<&str>,
+    s: &Sections<'s>,
+) -> Result<Option<&'s Linked>, FieldError> {
+    if written.is_none() {
+        return Ok(None);
+    }
+    let linked = s.linked.ok_or_else(|| {
+        FieldError::invalid(
+            "workload.ttcp",
+            "the linked ttcp scenario was not read (a scenario with no file behind it cannot \
+             link one)",
+        )
+    })?;
+    check_cable(linked, s.medium)?;
+    Ok(Some(linked))
+}
+
+/// The events background groups dispatch in `window_s` (admission's estimate).
+pub(super) fn background_events(
+    groups: &[SourceConfig],
+    medium: &super::medium::Medium,
+    window_s: f64,
+) -> f64 {
+    groups
+        .iter()
+        .map(|g| match &g.offer {
+            Offer::Open {
+                offered_load, sizes, ..
+            } => budget::traffic_events(medium, g.senders, sizes.mean_bytes(), *offered_load, window_s),
+            Offer::Backlogged { frame_bytes } => {
+                budget::saturate_events(medium, g.senders, *frame_bytes, window_s)
+            }
+        })
+        .sum()
 }
 
 /// The transfer of a linked ttcp scenario, to run beside other applications.

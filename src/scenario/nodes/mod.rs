@@ -280,6 +280,19 @@ fn load_inner(
         map.add_scenario(&format!("{at}.stations"), &format!("nodes.{g}.count"));
         w
     };
+    // every background group under `background` of the workload `w`, if there is one
+    let insert_groups = |w: &mut toml::Table, map: &mut Map| {
+        let groups: Vec<toml::Value> = background
+            .iter()
+            .enumerate()
+            .map(|(k, (j, _, count))| {
+                toml::Value::Table(group_table(*j, *count, map, &format!("workload.background[{k}]")))
+            })
+            .collect();
+        if !groups.is_empty() {
+            w.insert("background".into(), toml::Value::Array(groups));
+        }
+    };
     if alone {
         let Some((i, _, count)) = background.first() else {
             return Err(error_at(
@@ -392,19 +405,7 @@ fn load_inner(
             w.insert(k.clone(), v.clone());
             map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
         }
-        let groups: Vec<toml::Value> = background
-            .iter()
-            .enumerate()
-            .map(|(k, (j, _, count))| {
-                toml::Value::Table(group_table(
-                    *j,
-                    *count,
-                    &mut map,
-                    &format!("workload.background[{k}]"),
-                ))
-            })
-            .collect();
-        w.insert("background".into(), toml::Value::Array(groups));
+        insert_groups(&mut w, &mut map);
         d.insert("workload".into(), toml::Value::Table(w));
         return validate(d, linked, &cat.files, &map, source, at_set);
     };
@@ -494,21 +495,7 @@ fn load_inner(
                 w.insert(k.clone(), v.clone());
             }
         }
-        let groups: Vec<toml::Value> = background
-            .iter()
-            .enumerate()
-            .map(|(k, (j, _, count))| {
-                toml::Value::Table(group_table(
-                    *j,
-                    *count,
-                    &mut map,
-                    &format!("workload.background[{k}]"),
-                ))
-            })
-            .collect();
-        if !groups.is_empty() {
-            w.insert("background".into(), toml::Value::Array(groups));
-        }
+        insert_groups(&mut w, &mut map);
         if let Some(l) = &linked {
             w.insert("ttcp".into(), l.written.clone().into());
         }
@@ -563,21 +550,7 @@ fn load_inner(
         if let Some(l) = &linked {
             w.insert("ttcp".into(), l.written.clone().into());
         }
-        let groups: Vec<toml::Value> = background
-            .iter()
-            .enumerate()
-            .map(|(k, (j, _, count))| {
-                toml::Value::Table(group_table(
-                    *j,
-                    *count,
-                    &mut map,
-                    &format!("workload.background[{k}]"),
-                ))
-            })
-            .collect();
-        if !groups.is_empty() {
-            w.insert("background".into(), toml::Value::Array(groups));
-        }
+        insert_groups(&mut w, &mut map);
     }
     d.insert("workload".into(), toml::Value::Table(w));
     validate(d, linked, &cat.files, &map, source, at_set)
