@@ -313,7 +313,7 @@ pub(super) fn shared_ttcp(l: &Linked) -> SharedTtcp {
 }
 
 /// The linked ttcp scenario's hosts must have Ethernet cards at this cable's bit rate.
-pub(super) fn check_cable(linked: &Linked, medium: &super::medium::Medium) -> Result<(), FieldError> {
+fn check_cable(linked: &Linked, medium: &super::medium::Medium) -> Result<(), FieldError> {
     let bit_ns = medium.segment(vec![0.0]).bit_ns;
     match &linked.ttcp.config.wire {
         WireConfig::Csma(c) if c.bit_ns == bit_ns => Ok(()),
