@@ -1,6 +1,9 @@
-//! The scenario catalogue: every scenario file the project ships, embedded in the binary,
-//! so that `ethersim scenarios` lists them and `run`, `sweep` and `validate` take a
-//! catalogue name where no file of that name exists.
+//! The scenario catalogue: every scenario file of one workload the project ships (and the
+//! hardware files they include), embedded in the binary, so that `ethersim scenarios`
+//! lists them and `run`, `sweep` and `validate` take a catalogue name where no file of
+//! that name exists. The scenarios of several applications on one cable (a `shared`
+//! workload, which links a ttcp scenario, and scenarios of nodes, which include the
+//! profile catalogue) read other files and run from their own path.
 //!
 //! An entry is a file under `scenarios/` by its path there (`bulletin/16bit-optimized.toml`)
 //! and its text, byte for byte. A file that another includes (`hardware = "..."`) is a
@@ -13,7 +16,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::scenario::{ScenarioError, Source};
 
-/// Every shipped file under `scenarios/`, by its path there.
+/// Every shipped scenario of one workload under `scenarios/`, and the hardware files they
+/// include, by its path there.
 pub const FILES: &[(&str, &str)] = &[
     (
         "bulletin/16bit-defaults.toml",
@@ -274,6 +278,39 @@ mod tests {
         );
         assert!(lanperf.include_entry().unwrap().is_included());
         assert!(!lanperf.is_included());
+    }
+
+    /// Every file under `scenarios/` is embedded but the scenarios that read further files
+    /// (a linked ttcp scenario, the profile catalogue): none is forgotten.
+    #[test]
+    fn every_shipped_scenario_of_one_workload_is_embedded() {
+        fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, root, out);
+                } else if p.extension().is_some_and(|x| x == "toml") {
+                    let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                    out.push(rel);
+                }
+            }
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+        let mut files = Vec::new();
+        walk(&root, &root, &mut files);
+        let mut left_out = 0;
+        for f in files {
+            let doc: toml::Table = toml::from_str(&std::fs::read_to_string(root.join(&f)).unwrap()).unwrap();
+            let kind = doc
+                .get("workload")
+                .and_then(|w| w.get("kind"))
+                .and_then(|k| k.as_str());
+            let reads_more = crate::scenario::nodes::is_node_form(&doc) || kind == Some("shared");
+            let embedded = FILES.iter().any(|(p, _)| *p == f);
+            assert_eq!(embedded, !reads_more, "{f}: embedded {embedded}");
+            left_out += usize::from(reads_more);
+        }
+        assert!(left_out >= 4, "the scenarios of several applications: {left_out}");
     }
 
     #[test]
