@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use super::LanEvent;
 use crate::engine::{Engine, SimRng, StreamKind};
-use crate::ether::{EtherEvent, Frame, Indication, Segment, StationId};
+use crate::ether::{Frame, Indication, Segment, StationId};
 use crate::stats::Histogram;
 use crate::time::SimDuration;
 
@@ -152,6 +152,18 @@ impl SourceConfig {
     }
 }
 
+/// The first station of each of `groups`, laid out one after another from station `first`.
+pub fn bases(first: usize, groups: &[SourceConfig]) -> Vec<usize> {
+    groups
+        .iter()
+        .scan(first, |base, g| {
+            let b = *base;
+            *base += g.stations();
+            Some(b)
+        })
+        .collect()
+}
+
 /// Events of a group of frame sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceEvent {
@@ -164,11 +176,6 @@ impl From<SourceEvent> for LanEvent {
         LanEvent::Source(e)
     }
 }
-
-/// The events of a model with frame sources in it: the medium's and the sources' (the
-/// LAN's [`LanEvent`]).
-pub trait SourceEvents: From<EtherEvent> + From<SourceEvent> {}
-impl<E: From<EtherEvent> + From<SourceEvent>> SourceEvents for E {}
 
 /// A station's size distribution, ready to draw.
 #[derive(Clone, Debug)]
@@ -308,7 +315,7 @@ impl Sources {
 
     /// Every station's first arrival (a random phase in `[0, T)` for constant arrivals,
     /// an exponential interval from now for Poisson ones), or its first frame now.
-    pub fn start<E: SourceEvents>(&mut self, segment: &mut Segment, engine: &mut Engine<E>) {
+    pub fn start(&mut self, segment: &mut Segment, engine: &mut Engine<LanEvent>) {
         for s in 0..self.cfg.senders {
             match &self.drawn {
                 Drawn::Open {
@@ -319,21 +326,11 @@ impl Sources {
                         None => self.rngs[s].random::<f64>() * mean_ns,
                     };
                     let station = (self.base + s) as u32;
-                    engine.schedule_in(ns(first), E::from(SourceEvent::Arrival { station }));
+                    engine.schedule_in(ns(first), LanEvent::Source(SourceEvent::Arrival { station }));
                 }
                 Drawn::Backlogged { .. } => self.offer(s, segment, engine),
             }
         }
-    }
-
-    /// The group's configuration.
-    pub fn config(&self) -> &SourceConfig {
-        &self.cfg
-    }
-
-    /// The first station of the group.
-    pub fn base(&self) -> usize {
-        self.base
     }
 
     /// Does station `s` belong to this group (a sender or its sink)?
@@ -415,7 +412,7 @@ impl Sources {
 
     /// Hands sender `s` a new frame (backlogged stations).
     #[inline]
-    fn offer<E: SourceEvents>(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<E>) {
+    fn offer(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<LanEvent>) {
         let Drawn::Backlogged { frame_bytes } = self.drawn else {
             return;
         };
@@ -434,12 +431,7 @@ impl Sources {
 
     /// An event of this group.
     #[inline]
-    pub fn handle<E: SourceEvents>(
-        &mut self,
-        ev: SourceEvent,
-        segment: &mut Segment,
-        engine: &mut Engine<E>,
-    ) {
+    pub fn handle(&mut self, ev: SourceEvent, segment: &mut Segment, engine: &mut Engine<LanEvent>) {
         match ev {
             SourceEvent::Arrival { station } => {
                 self.on_arrival(station as usize - self.base, segment, engine)
@@ -448,7 +440,7 @@ impl Sources {
     }
 
     /// A frame arrives at sender `s`'s queue, and its next arrival is scheduled.
-    fn on_arrival<E: SourceEvents>(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<E>) {
+    fn on_arrival(&mut self, s: usize, segment: &mut Segment, engine: &mut Engine<LanEvent>) {
         let Drawn::Open {
             mean_ns,
             interval,
@@ -482,18 +474,13 @@ impl Sources {
             None => mean_ns,
         };
         let station = station as u32;
-        engine.schedule_in(ns(next), E::from(SourceEvent::Arrival { station }));
+        engine.schedule_in(ns(next), LanEvent::Source(SourceEvent::Arrival { station }));
     }
 
     /// The medium's indication for one of the group's stations: a sent frame's access
     /// delay is recorded (open loop); a backlogged station gets its next frame.
     #[inline]
-    pub fn on_indication<E: SourceEvents>(
-        &mut self,
-        ind: Indication,
-        segment: &mut Segment,
-        engine: &mut Engine<E>,
-    ) {
+    pub fn on_indication(&mut self, ind: Indication, segment: &mut Segment, engine: &mut Engine<LanEvent>) {
         match (ind, &self.drawn) {
             (Indication::Sent { frame }, Drawn::Open { .. }) => {
                 self.stats.delay.record(engine.now().as_nanos() - frame.tag);
@@ -530,6 +517,22 @@ mod tests {
             weights: vec![3.0, 1.0],
         };
         assert_eq!(table.mean_bytes(), (3.0 * 64.0 + 1518.0) / 4.0);
+    }
+
+    #[test]
+    fn test_groups_lie_one_after_another() {
+        let group = |senders, destination| SourceConfig {
+            senders,
+            destination,
+            offer: Offer::Backlogged { frame_bytes: 64 },
+        };
+        let groups = [
+            group(4, Destination::Sink),
+            group(3, Destination::RoundRobin),
+            group(2, Destination::Sink),
+        ];
+        assert_eq!(bases(7, &groups), [7, 12, 15]);
+        assert!(bases(7, &[]).is_empty());
     }
 
     #[test]

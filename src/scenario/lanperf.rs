@@ -454,12 +454,7 @@ impl RawLanperf {
             ));
         }
         let linked = super::shared::linked_transfer(self.ttcp.as_deref(), s)?;
-        let background = self
-            .background
-            .iter()
-            .enumerate()
-            .map(|(i, g)| g.validate(i, medium, warnings))
-            .collect::<Result<Vec<_>, _>>()?;
+        let background = super::shared::validate_groups(&self.background, medium, warnings)?;
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
         let tcp_stations = if linked.is_some() { 2 } else { 0 };
         let positions = medium.positions(

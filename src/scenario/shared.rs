@@ -71,7 +71,7 @@ pub enum RawBackground {
 
 impl RawBackground {
     /// The group, validated; errors at `workload.background[i].KEY`.
-    pub(super) fn validate(
+    fn validate(
         &self,
         i: usize,
         medium: &super::medium::Medium,
@@ -191,12 +191,7 @@ impl RawShared {
                  (perform3, ttcp, traffic or saturate)",
             ));
         }
-        let background = self
-            .background
-            .iter()
-            .enumerate()
-            .map(|(i, g)| g.validate(i, medium, warnings))
-            .collect::<Result<Vec<_>, _>>()?;
+        let background = validate_groups(&self.background, medium, warnings)?;
         let warmup = duration("workload.warmup_s", self.warmup_s.unwrap_or(1.0))?;
         let measure = duration("workload.measure_s", self.measure_s.unwrap_or(5.0))?;
         let file_stations = file_service.map_or(0, |(n, _, _)| n + 1);
@@ -280,6 +275,19 @@ pub(super) fn linked_transfer<'s>(
     })?;
     check_cable(linked, s.medium)?;
     Ok(Some(linked))
+}
+
+/// Background groups as written, validated; errors at `workload.background[i].KEY`.
+pub(super) fn validate_groups(
+    groups: &[RawBackground],
+    medium: &super::medium::Medium,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<SourceConfig>, FieldError> {
+    groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| g.validate(i, medium, warnings))
+        .collect()
 }
 
 /// The events background groups dispatch in `window_s` (admission's estimate).

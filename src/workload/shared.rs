@@ -100,15 +100,7 @@ impl SharedConfig {
 
     /// The first station of each background group.
     pub fn background_bases(&self) -> Vec<usize> {
-        let mut base = self.tcp_end();
-        self.background
-            .iter()
-            .map(|g| {
-                let b = base;
-                base += g.stations();
-                b
-            })
-            .collect()
+        crate::lan::source::bases(self.tcp_end(), &self.background)
     }
 }
 

@@ -61,15 +61,8 @@ impl LanperfConfig {
     /// The first station of each background group (after the file service's and the ttcp
     /// hosts).
     pub fn background_bases(&self) -> Vec<usize> {
-        let mut base = self.lan.nodes() + if self.ttcp.is_some() { 2 } else { 0 };
-        self.background
-            .iter()
-            .map(|g| {
-                let b = base;
-                base += g.stations();
-                b
-            })
-            .collect()
+        let first = self.lan.nodes() + if self.ttcp.is_some() { 2 } else { 0 };
+        crate::lan::source::bases(first, &self.background)
     }
 }
 
