@@ -81,9 +81,9 @@ impl Observer for AckDelays {
 fn a_workstation_acknowledges_a_reply_before_its_redirector_copies_the_block() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
     let overrides: Vec<Override> = [
-        "workload.block_sizes=[31744]",
-        "workload.warmup_s=0.5",
-        "workload.measure_s=1.5",
+        "apps[0].block_sizes=[31744]",
+        "run.warmup_s=0.5",
+        "run.measure_s=1.5",
     ]
     .iter()
     .map(|s| Override::parse(s).expect("override"))

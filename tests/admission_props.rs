@@ -11,7 +11,7 @@
 //!   times, for shorter writes, which Nagle's rule coalesces; an absurd `nbuf` is refused
 //!   naming the key; the shipped scenarios are admitted.
 
-use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::repro::bulletin::SCENARIOS;
 use ethersim::repro::ttcp1995;
 use ethersim::scenario::{budget, load_embedded, load_str, Override, Scenario, ScenarioError, Workload};
 use ethersim::workload::{perform3, saturate, ttcp};
@@ -29,8 +29,8 @@ fn saturate_with(list: &[String]) -> Result<Scenario, ScenarioError> {
 }
 
 fn perform3_with(config: usize, list: &[String]) -> Result<Scenario, ScenarioError> {
-    let (name, text) = SCENARIOS[config];
-    load_embedded(name, text, Some(HARDWARE), &sets(list))
+    let (name, _) = SCENARIOS[config];
+    ethersim::repro::bulletin::load(name, None, &sets(list))
 }
 
 /// (estimated, measured) events of a validated scenario.
@@ -133,95 +133,95 @@ fn estimate_is_within_a_factor_of_2_of_the_events_dispatched() {
         (
             0,
             &[
-                "workload.block_sizes=[64512, 3072]",
-                "workload.measure_s=1",
-                "workload.warmup_s=0.5",
+                "apps[0].block_sizes=[64512, 3072]",
+                "run.measure_s=1",
+                "run.warmup_s=0.5",
             ][..],
         ),
         (
             1,
             &[
-                "workload.block_sizes=[64512, 3072]",
-                "workload.measure_s=1",
-                "workload.warmup_s=0.5",
+                "apps[0].block_sizes=[64512, 3072]",
+                "run.measure_s=1",
+                "run.warmup_s=0.5",
             ],
         ),
         (
             2,
             &[
-                "workload.block_sizes=[32768]",
-                "workload.measure_s=1",
-                "workload.warmup_s=0.5",
+                "apps[0].block_sizes=[32768]",
+                "run.measure_s=1",
+                "run.warmup_s=0.5",
             ],
         ),
         (
             3,
             &[
-                "workload.block_sizes=[1024]",
-                "workload.measure_s=1",
-                "workload.warmup_s=0.5",
+                "apps[0].block_sizes=[1024]",
+                "run.measure_s=1",
+                "run.warmup_s=0.5",
             ],
         ),
         (
             0,
             &[
-                "workload.workstations=1",
-                "workload.block_sizes=[8192]",
-                "workload.measure_s=2",
+                "nodes.workstations.count=1",
+                "apps[0].block_sizes=[8192]",
+                "run.measure_s=2",
             ],
         ),
         (
             0,
             &[
-                "workload.workstations=40",
-                "workload.block_sizes=[16384]",
-                "workload.measure_s=1",
+                "nodes.workstations.count=40",
+                "apps[0].block_sizes=[16384]",
+                "run.measure_s=1",
             ],
         ),
         (
             0,
             &[
-                "workload.workstations=1023",
-                "workload.block_sizes=[3072]",
-                "workload.measure_s=2",
-                "workload.warmup_s=0.1",
+                "nodes.workstations.count=1023",
+                "apps[0].block_sizes=[3072]",
+                "run.measure_s=2",
+                "run.warmup_s=0.1",
             ],
         ),
         (
             2,
             &[
-                "workload.workstations=300",
-                "workload.block_sizes=[3072]",
-                "workload.measure_s=0.5",
-                "workload.warmup_s=0.1",
+                "nodes.workstations.count=300",
+                "apps[0].block_sizes=[3072]",
+                "run.measure_s=0.5",
+                "run.warmup_s=0.1",
             ],
         ),
         (
             1,
             &[
-                "workload.workstations=20",
+                "nodes.workstations.count=20",
                 "hosts.server.mips=200",
                 "hosts.workstation.mips=200",
-                "workload.block_sizes=[4096]",
-                "workload.measure_s=1",
+                "apps[0].block_sizes=[4096]",
+                "run.measure_s=1",
             ],
         ),
         (
             0,
             &[
                 "hosts.server.mips=0.5",
-                "workload.block_sizes=[4096]",
-                "workload.measure_s=2",
+                "apps[0].block_sizes=[4096]",
+                "run.measure_s=2",
             ],
         ),
         // SERVER yielding 2 ms of CPU to the foreground before every request
         (
             2,
             &[
-                "nos.costs.server_yield_ms=2",
-                "workload.block_sizes=[32768]",
-                "workload.measure_s=1",
-                "workload.warmup_s=0.5",
+                "stacks.server.costs.server_yield_ms=2",
+                "apps[0].block_sizes=[32768]",
+                "run.measure_s=1",
+                "run.warmup_s=0.5",
             ],
         ),
     ]
@@ -473,17 +473,19 @@ mod full_ranges {
             kinstr in log(1e-3, 20_000.0),
         ) {
             let list = vec![
-                format!("workload.workstations={}", workstations.round() as i64),
-                format!("workload.block_sizes=[{}]", block.round() as i64),
-                format!("workload.warmup_s={warmup}"),
-                format!("workload.measure_s={measure}"),
+                format!("nodes.workstations.count={}", workstations.round() as i64),
+                format!("apps[0].block_sizes=[{}]", block.round() as i64),
+                format!("run.warmup_s={warmup}"),
+                format!("run.measure_s={measure}"),
                 format!("hosts.server.mips={mips}"),
                 format!("hosts.workstation.mips={mips}"),
                 format!("hosts.server.memcpy_ns_per_byte={memcpy}"),
-                format!("adapter.io_access_ns_16bit={access}"),
-                format!("adapter.io_access_ns_8bit={access}"),
-                format!("nos.protocol.retry_base_ms={retry_ms}"),
-                format!("nos.costs.app_block_kinstr={kinstr}"),
+                format!("adapters.server.io_access_ns_16bit={access}"),
+                format!("adapters.workstation.io_access_ns_16bit={access}"),
+                format!("adapters.server.io_access_ns_8bit={access}"),
+                format!("adapters.workstation.io_access_ns_8bit={access}"),
+                format!("stacks.server.protocol.retry_base_ms={retry_ms}"),
+                format!("stacks.server.costs.app_block_kinstr={kinstr}"),
             ];
             check(perform3_with(config, &list), &format!("{} {list:?}", SCENARIOS[config].0))?;
         }

@@ -226,15 +226,16 @@ fn sixteen_bit_optimized_rises_from_about_673_to_above_1000() {
 }
 
 /// One block size of one configuration (seed 1992) with one setting overridden.
-fn point_at(config: &str, setting: &str, block: u32) -> ethersim::workload::perform3::Perform3Point {
-    let o = vec![set(setting), set(&format!("workload.block_sizes=[{block}]"))];
+fn point_at(config: &str, settings: &[String], block: u32) -> ethersim::workload::perform3::Perform3Point {
+    let mut o: Vec<Override> = settings.iter().map(|s| set(s)).collect();
+    o.push(set(&format!("apps[0].block_sizes=[{block}]")));
     bulletin::run_config(config, &o).unwrap().points[0].clone()
 }
 
 /// Mean throughput of the 16-bit optimized run over a few block sizes, with overrides.
 fn what_if(sets: &[&str]) -> f64 {
     let mut o: Vec<Override> = sets.iter().map(|s| set(s)).collect();
-    o.push(set("workload.block_sizes=[7168, 31744, 64512]"));
+    o.push(set("apps[0].block_sizes=[7168, 31744, 64512]"));
     let r = bulletin::run_config(CONFIGS[0], &o).expect("valid what-if");
     r.mean_kbps()
 }
@@ -242,8 +243,8 @@ fn what_if(sets: &[&str]) -> f64 {
 #[test]
 fn what_if_more_transmit_buffers_and_larger_packets_help() {
     let base = what_if(&[
-        "adapter.transmit_buffers=2",
-        "adapter.workstation.transmit_buffers=2",
+        "adapters.server.transmit_buffers=2",
+        "adapters.workstation.transmit_buffers=2",
     ]);
     let tuned = what_if(&[]);
     eprintln!("transmit buffers 2 -> 35: {base:.1} -> {tuned:.1} KB/s");
@@ -251,7 +252,10 @@ fn what_if_more_transmit_buffers_and_larger_packets_help() {
         tuned > base,
         "more transmit buffers must not hurt: {base} -> {tuned}"
     );
-    let small = what_if(&["adapter.packet_size=1500", "adapter.workstation.packet_size=1500"]);
+    let small = what_if(&[
+        "adapters.server.packet_size=1500",
+        "adapters.workstation.packet_size=1500",
+    ]);
     eprintln!("packet size 1500 -> 1700: {small:.1} -> {tuned:.1} KB/s");
     // fewer headers per byte, but fewer frames fit the 8 KB receive ring of a workstation
     // (4 of 1718 bytes against 5 of 1518): with the server interleaving its replies the two
@@ -268,8 +272,8 @@ fn what_if_more_transmit_buffers_and_larger_packets_help() {
 fn lossy_wire_recovers_every_byte_and_is_slower() {
     let run = |f: &str| {
         let o = vec![
-            set(&format!("medium.corrupt_fraction={f}")),
-            set("workload.block_sizes=[31744]"),
+            set(&format!("segment.corrupt_fraction={f}")),
+            set("apps[0].block_sizes=[31744]"),
         ];
         bulletin::run_config(CONFIGS[0], &o).unwrap()
     };
@@ -303,9 +307,11 @@ fn lossy_wire_recovers_every_byte_and_is_slower() {
 fn a_critical_section_latency_serialises_requests_and_a_task_latency_does_not() {
     let run = |scope: &str| {
         let o = vec![
-            set("nos.costs.server_request_latency_ms=20.0"),
-            set(&format!("nos.costs.server_request_latency_scope={scope}")),
-            set("workload.block_sizes=[3072]"),
+            set("stacks.server.costs.server_request_latency_ms=20.0"),
+            set(&format!(
+                "stacks.server.costs.server_request_latency_scope={scope}"
+            )),
+            set("apps[0].block_sizes=[3072]"),
         ];
         bulletin::run_config(CONFIGS[0], &o).unwrap().points[0].throughput_kbps
     };
@@ -334,8 +340,10 @@ fn a_critical_section_latency_serialises_requests_and_a_task_latency_does_not() 
 fn direct_large_reads_skip_the_workstation_copy_and_leave_small_blocks_alone() {
     let run = |mode: &str, block: u32| {
         let o = vec![
-            set(&format!("nos.workstation.redir.large_reads={mode}")),
-            set(&format!("workload.block_sizes=[{block}]")),
+            set(&format!(
+                "stacks.workstation.workstation.redir.large_reads={mode}"
+            )),
+            set(&format!("apps[0].block_sizes=[{block}]")),
         ];
         bulletin::run_config(CONFIGS[0], &o).unwrap().points[0].clone()
     };
@@ -364,7 +372,15 @@ fn direct_large_reads_skip_the_workstation_copy_and_leave_small_blocks_alone() {
 #[test]
 fn a_later_copy_into_the_card_slows_16_bit_optimized_small_blocks_and_not_8_bit() {
     let run = |config: &str, copy: &str| {
-        point_at(config, &format!("adapter.send_copy={copy}"), 3072).throughput_kbps
+        point_at(
+            config,
+            &[
+                format!("adapters.server.send_copy={copy}"),
+                format!("adapters.workstation.send_copy={copy}"),
+            ],
+            3072,
+        )
+        .throughput_kbps
     };
     let order = ["at_once", "queued", "when_idle"];
     let fast: Vec<f64> = order.iter().map(|c| run(CONFIGS[0], c)).collect();
@@ -385,7 +401,11 @@ fn a_later_copy_into_the_card_slows_16_bit_optimized_small_blocks_and_not_8_bit(
 #[test]
 fn a_reply_moved_whole_before_its_send_starves_the_16_bit_wire_and_not_the_8_bit_cpu() {
     let run = |config: &str, copy: &str| {
-        let p = point_at(config, &format!("nos.server.reply_copy={copy}"), 31744);
+        let p = point_at(
+            config,
+            &[format!("stacks.server.server.reply_copy={copy}")],
+            31744,
+        );
         (p.throughput_kbps, p.explanation.server_cpu.busy)
     };
     let (fast_p, busy_p) = run(CONFIGS[0], "per_packet");

@@ -5,7 +5,7 @@
 
 use ethersim::adapter::CopyEngine;
 use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
-use ethersim::scenario::{self, Override, Workload};
+use ethersim::scenario::{Override, Workload};
 
 /// A number of the hardware file at `path` (dotted).
 fn number(doc: &toml::Table, path: &str) -> f64 {
@@ -28,8 +28,8 @@ fn number(doc: &toml::Table, path: &str) -> f64 {
 /// The server's and the workstations' data-port access, ns, of scenario `i` with `set`.
 fn access(i: usize, set: &[&str]) -> Result<(f64, f64, Vec<String>), String> {
     let overrides: Vec<Override> = set.iter().map(|s| Override::parse(s).unwrap()).collect();
-    let (name, text) = SCENARIOS[i];
-    let s = scenario::load_embedded(name, text, Some(HARDWARE), &overrides).map_err(|e| e.to_string())?;
+    let (name, _) = SCENARIOS[i];
+    let s = ethersim::repro::bulletin::load(name, None, &overrides).map_err(|e| e.to_string())?;
     let Workload::Perform3(w) = &s.workload else {
         panic!("a PERFORM3 scenario")
     };
@@ -89,7 +89,14 @@ fn each_hosts_8_and_16_bit_accesses_follow_from_its_bus_clock_recovery_and_the_c
 fn a_slower_bus_clock_or_a_longer_ready_time_slows_every_access_by_the_cycles_arithmetic() {
     let (s16, w16, _) = access(0, &[]).unwrap();
     // the card's ready time is the same card on both hosts: +100 ns on each access
-    let (s16r, w16r, _) = access(0, &["adapter.ready_ns=200"]).unwrap();
+    let (s16r, w16r, _) = access(
+        0,
+        &[
+            "adapters.server.ready_ns=200",
+            "adapters.workstation.ready_ns=200",
+        ],
+    )
+    .unwrap();
     let doc: toml::Table = HARDWARE.1.parse().unwrap();
     let ready = number(&doc, "adapter.ready_ns");
     assert!((s16r - s16 - (200.0 - ready)).abs() < 1e-9);
@@ -104,7 +111,14 @@ fn a_slower_bus_clock_or_a_longer_ready_time_slows_every_access_by_the_cycles_ar
 
 #[test]
 fn a_given_access_time_overrides_the_bus_cycle_with_a_warning_naming_both() {
-    let (s, ws, warnings) = access(0, &["adapter.io_access_ns_16bit=500"]).unwrap();
+    let (s, ws, warnings) = access(
+        0,
+        &[
+            "adapters.server.io_access_ns_16bit=500",
+            "adapters.workstation.io_access_ns_16bit=500",
+        ],
+    )
+    .unwrap();
     assert_eq!(s, 500.0);
     let (_, w16, _) = access(0, &[]).unwrap();
     assert_eq!(ws, w16, "the workstations keep their own bus");
@@ -125,12 +139,12 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
         .filter(|l| !l.starts_with("isa_clock_mhz") && !l.starts_with("io_recovery_clocks"))
         .collect::<Vec<_>>()
         .join("\n");
-    let (name, text) = SCENARIOS[0];
-    let err = scenario::load_embedded(name, text, Some((HARDWARE.0, &hw)), &[])
+    let (name, _) = SCENARIOS[0];
+    let err = ethersim::repro::bulletin::load(name, Some(&hw), &[])
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("adapter.wait_states_8bit") || err.contains("adapter.ready_ns"),
+        err.contains("adapters.server.wait_states_8bit") || err.contains("adapters.server.ready_ns"),
         "{err}"
     );
     assert!(err.contains("isa_clock_mhz"), "{err}");
@@ -144,14 +158,14 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
         .collect::<Vec<_>>()
         .join("\n");
     let hw2 = hw2.replace("[adapter]\n", "[adapter]\nio_access_ns_16bit = 700.0\n");
-    let ok = scenario::load_embedded(name, text, Some((HARDWARE.0, &hw2)), &[]);
+    let ok = ethersim::repro::bulletin::load(name, Some(&hw2), &[]);
     assert!(ok.is_ok(), "given access times without a bus: {:?}", ok.err());
     // a recovery with no clock
     let hw3 = hw2.replace(
         "[hosts.server]\n",
         "[hosts.server]\nio_recovery_clocks_8bit = 3\n",
     );
-    let err = scenario::load_embedded(name, text, Some((HARDWARE.0, &hw3)), &[])
+    let err = ethersim::repro::bulletin::load(name, Some(&hw3), &[])
         .unwrap_err()
         .to_string();
     assert!(
@@ -165,7 +179,7 @@ fn the_workstations_cards_may_run_in_another_mode_than_the_servers() {
     // 16-bit server, 8-bit workstations: each port at its own width on its own bus
     let doc: toml::Table = HARDWARE.1.parse().unwrap();
     let ready = number(&doc, "adapter.ready_ns");
-    let (server, ws, _) = access(0, &["adapter.workstation.bus_width=8"]).unwrap();
+    let (server, ws, _) = access(0, &["adapters.workstation.bus_width=8"]).unwrap();
     let (s16, _, _) = access(0, &[]).unwrap();
     let (_, w8, _) = access(1, &[]).unwrap();
     assert_eq!(server, s16, "the server keeps its 16-bit port");
@@ -174,8 +188,8 @@ fn the_workstations_cards_may_run_in_another_mode_than_the_servers() {
     let r8 = number(&doc, "hosts.workstation.io_recovery_clocks_8bit");
     assert!((ws - ((2.0 + 4.0 + r8) * clock_ns + ready)).abs() < 1e-9);
     // an unknown width is refused naming the key
-    let err = access(0, &["adapter.workstation.bus_width=12"]).unwrap_err();
-    assert!(err.contains("adapter.workstation.bus_width"), "{err}");
+    let err = access(0, &["adapters.workstation.bus_width=12"]).unwrap_err();
+    assert!(err.contains("adapters.workstation.bus_width"), "{err}");
 }
 
 #[test]
@@ -183,8 +197,8 @@ fn upgrading_only_the_servers_card_to_16_bit_gains_what_the_servers_port_cost() 
     // the 1992 administrator's question on 8-bit optimized: which card to upgrade first
     let mean = |set: &[&str]| {
         let overrides: Vec<Override> = set.iter().map(|s| Override::parse(s).unwrap()).collect();
-        let (name, text) = SCENARIOS[1];
-        let mut s = scenario::load_embedded(name, text, Some(HARDWARE), &overrides).unwrap();
+        let (name, _) = SCENARIOS[1];
+        let mut s = ethersim::repro::bulletin::load(name, None, &overrides).unwrap();
         if let Workload::Perform3(w) = &mut s.workload {
             w.config.block_sizes = vec![15360, 31744];
             w.config.measure = ethersim::time::SimDuration::from_secs(3);
@@ -193,9 +207,17 @@ fn upgrading_only_the_servers_card_to_16_bit_gains_what_the_servers_port_cost() 
         out.points.iter().map(|p| p[1]).sum::<f64>() / out.points.len() as f64
     };
     let all8 = mean(&[]);
-    let server16 = mean(&["adapter.bus_width=16", "adapter.workstation.bus_width=8"]);
-    let ws16 = mean(&["adapter.workstation.bus_width=16"]);
-    let all16 = mean(&["adapter.bus_width=16", "adapter.workstation.bus_width=16"]);
+    let server16 = mean(&[
+        "adapters.server.bus_width=16",
+        "adapters.workstation.bus_width=16",
+        "adapters.workstation.bus_width=8",
+    ]);
+    let ws16 = mean(&["adapters.workstation.bus_width=16"]);
+    let all16 = mean(&[
+        "adapters.server.bus_width=16",
+        "adapters.workstation.bus_width=16",
+        "adapters.workstation.bus_width=16",
+    ]);
     // 8-bit optimized is bound by the server's CPU, most of it the copies through its port:
     // a 16-bit server card gains much, 16-bit workstation cards next to nothing
     assert!(server16 > all8 * 1.25, "{all8} -> {server16}");

@@ -9,14 +9,19 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use ethersim::calibrate::Calibration;
-use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
+use ethersim::repro::bulletin::HARDWARE;
+
+mod shipped;
+
+/// The scenarios calibrated.
+const SCENARIOS: [&str; 2] = ["16bit-optimized", "8bit-optimized"];
 
 const BLOCKS: [u32; 3] = [3072, 15360, 64512];
 
 /// A run that takes longer than this is taken to hang (a FIFO read blocks forever).
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The bulletin hardware with a short workload (3 block sizes, 0.2 s + 1 s).
+/// The bulletin hardware, the server's data-port times given directly.
 fn hardware() -> String {
     let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
     // the server's port times given directly rather than from its bus cycle
@@ -29,13 +34,6 @@ fn hardware() -> String {
     }
     doc["adapter"]["io_access_ns_16bit"] = toml_edit::value(700.0);
     doc["adapter"]["io_access_ns_8bit"] = toml_edit::value(1740.0);
-    let mut blocks = toml_edit::Array::new();
-    for b in BLOCKS {
-        blocks.push(b as i64);
-    }
-    doc["workload"]["block_sizes"] = toml_edit::value(blocks);
-    doc["workload"]["warmup_s"] = toml_edit::value(0.2);
-    doc["workload"]["measure_s"] = toml_edit::value(1.0);
     doc.to_string()
 }
 
@@ -61,14 +59,7 @@ max = 4000.0
 
 /// The scenarios' names, in the order of the calibration file.
 fn names() -> Vec<String> {
-    SCENARIOS[..2]
-        .iter()
-        .map(|(name, text)| {
-            ethersim::scenario::load_embedded(name, text, Some(("artisoft-1992.toml", &hardware())), &[])
-                .unwrap()
-                .name
-        })
-        .collect()
+    SCENARIOS.iter().map(|n| n.to_string()).collect()
 }
 
 /// A measured CSV with every point at 500 KB/s.
@@ -85,8 +76,9 @@ fn csv() -> String {
 /// The calibration's files in `dir`, the calibration file edited by `edit`.
 fn setup(dir: &Path, edit: impl Fn(String) -> String) -> PathBuf {
     std::fs::write(dir.join("artisoft-1992.toml"), hardware()).unwrap();
-    for (name, text) in &SCENARIOS[..2] {
-        std::fs::write(dir.join(name), text).unwrap();
+    // short runs: 3 block sizes, 0.2 s + 1 s
+    for name in SCENARIOS {
+        shipped::export_edited(dir, name, |d| shipped::short_perform3(d, &BLOCKS, 0.2, 1.0));
     }
     std::fs::write(dir.join("measured.csv"), csv()).unwrap();
     let file = dir.join("cal.toml");
@@ -239,17 +231,22 @@ fn fewer_than_five_report_seeds_are_refused_naming_the_key_and_file() {
 fn integer_bounds_with_no_integer_inside_are_refused_naming_the_parameter() {
     let dir = tempfile::tempdir().unwrap();
     let file = setup(dir.path(), |t| {
-        t + "\n[[parameter]]\nkey = \"workload.workstations\"\nmin = 2.2\nmax = 2.8\n"
+        t + "\n[[parameter]]\nkey = \"hosts.workstation.io_recovery_clocks_8bit\"\nmin = 2.2\nmax = 2.8\n"
     });
     let err = refused(&file, &[]);
     contains_all(
         &err,
-        &["cal.toml", "parameter[1]", "workload.workstations", "no integer"],
+        &[
+            "cal.toml",
+            "parameter[1]",
+            "io_recovery_clocks_8bit",
+            "no integer",
+        ],
     );
     // bounds that hold one integer are fine
     let dir = tempfile::tempdir().unwrap();
     let file = setup(dir.path(), |t| {
-        t + "\n[[parameter]]\nkey = \"workload.workstations\"\nmin = 2.2\nmax = 3.0\n"
+        t + "\n[[parameter]]\nkey = \"hosts.workstation.io_recovery_clocks_8bit\"\nmin = 2.2\nmax = 3.0\n"
     });
     Calibration::load(&file).unwrap();
 }

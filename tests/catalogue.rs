@@ -10,7 +10,7 @@ fn ethersim(dir: &std::path::Path) -> Command {
 }
 
 /// A short 16-bit optimized run: one block size, one second.
-const SHORT: [&str; 4] = ["-s", "workload.block_sizes=[15360]", "-s", "workload.measure_s=1"];
+const SHORT: [&str; 4] = ["-s", "apps[0].block_sizes=[15360]", "-s", "run.measure_s=1"];
 
 #[test]
 fn from_an_empty_directory_the_catalogue_lists_runs_and_exports() {
@@ -66,7 +66,16 @@ fn from_an_empty_directory_the_catalogue_lists_runs_and_exports() {
         .output()
         .unwrap();
     let file = std::fs::read_to_string(dir.path().join("d/16bit-optimized.toml")).unwrap();
-    assert_eq!(String::from_utf8(shown.stdout).unwrap(), file);
+    // the export is the file shown, its include beside it
+    assert_eq!(
+        String::from_utf8(shown.stdout)
+            .unwrap()
+            .replace("\"../../hardware/catalogue.toml\"", "\"catalogue.toml\""),
+        file
+    );
+    for beside in ["catalogue.toml", "artisoft-1992.toml"] {
+        assert!(dir.path().join("d").join(beside).is_file(), "{beside}");
+    }
 
     // an include from another folder is written beside the scenario and found there
     let e = ethersim(dir.path())
@@ -128,7 +137,7 @@ fn a_scenario_copied_without_its_include_says_where_includes_resolve() {
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("elsewhere/artisoft-1992.toml")
+        err.contains("elsewhere/../../hardware/catalogue.toml")
             && err.contains("relative to the folder of the file that names it")
             && err.contains("ethersim scenarios export"),
         "{err}"

@@ -345,12 +345,12 @@ fn round_trip_beyond_a_slot_is_refused() {
 fn a_server_latency_beyond_a_second_is_refused_naming_the_key() {
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin/16bit-optimized.toml");
     for bad in ["2000", "-1"] {
-        let set = format!("nos.costs.server_request_latency_ms={bad}");
+        let set = format!("stacks.server.costs.server_request_latency_ms={bad}");
         fails(
             "run",
             &scenario,
             &["--set", &set],
-            &["`nos.costs.server_request_latency_ms`", "1000"],
+            &["`stacks.server.costs.server_request_latency_ms`", "1000"],
         );
     }
 }
@@ -361,32 +361,51 @@ fn an_unknown_latency_scope_read_mode_transmit_length_send_copy_or_reply_copy_is
     fails(
         "run",
         &scenario,
-        &["--set", "nos.costs.server_request_latency_scope=global"],
-        &["`nos.costs.server_request_latency_scope`", "`task`, `server`"],
+        &["--set", "stacks.server.costs.server_request_latency_scope=global"],
+        &[
+            "`stacks.server.costs.server_request_latency_scope`",
+            "`task`, `server`",
+        ],
     );
     fails(
         "run",
         &scenario,
-        &["--set", "nos.workstation.redir.large_reads=sideways"],
-        &["`nos.workstation.redir.large_reads`", "`buffered`, `direct`"],
+        &[
+            "--set",
+            "stacks.workstation.workstation.redir.large_reads=sideways",
+        ],
+        &[
+            "`stacks.workstation.workstation.redir.large_reads`",
+            "`buffered`, `direct`",
+        ],
     );
     fails(
         "run",
         &scenario,
-        &["--set", "adapter.transmit_length=packet"],
-        &["`adapter.transmit_length`", "`frame`, `data`, `message`"],
+        &[
+            "--set",
+            "adapters.server.transmit_length=packet",
+            "--set",
+            "adapters.workstation.transmit_length=packet",
+        ],
+        &["`adapters.server.transmit_length`", "`frame`, `data`, `message`"],
     );
     fails(
         "run",
         &scenario,
-        &["--set", "adapter.send_copy=sometimes"],
-        &["`adapter.send_copy`", "`queued`, `at_once`, `when_idle`"],
+        &[
+            "--set",
+            "adapters.server.send_copy=sometimes",
+            "--set",
+            "adapters.workstation.send_copy=sometimes",
+        ],
+        &["`adapters.server.send_copy`", "`queued`, `at_once`, `when_idle`"],
     );
     fails(
         "run",
         &scenario,
-        &["--set", "nos.server.reply_copy=later"],
-        &["`nos.server.reply_copy`", "`per_packet`, `before_send`"],
+        &["--set", "stacks.server.server.reply_copy=later"],
+        &["`stacks.server.server.reply_copy`", "`per_packet`, `before_send`"],
     );
 }
 
@@ -397,8 +416,8 @@ fn a_run_burst_or_foreground_turn_out_of_range_is_refused_with_its_range() {
         fails(
             "run",
             &scenario,
-            &["--set", &format!("nos.server.run_burst={bad}")],
-            &["`nos.server.run_burst`", "1..=255"],
+            &["--set", &format!("stacks.server.server.run_burst={bad}")],
+            &["`stacks.server.server.run_burst`", "1..=255"],
         );
     }
     // at most one tick of the 18.2 Hz timer, when SERVER takes the CPU back
@@ -406,8 +425,8 @@ fn a_run_burst_or_foreground_turn_out_of_range_is_refused_with_its_range() {
         fails(
             "run",
             &scenario,
-            &["--set", &format!("nos.costs.server_yield_ms={bad}")],
-            &["`nos.costs.server_yield_ms`", "[0, 54.9"],
+            &["--set", &format!("stacks.server.costs.server_yield_ms={bad}")],
+            &["`stacks.server.costs.server_yield_ms`", "[0, 54.9"],
         );
     }
 }

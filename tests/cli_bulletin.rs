@@ -33,9 +33,9 @@ fn run_explain_names_the_bottleneck() {
             "run",
             "scenarios/bulletin/8bit-optimized.toml",
             "--set",
-            "workload.block_sizes=[31744]",
+            "apps[0].block_sizes=[31744]",
             "--set",
-            "workload.measure_s=1",
+            "run.measure_s=1",
             "--explain",
         ])
         .assert()
@@ -50,9 +50,9 @@ fn json_output_has_throughput_per_block() {
             "run",
             "scenarios/bulletin/16bit-defaults.toml",
             "--set",
-            "workload.block_sizes=[3072,64512]",
+            "apps[0].block_sizes=[3072,64512]",
             "--set",
-            "workload.measure_s=0.5",
+            "run.measure_s=0.5",
             "--format",
             "json",
         ])
@@ -78,9 +78,12 @@ fn out_of_range_packet_size_is_refused_with_its_range() {
             "run",
             "scenarios/bulletin/16bit-optimized.toml",
             "--set",
-            "adapter.packet_size=5000",
+            "adapters.server.packet_size=5000",
         ])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("adapter.packet_size").and(predicate::str::contains("574..=4300")));
+        .stderr(
+            predicate::str::contains("adapters.server.packet_size")
+                .and(predicate::str::contains("574..=4300")),
+        );
 }

@@ -102,7 +102,9 @@ fn test_stdin_resolves_its_include_from_the_current_directory() {
         .write_stdin(text.clone())
         .assert()
         .success()
-        .stdout(predicate::str::contains("hardware from artisoft-1992.toml"));
+        .stdout(predicate::str::contains(
+            "profiles from ../../hardware/catalogue.toml",
+        ));
     // from elsewhere, the error says how an include from standard input resolves
     let d = tempfile::tempdir().unwrap();
     ethersim()
@@ -112,7 +114,7 @@ fn test_stdin_resolves_its_include_from_the_current_directory() {
         .assert()
         .code(1)
         .stderr(
-            predicate::str::contains("artisoft-1992.toml is not a readable file")
+            predicate::str::contains("catalogue.toml is not a readable file")
                 .and(predicate::str::contains("standard input"))
                 .and(predicate::str::contains("current directory")),
         );

@@ -93,13 +93,13 @@ fn sweep_summary_with_replications() {
         "scenarios/bulletin/16bit-optimized.toml",
         "-q",
         "--param",
-        "adapter.transmit_buffers",
+        "adapters.server.transmit_buffers",
         "--values",
         "2,4",
         "--set",
-        "workload.block_sizes=[3072,64512]",
+        "apps[0].block_sizes=[3072,64512]",
         "--set",
-        "workload.measure_s=1",
+        "run.measure_s=1",
         "--replications",
         "3",
         "--jobs",
@@ -193,11 +193,11 @@ fn quiet_silences_warnings_not_errors() {
         "validate",
         "scenarios/bulletin/16bit-optimized.toml",
         "--set",
-        "medium.allow_oversize=false",
+        "segment.allow_oversize=false",
     ]);
     assert!(!strict.status.success());
     assert!(
-        String::from_utf8_lossy(&strict.stderr).contains("adapter.packet_size"),
+        String::from_utf8_lossy(&strict.stderr).contains("adapters.server.packet_size"),
         "{}",
         String::from_utf8_lossy(&strict.stderr)
     );

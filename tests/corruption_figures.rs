@@ -4,8 +4,8 @@
 //! (fairness, capture runs) are undefined (`null`, `-`) when nothing was delivered.
 
 use assert_cmd::Command;
-use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
-use ethersim::scenario::{load_embedded, load_str, Override, Scenario, Workload};
+use ethersim::repro::bulletin::SCENARIOS;
+use ethersim::scenario::{load_str, Override, Scenario, Workload};
 use ethersim::workload::{perform3, saturate};
 
 const SATURATE: &str = include_str!("../scenarios/saturate.toml");
@@ -132,12 +132,12 @@ fn total_corruption_is_null_in_json_and_dash_in_tables() {
 
 #[test]
 fn perform3_wire_shares_count_damaged_frames_apart() {
-    let (name, text) = SCENARIOS[0];
-    let o: Vec<Override> = ["medium.corrupt_fraction=0.3", "workload.block_sizes=[4096]"]
+    let (name, _) = SCENARIOS[0];
+    let o: Vec<Override> = ["segment.corrupt_fraction=0.3", "apps[0].block_sizes=[4096]"]
         .iter()
         .map(|s| Override::parse(s).unwrap())
         .collect();
-    let s = load_embedded(name, text, Some(HARDWARE), &o).expect("valid scenario");
+    let s = ethersim::repro::bulletin::load(name, None, &o).expect("valid scenario");
     let Workload::Perform3(w) = &s.workload else {
         unreachable!()
     };

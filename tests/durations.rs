@@ -53,7 +53,7 @@ fn test_a_milliseconds_key_keeps_milliseconds_for_a_bare_number() {
     .unwrap();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bulletin");
     let load = |skew: &str| {
-        let set = [Override::parse(&format!("workload.start_skew_ms={skew}")).unwrap()];
+        let set = [Override::parse(&format!("apps[0].start_skew_ms={skew}")).unwrap()];
         let src = scenario::Source::from_bytes(&dir.join("x.toml"), base.clone().into_bytes()).unwrap();
         let s = scenario::load_source(&src, &set).unwrap();
         format!("{:?}", s.workload)

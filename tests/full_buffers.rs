@@ -15,10 +15,11 @@ use ethersim::scenario::Override;
 /// The mean steps (+2 packets, +3 packets) of the 16-bit optimized curve, ms.
 fn steps(transmit_length: &str) -> (f64, f64) {
     let sets = [
-        format!("adapter.transmit_length={transmit_length}"),
+        format!("adapters.server.transmit_length={transmit_length}"),
+        format!("adapters.workstation.transmit_length={transmit_length}"),
         "hosts.server.memcpy_ns_per_byte=300".into(),
-        "nos.workstation.redir.large_reads=direct".into(),
-        "workload.measure_s=4".into(),
+        "stacks.workstation.workstation.redir.large_reads=direct".into(),
+        "run.measure_s=4".into(),
     ];
     let overrides: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
     let config = "16bit-optimized";

@@ -10,10 +10,10 @@
 
 use ethersim::engine::{run_until, Engine};
 use ethersim::repro::bulletin::CONFIGS;
-use ethersim::repro::bulletin::{self, HARDWARE, SCENARIOS};
+use ethersim::repro::bulletin::{self, SCENARIOS};
 
 use ethersim::scenario::budget::{cpu_s, MAX_CPU_S, PERFORM3_COST};
-use ethersim::scenario::{load_embedded, Override, ScenarioError, Workload};
+use ethersim::scenario::{Override, ScenarioError, Workload};
 use ethersim::time::{SimDuration, SimTime};
 use ethersim::workload::perform3::{self, Perform3Config};
 
@@ -30,8 +30,8 @@ fn sets(list: &[&str]) -> Vec<Override> {
 }
 
 fn load(config: usize, list: &[&str]) -> Result<Perform3Config, ScenarioError> {
-    let (name, text) = SCENARIOS[config];
-    let s = load_embedded(name, text, Some(HARDWARE), &sets(list))?;
+    let (name, _) = SCENARIOS[config];
+    let s = ethersim::repro::bulletin::load(name, None, &sets(list))?;
     match s.workload {
         Workload::Perform3(w) => Ok(w.config.clone()),
         other => panic!("perform3 expected, got {}", other.kind()),
@@ -47,36 +47,37 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
     let e = load(
         0,
         &[
-            "workload.workstations=1023",
-            "medium.bit_rate_mbps=100",
+            "nodes.workstations.count=1023",
+            "segment.bit_rate_mbps=100",
             "hosts.server.mips=200",
             "hosts.workstation.mips=200",
             "hosts.server.memcpy_ns_per_byte=0",
-            "adapter.io_access_ns_16bit=10",
-            "workload.warmup_s=3600",
-            "workload.measure_s=3600",
+            "adapters.server.io_access_ns_16bit=10",
+            "adapters.workstation.io_access_ns_16bit=10",
+            "run.warmup_s=3600",
+            "run.measure_s=3600",
         ],
     )
     .map(|c| c.block_sizes.len())
     .expect_err("must be refused");
     let msg = e.to_string();
     eprintln!("{msg}");
-    assert!(msg.contains("workload.measure_s"), "names the key: {msg}");
+    assert!(msg.contains("run.measure_s"), "names the key: {msg}");
     assert!(msg.contains("too long a run"), "says why: {msg}");
-    assert!(msg.contains("--set workload.measure_s=3600"), "says where: {msg}");
+    assert!(msg.contains("--set run.measure_s=3600"), "says where: {msg}");
     // 10,000 stations: beyond the segment's station limit
-    let e = load(0, &["workload.workstations=10000"]).expect_err("must be refused");
-    assert!(e.to_string().contains("workload.workstations"), "{e}");
+    let e = load(0, &["nodes.workstations.count=10000"]).expect_err("must be refused");
+    assert!(e.to_string().contains("nodes.workstations.count"), "{e}");
     // the estimate decides: a window just under the limit is admitted, twice it is not
     let base = [
-        "workload.workstations=100",
-        "workload.warmup_s=0",
-        "workload.block_sizes=[3072]",
+        "nodes.workstations.count=100",
+        "run.warmup_s=0",
+        "apps[0].block_sizes=[3072]",
     ];
     let one_s = {
         let mut l = base.to_vec();
-        l.push("workload.measure_s=1");
-        let s = load_embedded(SCENARIOS[0].0, SCENARIOS[0].1, Some(HARDWARE), &sets(&l)).unwrap();
+        l.push("run.measure_s=1");
+        let s = ethersim::repro::bulletin::load(SCENARIOS[0].0, None, &sets(&l)).unwrap();
         match s.workload {
             Workload::Perform3(w) => ethersim::scenario::budget::perform3_events(
                 &s.medium,
@@ -94,7 +95,7 @@ fn an_unreasonably_long_lan_run_is_refused_up_front() {
     );
     let window = |s: f64| {
         let mut l: Vec<String> = base.iter().map(|x| x.to_string()).collect();
-        l.push(format!("workload.measure_s={s}"));
+        l.push(format!("run.measure_s={s}"));
         l
     };
     let refs = |l: &[String]| l.to_vec();
@@ -173,14 +174,18 @@ fn lan_records_and_pending_events_stay_bounded_bulletin() {
 fn lan_records_and_pending_events_stay_bounded_lossy_and_crowded() {
     // 40 workstations with the defaults' small windows, 2% of frames damaged: retry and
     // delayed-ack timers, ring drops and collisions all in play.
-    let cfg = load(2, &["workload.workstations=40", "medium.corrupt_fraction=0.02"]).expect("valid scenario");
+    let cfg = load(
+        2,
+        &["nodes.workstations.count=40", "segment.corrupt_fraction=0.02"],
+    )
+    .expect("valid scenario");
     check_lan_state_is_bounded(cfg, 7_168, 9);
 }
 
 #[test]
 fn lan_heap_does_not_grow_with_duration() {
     let s =
-        bulletin::scenario(CONFIGS[1], &sets(&["medium.corrupt_fraction=0.01"])).expect("bulletin scenario");
+        bulletin::scenario(CONFIGS[1], &sets(&["segment.corrupt_fraction=0.01"])).expect("bulletin scenario");
     let Workload::Perform3(w) = &s.workload else {
         panic!("perform3 expected")
     };

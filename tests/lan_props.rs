@@ -18,8 +18,8 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
-use ethersim::scenario::{load_embedded, Override, Workload};
+use ethersim::repro::bulletin::SCENARIOS;
+use ethersim::scenario::{Override, Workload};
 use ethersim::workload::perform3::{block_seed, run_block_audited, Perform3Config, Perform3Point};
 
 /// Cases of the invariant property: about 10 s in `cargo test --release` on 2 cores.
@@ -52,12 +52,12 @@ fn ailanbio(side: &'static str) -> impl Strategy<Value = Vec<String>> {
     )
         .prop_map(move |(buffers, initial, burst, size, ack, order)| {
             vec![
-                format!("nos.{side}.ailanbio.send_order={order}"),
-                format!("nos.{side}.ailanbio.buffers={buffers}"),
-                format!("nos.{side}.ailanbio.initial_send_size={initial}"),
-                format!("nos.{side}.ailanbio.run_burst={burst}"),
-                format!("nos.{side}.ailanbio.size={size}"),
-                format!("nos.{side}.ailanbio.ack_timeout={ack}"),
+                format!("stacks.{side}.{side}.ailanbio.send_order={order}"),
+                format!("stacks.{side}.{side}.ailanbio.buffers={buffers}"),
+                format!("stacks.{side}.{side}.ailanbio.initial_send_size={initial}"),
+                format!("stacks.{side}.{side}.ailanbio.run_burst={burst}"),
+                format!("stacks.{side}.{side}.ailanbio.size={size}"),
+                format!("stacks.{side}.{side}.ailanbio.ack_timeout={ack}"),
             ]
         })
 }
@@ -113,30 +113,32 @@ fn case() -> impl Strategy<Value = Case> {
         };
         positions.prop_map(move |positions| {
             let mut sets = vec![
-                format!("workload.workstations={ws}"),
-                "workload.warmup_s=0.05".to_string(),
-                format!("workload.measure_s={measure}"),
-                format!("medium.length_m={length}"),
-                format!("medium.allow_oversize={}", big || ws_big),
-                format!("medium.corrupt_fraction={corrupt}"),
-                format!("adapter.bus_width={width}"),
-                format!("adapter.transmit_buffers={tx}"),
-                format!("adapter.packet_size={pkt}"),
-                format!("adapter.send_copy={send_copy}"),
-                format!("adapter.workstation.transmit_buffers={ws_tx}"),
-                format!("adapter.workstation.packet_size={ws_pkt}"),
-                format!("nos.workstation.redir.buffers={redir_buffers}"),
-                format!("nos.workstation.redir.size={redir_size}"),
-                format!("nos.server.network_tasks={tasks}"),
-                format!("nos.server.network_buffer={net_buf}"),
-                format!("nos.server.reply_copy={reply_copy}"),
-                format!("nos.costs.server_request_latency_ms={latency}"),
-                format!("nos.costs.server_request_latency_scope={scope}"),
+                format!("nodes.workstations.count={ws}"),
+                "run.warmup_s=0.05".to_string(),
+                format!("run.measure_s={measure}"),
+                format!("segment.length_m={length}"),
+                format!("segment.allow_oversize={}", big || ws_big),
+                format!("segment.corrupt_fraction={corrupt}"),
+                format!("adapters.server.bus_width={width}"),
+                format!("adapters.workstation.bus_width={width}"),
+                format!("adapters.server.transmit_buffers={tx}"),
+                format!("adapters.server.packet_size={pkt}"),
+                format!("adapters.server.send_copy={send_copy}"),
+                format!("adapters.workstation.send_copy={send_copy}"),
+                format!("adapters.workstation.transmit_buffers={ws_tx}"),
+                format!("adapters.workstation.packet_size={ws_pkt}"),
+                format!("stacks.workstation.workstation.redir.buffers={redir_buffers}"),
+                format!("stacks.workstation.workstation.redir.size={redir_size}"),
+                format!("stacks.server.server.network_tasks={tasks}"),
+                format!("stacks.server.server.network_buffer={net_buf}"),
+                format!("stacks.server.server.reply_copy={reply_copy}"),
+                format!("stacks.server.costs.server_request_latency_ms={latency}"),
+                format!("stacks.server.costs.server_request_latency_scope={scope}"),
                 format!("seed={seed}"),
             ];
             if let Some(p) = &positions {
                 let list: Vec<String> = p.iter().map(|x| format!("{x:?}")).collect();
-                sets.push(format!("medium.positions_m=[{}]", list.join(", ")));
+                sets.push(format!("segment.positions_m=[{}]", list.join(", ")));
             }
             sets.extend(server.iter().cloned());
             sets.extend(workstation.iter().cloned());
@@ -153,13 +155,13 @@ fn case() -> impl Strategy<Value = Case> {
 fn load(c: &Case) -> (Perform3Config, u64) {
     let mut sets = c.sets.clone();
     let blocks: Vec<String> = c.block_sizes.iter().map(u32::to_string).collect();
-    sets.push(format!("workload.block_sizes=[{}]", blocks.join(", ")));
+    sets.push(format!("apps[0].block_sizes=[{}]", blocks.join(", ")));
     let overrides: Vec<Override> = sets
         .iter()
         .map(|s| Override::parse(s).unwrap_or_else(|e| panic!("{s}: {e}")))
         .collect();
-    let (name, text) = SCENARIOS[c.config];
-    let s = load_embedded(name, text, Some(HARDWARE), &overrides)
+    let (name, _) = SCENARIOS[c.config];
+    let s = ethersim::repro::bulletin::load(name, None, &overrides)
         .unwrap_or_else(|e| panic!("a generated scenario must be valid: {e}\n{sets:#?}"));
     match s.workload {
         Workload::Perform3(w) => (w.config, s.seed),

@@ -110,7 +110,7 @@ fn test_read_agrees_with_figure_1_at_32k_blocks() {
         &["workload.stations=5", "workload.options=\"t10 b32768 f4 r\""],
     );
     let lp_bytes_s = r.total_kbps(Test::Read).unwrap() * 1024.0;
-    let s = load("bulletin/16bit-optimized.toml", &["workload.block_sizes=[31744]"]).unwrap();
+    let s = load("bulletin/16bit-optimized.toml", &["apps[0].block_sizes=[31744]"]).unwrap();
     let Workload::Perform3(w) = &s.workload else {
         panic!()
     };

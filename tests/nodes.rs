@@ -105,7 +105,7 @@ fn the_bulletin_s_lan_as_nodes_runs_as_the_bulletin_s_scenario() {
             "lantastic-optimized-workstation",
         ),
     );
-    let shipped = root().join("scenarios/bulletin/16bit-optimized.toml");
+    let shipped = old_form("bulletin/16bit-optimized.toml");
     let a = points(&lan, &[]);
     assert_eq!(a.len(), 3);
     assert_eq!(a, points(&shipped, &[BLOCKS]));
@@ -122,7 +122,7 @@ fn upgrading_only_the_server_s_card_as_nodes_runs_as_the_shipped_mix() {
             "lantastic-optimized-workstation",
         ),
     );
-    let shipped = root().join("scenarios/bulletin/upgrade-server-only.toml");
+    let shipped = old_form("bulletin/upgrade-server-only.toml");
     assert_eq!(points(&lan, &[]), points(&shipped, &[BLOCKS]));
 }
 
@@ -420,6 +420,50 @@ fn a_bad_value_from_the_command_line_names_the_argument() {
 }
 
 /// Every scenario file under `dir`, recursively.
+/// A shipped scenario in the form of one workload it had before it was written as nodes
+/// and applications (its hardware file the shipped one).
+fn old_form(rel: &str) -> PathBuf {
+    root().join("tests/fixtures/workload-form").join(rel)
+}
+
+/// Each shipped scenario rewritten as nodes and applications is the same model as the
+/// file of one workload it replaced, key for key.
+#[test]
+fn every_rewritten_shipped_scenario_is_the_model_of_its_old_form() {
+    let base = root().join("tests/fixtures/workload-form");
+    let mut files = Vec::new();
+    toml_files(&base, &mut files);
+    files.sort();
+    let mut compared = 0;
+    for old in files {
+        let rel = old.strip_prefix(&base).unwrap();
+        let shipped = root().join("scenarios").join(rel);
+        let doc: toml::Table = toml::from_str(&std::fs::read_to_string(&shipped).unwrap()).unwrap();
+        assert!(
+            ethersim::scenario::nodes::is_node_form(&doc),
+            "{} is not written as nodes",
+            shipped.display()
+        );
+        let a = scenario::load(&old, &[]).unwrap_or_else(|e| panic!("{}: {e}", old.display()));
+        let b = scenario::load(&shipped, &[]).unwrap_or_else(|e| panic!("{}: {e}", shipped.display()));
+        assert_eq!((&a.name, a.seed), (&b.name, b.seed), "{}", rel.display());
+        assert_eq!(
+            format!("{:?}", a.medium),
+            format!("{:?}", b.medium),
+            "{}",
+            rel.display()
+        );
+        assert_eq!(
+            format!("{:?}", a.workload),
+            format!("{:?}", b.workload),
+            "{} is another model than its old form",
+            rel.display()
+        );
+        compared += 1;
+    }
+    assert!(compared >= 6, "only {compared} compared");
+}
+
 fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
@@ -435,6 +479,7 @@ fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_shipped_scenario_of_one_workload_migrates_to_the_same_model() {
     let mut files = Vec::new();
     toml_files(&root().join("scenarios"), &mut files);
+    toml_files(&root().join("tests/fixtures/workload-form"), &mut files);
     files.sort();
     let n = Nodes::new();
     let mut migrated = 0;

@@ -223,9 +223,9 @@ fn shipped_saturate_scenario_is_valid_and_documented() {
 fn workstations_may_have_their_own_data_port_timing() {
     use ethersim::adapter::CopyEngine;
     use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
-    use ethersim::scenario::{load_embedded, Override, Workload};
-    let (name, text) = SCENARIOS[2]; // 16-bit defaults
-                                     // the bulletin hardware without the workstations' own bus
+    use ethersim::scenario::{Override, Workload};
+    let (name, _) = SCENARIOS[2]; // 16-bit defaults
+                                  // the bulletin hardware without the workstations' own bus
     let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
     for k in [
         "isa_clock_mhz",
@@ -237,7 +237,7 @@ fn workstations_may_have_their_own_data_port_timing() {
     let shared = doc.to_string();
     let load = |hw: &str, sets: &[&str]| {
         let o: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-        load_embedded(name, text, Some((HARDWARE.0, hw)), &o)
+        ethersim::repro::bulletin::load(name, Some(hw), &o)
     };
     let access = |s: &ethersim::scenario::Scenario| match &s.workload {
         Workload::Perform3(w) => {
@@ -255,13 +255,13 @@ fn workstations_may_have_their_own_data_port_timing() {
         server, ws,
         "without their own, the workstations use the server's timing"
     );
-    let own = load(&shared, &["adapter.workstation.io_access_ns_16bit=700"]).unwrap();
+    let own = load(&shared, &["adapters.workstation.io_access_ns_16bit=700"]).unwrap();
     assert_eq!(access(&own), (server, 700.0));
     // the shipped hardware file derives each from its own host's bus
     let (s2, w2) = access(&load(HARDWARE.1, &[]).unwrap());
     assert!(w2 != s2, "the workstations' access {w2} ns, the server's {s2} ns");
-    let e = load(&shared, &["adapter.workstation.io_access_ns_16bit=1"])
+    let e = load(&shared, &["adapters.workstation.io_access_ns_16bit=1"])
         .unwrap_err()
         .to_string();
-    assert!(e.contains("adapter.workstation.io_access_ns_16bit"), "{e}");
+    assert!(e.contains("adapters.workstation.io_access_ns_16bit"), "{e}");
 }

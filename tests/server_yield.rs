@@ -12,12 +12,12 @@ use ethersim::scenario::Override;
 /// request, ms, and the throughput, KB/s, at 7,168-byte blocks.
 fn work_per_request(config: &str, yield_ms: f64) -> (f64, f64) {
     let sets = [
-        format!("nos.costs.server_yield_ms={yield_ms}"),
+        format!("stacks.server.costs.server_yield_ms={yield_ms}"),
         // the request's own work held, whatever the fit: 0.5 ms on the 41-MIPS 486/50
-        "nos.costs.server_request_kinstr=20.5".into(),
-        "workload.block_sizes=[7168]".into(),
-        "workload.warmup_s=0.5".into(),
-        "workload.measure_s=6".into(),
+        "stacks.server.costs.server_request_kinstr=20.5".into(),
+        "apps[0].block_sizes=[7168]".into(),
+        "run.warmup_s=0.5".into(),
+        "run.measure_s=6".into(),
     ];
     let overrides: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
     let report = bulletin::run_config(config, &overrides).expect("runs");

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod shipped;
+
 fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ethersim"))
 }
@@ -179,9 +181,9 @@ fn a_what_if_sweep_with_further_figures_merges_to_the_same_summary_and_charts() 
         s.to_str().unwrap(),
         "-q",
         "--set",
-        "workload.block_sizes=[3072,64512]",
+        "apps[0].block_sizes=[3072,64512]",
         "--param",
-        "adapter.transmit_buffers",
+        "adapters.server.transmit_buffers",
         "--values",
         "2,4",
         "--y",
@@ -259,18 +261,26 @@ fn lanperf_run_as_a_hundred_processes_merges_to_the_one_process_files() {
 
 #[test]
 fn a_sweep_over_hardware_files_is_one_study_whose_hash_covers_every_include() {
-    use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
+    use ethersim::repro::bulletin::HARDWARE;
+    // a scenario of one workload names its hardware file, and a sweep may swap it
+    let old_form =
+        fs::read_to_string(root().join("tests/fixtures/workload-form/bulletin/16bit-optimized.toml"))
+            .unwrap();
+    let old_form = old_form.replace(
+        "hardware = \"../../../../scenarios/bulletin/artisoft-1992.toml\"",
+        "hardware = \"hw-a.toml\"",
+    );
     let d = tempfile::tempdir().unwrap();
     let lan = d.path().join("lan");
     fs::create_dir(&lan).unwrap();
-    fs::write(lan.join(SCENARIOS[0].0), SCENARIOS[0].1).unwrap();
+    fs::write(lan.join("16bit-optimized.toml"), &old_form).unwrap();
     fs::write(lan.join("hw-a.toml"), HARDWARE.1).unwrap();
     let slower = HARDWARE
         .1
         .replace("wait_states_16bit = 1\n", "wait_states_16bit = 3\n");
     assert_ne!(slower, HARDWARE.1);
     fs::write(lan.join("hw-b.toml"), &slower).unwrap();
-    let scenario = lan.join(SCENARIOS[0].0);
+    let scenario = lan.join("16bit-optimized.toml");
     let study = strings(&[
         "sweep",
         scenario.to_str().unwrap(),
@@ -315,7 +325,7 @@ fn a_sweep_over_hardware_files_is_one_study_whose_hash_covers_every_include() {
 /// A calibration of the bulletin's two data ports on three short scenarios, with a small
 /// budget: measurements simulated with known ports.
 fn small_calibration(dir: &Path) -> PathBuf {
-    use ethersim::repro::bulletin::{HARDWARE, SCENARIOS};
+    use ethersim::repro::bulletin::HARDWARE;
     let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
     for k in [
         "isa_clock_mhz",
@@ -326,19 +336,15 @@ fn small_calibration(dir: &Path) -> PathBuf {
     }
     doc["adapter"]["io_access_ns_16bit"] = toml_edit::value(1200.0);
     doc["adapter"]["io_access_ns_8bit"] = toml_edit::value(1700.0);
-    let mut blocks = toml_edit::Array::new();
-    blocks.push(3072i64);
-    blocks.push(64512i64);
-    doc["workload"]["block_sizes"] = toml_edit::value(blocks);
-    doc["workload"]["warmup_s"] = toml_edit::value(0.2);
-    doc["workload"]["measure_s"] = toml_edit::value(1.0);
     let hw = doc.to_string();
     fs::write(dir.join("artisoft-1992.toml"), &hw).unwrap();
     let mut csv = String::from("config,block_size,kbps\n");
-    for (name, text) in &SCENARIOS[..3] {
-        fs::write(dir.join(name), text).unwrap();
-        let s =
-            ethersim::scenario::load_embedded(name, text, Some(("artisoft-1992.toml", &hw)), &[]).unwrap();
+    for name in ["16bit-optimized", "8bit-optimized", "16bit-defaults"] {
+        // short runs: two block sizes, 0.2 s + 1 s
+        let path = shipped::export_edited(dir, name, |d| {
+            shipped::short_perform3(d, &[3072, 64512], 0.2, 1.0)
+        });
+        let s = ethersim::scenario::load(&path, &[]).unwrap();
         for p in &ethersim::run::run(&s).points {
             csv.push_str(&format!("{},{},{}\n", s.name, p[0], p[1] * 1.01));
         }

@@ -147,7 +147,7 @@ fn test_every_workload_kind_prints_counts_whole_and_times_in_their_named_unit() 
             vec![
                 "scenarios/bulletin/16bit-optimized.toml",
                 "--set",
-                "workload.block_sizes=[3072,64512]",
+                "apps[0].block_sizes=[3072,64512]",
             ],
         ),
         ("lanperf", vec!["scenarios/lanperf/lanperf-x.toml"]),

@@ -13,7 +13,7 @@ use ethersim::run::output::RunDetail;
 use ethersim::scenario::{self, Override};
 use ethersim::workload::perform3::{Bottleneck, Perform3Report};
 
-const BLOCKS: &str = "workload.block_sizes=[3072,15360,64512]";
+const BLOCKS: &str = "apps[0].block_sizes=[3072,15360,64512]";
 
 fn perform3(file: &str, sets: &[&str]) -> Perform3Report {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,8 +41,11 @@ fn each_mix_lies_between_all_8_bit_and_all_16_bit_and_the_server_s_card_is_the_o
     let ws_only = perform3("upgrade-workstations-only.toml", &[]);
     // the shipped files are the mixes they are named for
     assert_eq!(server_only.points.len(), 3);
-    let all8 = perform3("upgrade-server-only.toml", &["adapter.bus_width=8"]);
-    let all16 = perform3("upgrade-server-only.toml", &["adapter.workstation.bus_width=16"]);
+    let all8 = perform3(
+        "upgrade-server-only.toml",
+        &["adapters.server.bus_width=8", "adapters.workstation.bus_width=8"],
+    );
+    let all16 = perform3("upgrade-server-only.toml", &["adapters.workstation.bus_width=16"]);
     let (lo, hi) = (kbps(&all8), kbps(&all16));
     for (name, mix) in [("server only", &server_only), ("workstations only", &ws_only)] {
         for (i, k) in kbps(mix).into_iter().enumerate() {
@@ -81,9 +84,9 @@ fn cards_in_mixed_modes_within_the_workstations_run_and_are_reported_per_node() 
     // behind a 16-bit server: three of five workstations 8-bit, two 16-bit
     let mixed = perform3(
         "16bit-optimized.toml",
-        &["adapter.workstation.bus_widths=[8,8,8,16,16]"],
+        &["adapters.workstation.bus_widths=[8,8,8,16,16]"],
     );
-    let all8 = perform3("16bit-optimized.toml", &["adapter.workstation.bus_width=8"]);
+    let all8 = perform3("16bit-optimized.toml", &["adapters.workstation.bus_width=8"]);
     let all16 = perform3("16bit-optimized.toml", &[]);
     for (i, p) in mixed.points.iter().enumerate() {
         let s = &p.per_station_kbps;
@@ -118,23 +121,28 @@ fn refused(file: &str, sets: &[&str]) -> String {
 }
 
 #[test]
-fn per_workstation_modes_are_refused_with_the_wrong_count_or_beside_one_mode_for_all() {
-    let e = refused("16bit-optimized.toml", &["adapter.workstation.bus_widths=[8,16]"]);
-    assert!(
-        e.contains("adapter.workstation.bus_widths") && e.contains("2 entries for 5"),
-        "{e}"
-    );
-    let e = refused(
-        "upgrade-server-only.toml",
-        &["adapter.workstation.bus_widths=[8,8,8,16,16]"],
-    );
-    assert!(e.contains("not both"), "{e}");
+fn per_workstation_modes_are_refused_with_the_wrong_count_and_replace_one_mode_for_all() {
     let e = refused(
         "16bit-optimized.toml",
-        &["adapter.workstation.bus_widths=[8,8,12,16,16]"],
+        &["adapters.workstation.bus_widths=[8,16]"],
     );
     assert!(
-        e.contains("adapter.workstation.bus_widths[2]") && e.contains("8, 16 or 32"),
+        e.contains("adapters.workstation.bus_widths") && e.contains("2 entries for 5"),
+        "{e}"
+    );
+    // one mode per workstation replaces the workstations' card's one mode
+    let s = perform3(
+        "upgrade-server-only.toml",
+        &["adapters.workstation.bus_widths=[16,16,16,16,16]"],
+    );
+    let all16 = perform3("16bit-optimized.toml", &[]);
+    assert_eq!(kbps(&s), kbps(&all16));
+    let e = refused(
+        "16bit-optimized.toml",
+        &["adapters.workstation.bus_widths=[8,8,12,16,16]"],
+    );
+    assert!(
+        e.contains("adapters.workstation.bus_widths[2]") && e.contains("8, 16 or 32"),
         "{e}"
     );
 }

@@ -34,13 +34,18 @@ fn a_what_if_of_figure1_names_its_override_in_every_output() {
     let dir = tempfile::tempdir().unwrap();
     let o = ethersim(
         dir.path(),
-        &["reproduce", "figure1", "--set", "adapter.transmit_buffers=4"],
+        &[
+            "reproduce",
+            "figure1",
+            "--set",
+            "adapters.server.transmit_buffers=4",
+        ],
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // the folder is named after the override
     let out = dir
         .path()
-        .join("output/what-if/bulletin_adapter.transmit_buffers=4");
+        .join("output/what-if/bulletin_adapters.server.transmit_buffers=4");
     assert!(
         out.join("figure1.csv").is_file(),
         "{:?}",
@@ -52,19 +57,19 @@ fn a_what_if_of_figure1_names_its_override_in_every_output() {
     let table = String::from_utf8(o.stdout).unwrap();
     let first = table.lines().next().unwrap();
     assert!(
-        first.starts_with("WHAT-IF") && first.contains("adapter.transmit_buffers=4"),
+        first.starts_with("WHAT-IF") && first.contains("adapters.server.transmit_buffers=4"),
         "{first}"
     );
     assert!(first.contains("1992"), "the seeds: {first}");
     // the chart, SVG and PNG
     let svg = std::fs::read_to_string(out.join("figure1.svg")).unwrap();
-    assert!(svg.contains("WHAT-IF, not the published bulletin: adapter.transmit_buffers=4"));
+    assert!(svg.contains("WHAT-IF, not the published bulletin: adapters.server.transmit_buffers=4"));
     assert!(red_in_top_strip(&out.join("figure1.png")) > 100);
     // the provenance record
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("figure1.meta.json")).unwrap()).unwrap();
     assert_eq!(meta["what_if"], true);
-    assert_eq!(meta["overrides"][0], "adapter.transmit_buffers=4");
+    assert_eq!(meta["overrides"][0], "adapters.server.transmit_buffers=4");
     assert_eq!(meta["seeds"].as_array().unwrap().len(), 5);
     assert_eq!(meta["scenarios_sha256"].as_str().unwrap().len(), 64);
     assert_eq!(meta["ethersim"], env!("CARGO_PKG_VERSION"));

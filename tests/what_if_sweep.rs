@@ -54,7 +54,7 @@ fn a_transmit_buffer_sweep_is_one_curve_per_value_against_block_size() {
     let o = sweep(
         &[
             "--param",
-            "adapter.transmit_buffers",
+            "adapters.server.transmit_buffers",
             "--range",
             "2..6",
             "-j",
@@ -99,11 +99,11 @@ fn a_packet_size_sweep_has_one_row_per_value_and_block_size() {
     let o = sweep(
         &[
             "--param",
-            "adapter.packet_size",
+            "adapters.server.packet_size",
             "--range",
             "600..1700:100",
             "--set",
-            "workload.block_sizes=[3072,15360,64512]",
+            "apps[0].block_sizes=[3072,15360,64512]",
         ],
         dir.path(),
     );
@@ -119,13 +119,13 @@ fn x_picks_the_mean_view_or_refuses_a_key_it_cannot_draw() {
     let o = sweep(
         &[
             "--param",
-            "adapter.transmit_buffers",
+            "adapters.server.transmit_buffers",
             "--values",
             "2,4",
             "--set",
-            "workload.block_sizes=[3072,64512]",
+            "apps[0].block_sizes=[3072,64512]",
             "--x",
-            "adapter.transmit_buffers",
+            "adapters.server.transmit_buffers",
         ],
         &dir.path().join("mean"),
     );
@@ -140,18 +140,18 @@ fn x_picks_the_mean_view_or_refuses_a_key_it_cannot_draw() {
     let o = sweep(
         &[
             "--param",
-            "adapter.transmit_buffers",
+            "adapters.server.transmit_buffers",
             "--values",
             "2,4",
             "--x",
-            "nos.server.run_burst",
+            "stacks.server.server.run_burst",
         ],
         &dir.path().join("bad"),
     );
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("--x nos.server.run_burst") && err.contains("block_size"),
+        err.contains("--x stacks.server.server.run_burst") && err.contains("block_size"),
         "{err}"
     );
     assert!(!dir.path().join("bad").exists());

@@ -155,9 +155,9 @@ fn test_pcap_of_bulletin_run_matches_stream() {
     let s = load(
         "scenarios/bulletin/16bit-optimized.toml",
         &[
-            "workload.block_sizes=[31744]",
-            "workload.warmup_s=0.1",
-            "workload.measure_s=0.3",
+            "apps[0].block_sizes=[31744]",
+            "run.warmup_s=0.1",
+            "run.measure_s=0.3",
         ],
     );
     let mut pcap = pcap_writer(100);
@@ -218,14 +218,16 @@ impl Observer for NosLengths {
 }
 
 fn nos_lengths(transmit_length: &str) -> NosLengths {
-    let set = format!("adapter.transmit_length={transmit_length}");
+    let set = format!("adapters.server.transmit_length={transmit_length}");
+    let ws = format!("adapters.workstation.transmit_length={transmit_length}");
     let s = load(
         "scenarios/bulletin/16bit-optimized.toml",
         &[
-            "workload.block_sizes=[23552]",
-            "workload.warmup_s=0.05",
-            "workload.measure_s=0.2",
+            "apps[0].block_sizes=[23552]",
+            "run.warmup_s=0.05",
+            "run.measure_s=0.2",
             &set,
+            &ws,
         ],
     );
     let mut l = NosLengths::default();
@@ -608,13 +610,8 @@ fn test_cli_pcap_list_of_bulletin_run() {
     ethersim()
         .arg("run")
         .arg(&scen)
-        .args(["--quiet", "--set", "workload.block_sizes=[1024]"])
-        .args([
-            "--set",
-            "workload.warmup_s=0.05",
-            "--set",
-            "workload.measure_s=0.1",
-        ])
+        .args(["--quiet", "--set", "apps[0].block_sizes=[1024]"])
+        .args(["--set", "run.warmup_s=0.05", "--set", "run.measure_s=0.1"])
         .arg("--pcap")
         .arg(&pcap)
         .assert()

@@ -340,15 +340,16 @@ impl Calibration {
                 other => CalibrationError::File(other),
             })?;
             let loaded: Scenario = scenario::load_source(&source, &overrides)?;
+            // a scenario of one workload includes it; one of nodes takes profiles from it
             let includes = loaded
-                .hardware
-                .as_ref()
-                .map(|h| std::fs::canonicalize(h).unwrap_or(h.clone()));
-            if includes.as_ref() != Some(&hw_canon) {
+                .files
+                .iter()
+                .any(|h| std::fs::canonicalize(h).unwrap_or(h.clone()) == hw_canon);
+            if !includes {
                 return Err(err(FieldError::invalid(
                     format!("scenarios[{i}]"),
                     format!(
-                        "{} does not include the calibrated hardware file {} (its `hardware` key must name it)",
+                        "{} does not read the calibrated hardware file {} (its `hardware` key must name it, or its profiles take `from` it)",
                         p.display(),
                         hw_path.display()
                     ),
@@ -445,7 +446,7 @@ impl Calibration {
                 .map_err(err)?;
         }
 
-        Ok(Calibration {
+        let cal = Calibration {
             name: raw.name.unwrap_or_else(|| {
                 path.file_stem()
                     .map_or("calibration".into(), |s| s.to_string_lossy().into_owned())
@@ -469,7 +470,14 @@ impl Calibration {
             verdict,
             extends: merged.parent.as_ref().map(|p| p.path.clone()),
             scenarios_from: merged.source_of("scenarios").clone(),
-        })
+        };
+        super::trial::check_used(&cal).map_err(|e| match e {
+            CalibrationError::Unused { index, message } => {
+                err(FieldError::invalid(format!("parameter[{index}].key"), message))
+            }
+            other => other,
+        })?;
+        Ok(cal)
     }
 
     /// The searches of a fit, in order: the middle, then each design point.

@@ -86,6 +86,10 @@ pub enum CalibrationError {
     /// The calibration's estimated cost is beyond the limit it was given.
     #[error("{0}")]
     Budget(String),
+    /// A fitted constant no scenario's model uses (each sets it itself, or an override
+    /// holds it).
+    #[error("parameter[{index}]: {message}")]
+    Unused { index: usize, message: String },
     /// The fitted hardware text cannot be built.
     #[error("cannot edit the hardware file: {0}")]
     Edit(String),

@@ -201,33 +201,83 @@ fn trial_error(
     }
 }
 
-/// Checks, without running anything, that every scenario loads with each parameter at each
-/// end of its range (the others at their middles).
-pub fn check_bounds(cal: &Calibration) -> Result<(), CalibrationError> {
+/// Every scenario loaded with `values` in the hardware file: its model (cable and
+/// workload, as text), or the trial error naming parameter `i` and its value.
+fn models(cal: &Calibration, values: &[toml::Value], i: usize) -> Result<Vec<String>, CalibrationError> {
+    let hw_text = hardware_text(cal, values, None)?;
+    cal.scenarios
+        .iter()
+        .map(|sc| {
+            let s = scenario::load_embedded(
+                &sc.source.path.to_string_lossy(),
+                &sc.source.text,
+                Some((&cal.hardware.path.to_string_lossy(), &hw_text)),
+                &cal.overrides,
+            )
+            .map_err(|e| CalibrationError::Trial {
+                key: cal.parameters[i].key.clone(),
+                value: values[i].to_string(),
+                scenario: sc.name.clone(),
+                err: Box::new(e),
+            })?;
+            Ok(format!("{:?} {:?}", s.medium, s.workload))
+        })
+        .collect()
+}
+
+/// Each parameter's two ends (its first and last choice), the others at their middles.
+fn ends(cal: &Calibration) -> impl Iterator<Item = (usize, Vec<Vec<toml::Value>>)> + '_ {
     let start: Vec<toml::Value> = cal.parameters.iter().map(|p| p.middle.clone()).collect();
-    for (i, p) in cal.parameters.iter().enumerate() {
+    cal.parameters.iter().enumerate().map(move |(i, p)| {
         let ends: Vec<toml::Value> = match &p.domain {
             Domain::Continuous { min, max, .. } => vec![written(&p.domain, *min), written(&p.domain, *max)],
             Domain::Discrete { choices } => choices.clone(),
         };
-        for v in ends {
-            let mut values = start.clone();
-            values[i] = v.clone();
-            let hw_text = hardware_text(cal, &values, None)?;
-            for sc in &cal.scenarios {
-                scenario::load_embedded(
-                    &sc.source.path.to_string_lossy(),
-                    &sc.source.text,
-                    Some((&cal.hardware.path.to_string_lossy(), &hw_text)),
-                    &cal.overrides,
-                )
-                .map_err(|e| CalibrationError::Trial {
-                    key: p.key.clone(),
-                    value: v.to_string(),
-                    scenario: sc.name.clone(),
-                    err: Box::new(e),
-                })?;
-            }
+        let trials = ends
+            .into_iter()
+            .map(|v| {
+                let mut values = start.clone();
+                values[i] = v;
+                values
+            })
+            .collect();
+        (i, trials)
+    })
+}
+
+/// Checks, without running anything, that every scenario loads with each parameter at each
+/// end of its range (the others at their middles).
+pub fn check_bounds(cal: &Calibration) -> Result<(), CalibrationError> {
+    for (i, trials) in ends(cal) {
+        for values in trials {
+            models(cal, &values, i)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks that some scenario's model changes with each parameter between the ends of its
+/// range: a constant every scenario sets itself (in a scenario of one workload, or in its
+/// own profile of a scenario of nodes), or that an override holds, cannot be fitted.
+pub fn check_used(cal: &Calibration) -> Result<(), CalibrationError> {
+    for (i, trials) in ends(cal) {
+        if trials.windows(2).all(|w| w[0][i] == w[1][i]) {
+            continue; // a range of one value: nothing to see
+        }
+        let mut seen: Vec<Vec<String>> = Vec::new();
+        for values in trials {
+            seen.push(models(cal, &values, i)?);
+        }
+        if seen.windows(2).all(|w| w[0] == w[1]) {
+            return Err(CalibrationError::Unused {
+                index: i,
+                message: format!(
+                    "no scenario uses the hardware file's value of `{}`: no scenario's model \
+                     changes as it goes from one end of its range to the other (every scenario \
+                     sets it itself, or an override holds it)",
+                    cal.parameters[i].key
+                ),
+            });
         }
     }
     Ok(())

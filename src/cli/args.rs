@@ -24,7 +24,7 @@ Examples:
   ethersim run scenarios/saturate.toml
   ethersim run scenarios/saturate.toml --set workload.stations=2 --set workload.frame_bytes=64
   ethersim run scenarios/saturate.toml --seed 7 --format json --out results/
-  ethersim run scenarios/bulletin/16bit-optimized.toml --set adapter.transmit_buffers=4
+  ethersim run scenarios/bulletin/16bit-optimized.toml --set adapters.server.transmit_buffers=4
   ethersim run scenarios/bulletin/8bit-optimized.toml --explain
   ethersim run scenarios/bulletin/16bit-optimized.toml --wide --quiet
 
@@ -50,7 +50,7 @@ Examples:
   ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16,32
   ethersim sweep scenarios/saturate.toml --param workload.stations --range 2..32:2 \\
       --param workload.frame_bytes --values 64,512,1518 --replications 5 --jobs 2
-  ethersim sweep scenarios/bulletin/16bit-optimized.toml --param adapter.transmit_buffers --values 2,4,8,16,35
+  ethersim sweep scenarios/bulletin/16bit-optimized.toml --param adapters.server.transmit_buffers --values 2,4,8,16,35
   ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --list-runs
   ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --run-index 7
 
@@ -108,7 +108,7 @@ scenario of it (a what-if of the whole table; not `seed`).";
 
 const PCAP_LIST_EXAMPLES: &str = "\
 Examples:
-  ethersim run scenarios/bulletin/16bit-optimized.toml --set 'workload.block_sizes=[1024]' --pcap run.pcapng
+  ethersim run scenarios/bulletin/16bit-optimized.toml --set 'apps[0].block_sizes=[1024]' --pcap run.pcapng
   ethersim pcap-list run.pcapng --count 12
 
 Columns: number, time (s), source MAC -> destination MAC, type/length, length (captured/original

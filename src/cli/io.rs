@@ -175,8 +175,7 @@ pub(crate) fn scenario_source(path: &std::path::Path) -> Result<(scenario::Sourc
                 e.path,
                 e.name()
             ));
-            let includes = e.include_entry().map(|h| h.source()).transpose()?;
-            return Ok((e.source()?, includes.into_iter().collect()));
+            return Ok((e.source()?, catalogue::given().to_vec()));
         }
     }
     Ok((scenario::Source::read(path)?, Vec::new()))
@@ -235,8 +234,8 @@ pub(crate) fn scenario_texts(
     };
     let mut texts = vec![(name(&source.path), source.text.clone())];
     let mut seen: Vec<&Path> = Vec::new();
-    for s in scenarios {
-        let Some(hw) = s.hardware.as_deref() else { continue };
+    for hw in scenarios.iter().flat_map(|s| s.files.iter()) {
+        let hw = hw.as_path();
         if seen.contains(&hw) {
             continue;
         }

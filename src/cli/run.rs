@@ -6,7 +6,7 @@
 use anyhow::{bail, Result};
 
 use super::args::{FormatArg, RunArgs};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::io::{check_out_dir, load, note, print, warning, wrote};
 use ethersim::report::atomic::Staged;
@@ -49,9 +49,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         outputs.push(("--out", f));
     }
     let mut inputs: Vec<&Path> = vec![&s.path];
-    if let Some(h) = &s.hardware {
-        inputs.push(h);
-    }
+    inputs.extend(s.files.iter().map(PathBuf::as_path));
     target::check_distinct(&outputs, &inputs)?;
     let stdout_taken = outputs.iter().any(|(_, p)| p.as_os_str() == "-");
     let out = if a.pcap.is_some() || a.events.is_some() {

@@ -9,9 +9,13 @@ use super::io::{load, print};
 /// Runs `ethersim validate`.
 pub fn run(a: ValidateArgs) -> Result<()> {
     let s = load(&a.scenario)?;
-    let include = s
-        .hardware
-        .as_ref()
-        .map_or(String::new(), |h| format!(" (hardware from {})", h.display()));
+    let include = match (&s.hardware, s.files.len()) {
+        (Some(h), _) => format!(" (hardware from {})", h.display()),
+        (None, 0) => String::new(),
+        (None, _) => {
+            let files: Vec<String> = s.files.iter().map(|f| f.display().to_string()).collect();
+            format!(" (profiles from {})", files.join(", "))
+        }
+    };
     print(&format!("ok: {}{include}: {}\n", s.path.display(), s.summary()))
 }

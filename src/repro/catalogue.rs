@@ -14,7 +14,17 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::scenario::{ScenarioError, Source};
+use std::sync::OnceLock;
+
+use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
+
+/// The profile catalogue (`hardware/catalogue.toml`) the scenarios of nodes include, by its
+/// path in the project; its profiles take their constants `from` the hardware files under
+/// `scenarios/`.
+pub const PROFILES: (&str, &str) = (
+    "hardware/catalogue.toml",
+    include_str!("../../hardware/catalogue.toml"),
+);
 
 /// Every shipped scenario of one workload under `scenarios/`, and the hardware files they
 /// include, by its path there.
@@ -144,6 +154,18 @@ pub const FILES: &[(&str, &str)] = &[
         "two-stations-collision.toml",
         include_str!("../../scenarios/two-stations-collision.toml"),
     ),
+    (
+        "file-service-and-ttcp.toml",
+        include_str!("../../scenarios/file-service-and-ttcp.toml"),
+    ),
+    (
+        "file-service-ttcp-and-background.toml",
+        include_str!("../../scenarios/file-service-ttcp-and-background.toml"),
+    ),
+    (
+        "ttcp-under-background-load.toml",
+        include_str!("../../scenarios/ttcp-under-background-load.toml"),
+    ),
 ];
 
 /// One catalogue file.
@@ -167,6 +189,14 @@ impl Entry {
         doc.get("hardware")?.as_str().map(str::to_string)
     }
 
+    /// Whether it is a scenario of nodes and applications (it includes the profile
+    /// catalogue rather than naming a `hardware` file).
+    pub fn is_node_form(&self) -> bool {
+        self.text
+            .parse::<toml::Table>()
+            .is_ok_and(|d| scenario::nodes::is_node_form(&d))
+    }
+
     /// The catalogue entry of its include, if it names one the catalogue holds.
     pub fn include_entry(&self) -> Option<Entry> {
         let rel = self.include()?;
@@ -187,9 +217,11 @@ impl Entry {
         words.join(" ")
     }
 
-    /// Whether another catalogue file includes it (a hardware file, not a scenario).
+    /// Whether it is a hardware file, not a scenario: another catalogue file includes it,
+    /// or the profile catalogue takes profiles `from` it.
     pub fn is_included(&self) -> bool {
         entries().any(|e| e.include_entry() == Some(*self))
+            || PROFILES.1.contains(&format!("\"../scenarios/{}#", self.path))
     }
 
     /// As a source, named by its catalogue path (`scenarios/...`), for messages.
@@ -202,8 +234,34 @@ impl Entry {
 
     /// The files an export writes: the scenario, and its include beside it (with the
     /// scenario's `hardware` pointing there when it pointed elsewhere).
+    /// A scenario of nodes goes with the profile catalogue and every hardware file its
+    /// profiles take `from`, all side by side (the paths that name them rewritten).
     pub fn export(&self) -> Vec<(String, String)> {
         let file = |e: &Entry| e.path.rsplit('/').next().unwrap_or(e.path).to_string();
+        if self.is_node_form() {
+            let (cat_path, cat_text) = PROFILES;
+            let cat_file = cat_path.rsplit('/').next().unwrap_or(cat_path);
+            let dir = Path::new("scenarios").join(Path::new(self.path).parent().unwrap_or(Path::new("")));
+            let mut rel = PathBuf::new();
+            for _ in dir.components() {
+                rel.push("..");
+            }
+            let written = rel.join(cat_path).to_string_lossy().replace('\\', "/");
+            let text = self
+                .text
+                .replace(&format!("\"{written}\""), &format!("\"{cat_file}\""));
+            let hardware: Vec<Entry> = entries()
+                .filter(|e| cat_text.contains(&format!("\"../scenarios/{}#", e.path)))
+                .collect();
+            let mut catalogue = cat_text.to_string();
+            for h in &hardware {
+                catalogue =
+                    catalogue.replace(&format!("\"../scenarios/{}#", h.path), &format!("\"{}#", file(h)));
+            }
+            let mut out = vec![(file(self), text), (cat_file.to_string(), catalogue)];
+            out.extend(hardware.iter().map(|h| (file(h), h.text.to_string())));
+            return out;
+        }
         let Some(hw) = self.include_entry() else {
             return vec![(file(self), self.text.to_string())];
         };
@@ -221,6 +279,53 @@ impl Entry {
         };
         vec![(file(self), text), (file(&hw), hw.text.to_string())]
     }
+}
+
+/// Every catalogue file and the profile catalogue, as sources named by their paths in the
+/// project (`scenarios/...`, `hardware/catalogue.toml`): what an embedded scenario's
+/// includes and `from` files are taken from ([`scenario::load_source_with`]).
+pub fn given() -> &'static [Source] {
+    static GIVEN: OnceLock<Vec<Source>> = OnceLock::new();
+    GIVEN.get_or_init(|| {
+        entries()
+            .map(|e| e.source().expect("shipped files are UTF-8"))
+            .chain(std::iter::once(
+                Source::from_bytes(Path::new(PROFILES.0), PROFILES.1.as_bytes().to_vec())
+                    .expect("shipped files are UTF-8"),
+            ))
+            .collect()
+    })
+}
+
+/// Loads the embedded scenario at `path` under `scenarios/` (`bulletin/16bit-optimized.toml`)
+/// with `overrides`, its includes and profiles taken from the binary, not from disk.
+pub fn load(path: &str, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    load_with(path, &[], overrides)
+}
+
+/// As [`load`], with some of the embedded files replaced: each `(path under scenarios/,
+/// text)` stands for that file (a hardware file with other constants: a calibration's
+/// trial, a what-if on a constant).
+pub fn load_with(
+    path: &str,
+    replaced: &[(&str, &str)],
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
+    let entry = entries()
+        .find(|e| e.path == path)
+        .unwrap_or_else(|| panic!("no embedded scenario {path}"));
+    if replaced.is_empty() {
+        return scenario::load_source_with(&entry.source()?, given(), overrides);
+    }
+    let mut files = Vec::with_capacity(given().len() + replaced.len());
+    for (p, text) in replaced {
+        files.push(Source::from_bytes(
+            &Path::new("scenarios").join(p),
+            text.as_bytes().to_vec(),
+        )?);
+    }
+    files.extend(given().iter().cloned());
+    scenario::load_source_with(&entry.source()?, &files, overrides)
 }
 
 /// Every catalogue file.
@@ -305,12 +410,12 @@ mod tests {
                 .get("workload")
                 .and_then(|w| w.get("kind"))
                 .and_then(|k| k.as_str());
-            let reads_more = crate::scenario::nodes::is_node_form(&doc) || kind == Some("shared");
+            let reads_more = kind == Some("shared");
             let embedded = FILES.iter().any(|(p, _)| *p == f);
             assert_eq!(embedded, !reads_more, "{f}: embedded {embedded}");
             left_out += usize::from(reads_more);
         }
-        assert!(left_out >= 4, "the scenarios of several applications: {left_out}");
+        assert!(left_out <= 1, "scenarios left out: {left_out}");
     }
 
     #[test]
@@ -326,11 +431,26 @@ mod tests {
             .filter(|(a, b)| a != b)
             .collect();
         assert_eq!(changed.len(), 1, "{changed:?}");
-        let files = find("16bit-optimized").unwrap().export();
+    }
+
+    #[test]
+    fn an_export_of_a_scenario_of_nodes_puts_its_profiles_and_their_files_beside_it() {
+        let e = find("16bit-optimized").unwrap();
+        let files = e.export();
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names[..2], ["16bit-optimized.toml", "catalogue.toml"]);
+        for hw in ["artisoft-1992.toml", "ttcp-1995.toml", "ttcp-1985.toml"] {
+            assert!(names.contains(&hw), "{names:?}");
+        }
+        // the scenario: only the include's path changed
         assert_eq!(
             files[0].1,
-            find("16bit-optimized").unwrap().text,
-            "already beside: bytes kept"
+            e.text
+                .replace("\"../../hardware/catalogue.toml\"", "\"catalogue.toml\"")
         );
+        assert_ne!(files[0].1, e.text);
+        // the catalogue takes its profiles from the files beside it
+        assert!(files[1].1.contains("from = \"artisoft-1992.toml#hosts.server\""));
+        assert!(!files[1].1.contains("../scenarios/"));
     }
 }

@@ -928,10 +928,6 @@ mod tests {
     #[test]
     fn test_point_columns_are_what_a_run_produces() {
         let set = |v: &[&str]| v.iter().map(|o| Override::parse(o).unwrap()).collect::<Vec<_>>();
-        let hw = (
-            "artisoft-1992.toml",
-            include_str!("../../scenarios/bulletin/artisoft-1992.toml"),
-        );
         let saturate = scenario::load_embedded(
             "saturate.toml",
             include_str!("../../scenarios/saturate.toml"),
@@ -939,14 +935,15 @@ mod tests {
             &set(&["workload.duration_s=0.01"]),
         )
         .unwrap();
-        let perform3 = scenario::load_embedded(
-            "16bit-defaults.toml",
-            include_str!("../../scenarios/bulletin/16bit-defaults.toml"),
-            Some(hw),
+        let perform3 = scenario::load(
+            std::path::Path::new(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scenarios/bulletin/16bit-defaults.toml"
+            )),
             &set(&[
-                "workload.warmup_s=0.05",
-                "workload.measure_s=0.05",
-                "workload.block_sizes=[3072,7168]",
+                "run.warmup_s=0.05",
+                "run.measure_s=0.05",
+                "apps[0].block_sizes=[3072,7168]",
             ]),
         )
         .unwrap();

@@ -104,6 +104,9 @@ pub struct Scenario {
     pub path: PathBuf,
     /// The hardware file merged under it, if any.
     pub hardware: Option<PathBuf>,
+    /// Every file read besides the scenario, in the order first read: its hardware file,
+    /// or the profile files a scenario of nodes includes and takes `from`.
+    pub files: Vec<PathBuf>,
     pub medium: Medium,
     pub workload: Workload,
     /// Things that are allowed but unusual (e.g. oversize frames), for the CLI to print.
@@ -186,6 +189,7 @@ impl RawScenario {
             seed,
             path: PathBuf::new(),
             hardware: None,
+            files: Vec::new(),
             medium,
             workload,
             warnings: Vec::new(),
@@ -289,7 +293,7 @@ pub fn load_source_with(
     })?;
     // a LAN of named nodes and the applications placed on them
     if nodes::is_node_form(&doc) {
-        return nodes::load(source, doc, overrides);
+        return nodes::load(source, doc, includes, overrides);
     }
     let no_hw = Sources {
         scenario: source,
@@ -436,13 +440,16 @@ fn load_with(
         }
     };
     scenario.path = source.path.clone();
+    scenario.files = hardware.iter().map(|h| h.path.clone()).collect();
     scenario.hardware = hardware.map(|h| h.path);
     scenario.warnings = warnings;
     Ok(scenario)
 }
 
-/// Validates scenario text embedded in the program (no file behind it), with an optional
-/// embedded hardware file `(name, text)` standing for its `hardware` include.
+/// Validates scenario text with no file behind it (embedded in the program, or a
+/// calibration's trial), with an optional hardware file `(name, text)` standing for its
+/// `hardware` include, or, in a scenario of nodes, for the file of that path its profiles
+/// take `from` (the other files its profiles need are read from disk).
 pub fn load_embedded(
     name: &str,
     text: &str,
@@ -454,6 +461,10 @@ pub fn load_embedded(
         Some((n, t)) => Some(Source::from_bytes(Path::new(n), t.as_bytes().to_vec())?),
         None => None,
     };
+    let doc = source.parse()?;
+    if nodes::is_node_form(&doc) {
+        return nodes::load(&source, doc, hw.as_slice(), overrides);
+    }
     load_with(&source, hw, overrides)
 }
 

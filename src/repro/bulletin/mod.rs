@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use self::analysis::{Figure1Curve, Figure1Data, Figure1Point, Packetization};
 use crate::engine::seed;
-use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
+use crate::scenario::{Override, Scenario, ScenarioError, Workload};
 use crate::workload::perform3::{self, Perform3Report};
 
 /// The four configurations, in the bulletin's order (Table 1's columns).
@@ -155,8 +155,18 @@ pub fn scenario(config: &str, overrides: &[Override]) -> Result<Scenario, Scenar
             allowed: CONFIGS.join(", "),
         });
     };
-    let (name, text) = SCENARIOS[i];
-    scenario::load_embedded(name, text, Some(HARDWARE), overrides)
+    load(SCENARIOS[i].0, None, overrides)
+}
+
+/// Loads the bulletin's scenario file `name` (`16bit-optimized.toml`, or any other of
+/// `scenarios/bulletin/`) from the embedded files, with `hardware` (a text) in place of
+/// the hardware file `artisoft-1992.toml` if given, and `overrides`.
+pub fn load(name: &str, hardware: Option<&str>, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+    let path = format!("bulletin/{name}");
+    match hardware {
+        Some(hw) => super::catalogue::load_with(&path, &[("bulletin/artisoft-1992.toml", hw)], overrides),
+        None => super::catalogue::load(&path, overrides),
+    }
 }
 
 /// How configuration `config`'s server packs file data ([`Packetization`]): packets of
@@ -387,6 +397,7 @@ impl super::Indexed for Bulletin {
     fn sources(&self) -> Vec<(&'static str, &'static str)> {
         let mut v = SCENARIOS.to_vec();
         v.push(HARDWARE);
+        v.push(super::catalogue::PROFILES);
         v.push(("bulletin-table1.csv", TABLE1_CSV));
         v
     }

@@ -19,8 +19,9 @@ pub(super) struct Map {
 pub(super) enum Wrote {
     /// A table of the scenario file (its path there).
     Scenario(String),
-    /// A profile (its keys under the prefix).
-    Profile(Profile),
+    /// A table of a profile (its keys under the prefix): the whole profile, or the table
+    /// at the path given inside it (`costs` of a stack).
+    Profile(Profile, String),
 }
 
 impl Map {
@@ -29,7 +30,12 @@ impl Map {
             .push((prefix.to_string(), Wrote::Scenario(there.to_string())));
     }
     pub(super) fn add_profile(&mut self, prefix: &str, p: &Profile) {
-        self.entries.push((prefix.to_string(), Wrote::Profile(p.clone())));
+        self.add_profile_table(prefix, p, "");
+    }
+    /// As [`Map::add_profile`], for the table at `within` inside the profile.
+    pub(super) fn add_profile_table(&mut self, prefix: &str, p: &Profile, within: &str) {
+        self.entries
+            .push((prefix.to_string(), Wrote::Profile(p.clone(), within.to_string())));
     }
 
     /// The location of `path` of a lowered document (the longest prefix that wrote it),
@@ -59,13 +65,18 @@ impl Map {
                 };
                 (locate(&files[0], &key), key)
             }
-            Wrote::Profile(p) => {
-                let key = if rest.is_empty() {
+            Wrote::Profile(p, within) => {
+                let rel = match (within.is_empty(), rest.is_empty()) {
+                    (true, _) => rest.to_string(),
+                    (false, true) => within.clone(),
+                    (false, false) => format!("{within}.{rest}"),
+                };
+                let key = if rel.is_empty() {
                     format!("{}.{}", p.kind, p.name)
                 } else {
-                    format!("{}.{}.{rest}", p.kind, p.name)
+                    format!("{}.{}.{rel}", p.kind, p.name)
                 };
-                (p.locate(files, rest), key)
+                (p.locate(files, &rel), key)
             }
         }
     }
@@ -104,6 +115,7 @@ pub(super) fn validate<'o>(
     raw.linked = linked;
     let mut s = raw.validate(&default_name, &mut warnings).map_err(locate)?;
     s.path = source.path.clone();
+    s.files = files.iter().skip(1).map(|f| f.path.clone()).collect();
     s.warnings = warnings;
     Ok(s)
 }

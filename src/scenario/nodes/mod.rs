@@ -159,8 +159,15 @@ fn role(stack: &Profile) -> &str {
 
 /// Loads a scenario of nodes and applications (`doc`: its document as written); an error
 /// about a key a `--set` wrote names that argument.
-pub fn load(source: &Source, doc: toml::Table, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-    load_inner(source, doc, overrides).map_err(|e| match e {
+/// `given` stand for files (embedded ones, or a trial hardware file): see
+/// [`profiles::Catalogue`].
+pub fn load(
+    source: &Source,
+    doc: toml::Table,
+    given: &[Source],
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
+    load_inner(source, doc, given, overrides).map_err(|e| match e {
         ScenarioError::Field { key, problem, .. } if overrides.iter().any(|o| o.covers(&key)) => {
             let o = overrides.iter().rev().find(|o| o.covers(&key)).expect("checked");
             ScenarioError::Field {
@@ -176,6 +183,7 @@ pub fn load(source: &Source, doc: toml::Table, overrides: &[Override]) -> Result
 fn load_inner(
     source: &Source,
     mut doc: toml::Table,
+    given: &[Source],
     overrides: &[Override],
 ) -> Result<Scenario, ScenarioError> {
     for o in overrides {
@@ -197,7 +205,7 @@ fn load_inner(
             return Err(error_at(&files0, 0, k, p));
         }
     }
-    let mut cat = Catalogue::read(source, &doc)?;
+    let mut cat = Catalogue::read(source, &doc, given)?;
 
     let Nodes { full: nodes, bare } = read_nodes(&doc, &mut cat)?;
 
@@ -364,8 +372,10 @@ fn load_inner(
         costs_profile
             .origins
             .retain(|o| o.within == "costs" || o.within.is_empty());
-        tmap.entries
-            .push(("workload.costs".into(), Wrote::Profile(costs_profile)));
+        tmap.entries.push((
+            "workload.costs".into(),
+            Wrote::Profile(costs_profile, "costs".into()),
+        ));
         d.insert("workload".into(), toml::Value::Table(w));
         if perform3.is_none() && background.is_empty() {
             return validate(d, None, &cat.files, &tmap, source, at_set);
@@ -422,7 +432,14 @@ fn load_inner(
     map.add_profile("hosts.workstation", &clients.host);
     d.insert("hosts".into(), toml::Value::Table(hosts));
     // one card model on the file service, each side in its own mode
-    let side_keys = ["bus_width", "transmit_buffers", "packet_size"];
+    let side_keys = ["bus_width", "bus_widths", "transmit_buffers", "packet_size"];
+    // the workstations' own data-port timing, written on their side when it differs
+    let timing_keys = [
+        "io_access_ns_8bit",
+        "io_access_ns_16bit",
+        "io_access_ns_32bit",
+        "setup_ns",
+    ];
     let mut adapter = strip(&server.adapter.table, &["workstation"]);
     map.add_profile("adapter", &server.adapter);
     let ws_card = strip(&clients.adapter.table, &["workstation"]);
@@ -430,6 +447,10 @@ fn load_inner(
     for (k, v) in &ws_card {
         if side_keys.contains(&k.as_str()) {
             ws_side.insert(k.clone(), v.clone());
+        } else if timing_keys.contains(&k.as_str()) {
+            if adapter.get(k) != Some(v) {
+                ws_side.insert(k.clone(), v.clone());
+            }
         } else if adapter.get(k) != Some(v) {
             return Err(error_at(
                 &cat.files,
@@ -446,7 +467,8 @@ fn load_inner(
         }
     }
     for k in adapter.keys() {
-        if !ws_card.contains_key(k) && !side_keys.contains(&k.as_str()) {
+        if !ws_card.contains_key(k) && !side_keys.contains(&k.as_str()) && !timing_keys.contains(&k.as_str())
+        {
             return Err(error_at(
                 &cat.files,
                 0,
@@ -459,6 +481,10 @@ fn load_inner(
             ));
         }
     }
+    // one mode per workstation replaces the card's one mode
+    if ws_side.contains_key("bus_widths") {
+        ws_side.remove("bus_width");
+    }
     adapter.insert("workstation".into(), toml::Value::Table(ws_side));
     map.add_profile("adapter.workstation", &clients.adapter);
     d.insert("adapter".into(), toml::Value::Table(adapter));
@@ -468,12 +494,12 @@ fn load_inner(
     for k in ["protocol", "costs", "server"] {
         if let Some(v) = sstack.get(k) {
             nos.insert(k.into(), v.clone());
-            map.add_profile(&format!("nos.{k}"), &server.stack);
+            map.add_profile_table(&format!("nos.{k}"), &server.stack, k);
         }
     }
     if let Some(v) = wstack.get("workstation") {
         nos.insert("workstation".into(), v.clone());
-        map.add_profile("nos.workstation", &clients.stack);
+        map.add_profile_table("nos.workstation", &clients.stack, "workstation");
     }
     d.insert("nos".into(), toml::Value::Table(nos));
     let mut w = toml::Table::new();

@@ -58,6 +58,10 @@ pub struct Profile {
 pub struct Catalogue {
     /// Every file read: the scenario first, then includes and `from` files.
     pub files: Vec<Source>,
+    /// Files standing for paths (the scenario catalogue embedded in the binary, or a
+    /// calibration's trial hardware file): a file whose lexical path is one of theirs is
+    /// taken from them, not read from disk.
+    given: Vec<Source>,
     /// (kind, name) -> (file, table as written).
     defined: BTreeMap<(&'static str, String), Vec<(usize, toml::Table)>>,
 }
@@ -94,15 +98,32 @@ fn dir_of(src: &Source) -> PathBuf {
 impl Catalogue {
     /// Reads the scenario's includes (recursively) and registers every profile; `doc` is
     /// the scenario's own document (with overrides applied).
-    pub fn read(scenario: &Source, doc: &toml::Table) -> Result<Catalogue, ScenarioError> {
+    /// `given` stand for files ([`Catalogue::given`]).
+    pub fn read(scenario: &Source, doc: &toml::Table, given: &[Source]) -> Result<Catalogue, ScenarioError> {
         let mut cat = Catalogue {
             files: vec![scenario.clone()],
+            given: given.to_vec(),
             defined: BTreeMap::new(),
         };
         let mut chain = vec![lexical(&scenario.path)];
         cat.read_includes(0, doc, &mut chain)?;
         cat.register(0, doc)?;
         Ok(cat)
+    }
+
+    /// The file at `path`: a given one if its lexical path is theirs, else the file on
+    /// disk, else `None`.
+    fn open(&self, path: &Path) -> Result<Option<Source>, ScenarioError> {
+        let want = lexical(path);
+        if let Some(g) = self.given.iter().find(|g| lexical(&g.path) == want) {
+            return Ok(Some(g.clone()));
+        }
+        if !path.is_file() {
+            return Ok(None);
+        }
+        // read as the system resolves it (a `..` after a symlinked folder climbs from
+        // where the link points)
+        Source::read(path).map(Some)
     }
 
     fn read_includes(
@@ -159,19 +180,33 @@ impl Catalogue {
                     invalid(format!("more than {MAX_FILES} files included in all")),
                 ));
             }
-            if !path.is_file() {
+            let Some(src) = self.open(&path)? else {
+                let from = &self.files[file];
+                let rule = if from.is_stdin() {
+                    "a scenario read from standard input resolves its include relative to the \
+                     current directory; run from the scenario's folder, or give the include's \
+                     path from here"
+                        .to_string()
+                } else {
+                    let dir = dir_of(from);
+                    let folder = if dir.as_os_str().is_empty() {
+                        ".".to_string()
+                    } else {
+                        dir.display().to_string()
+                    };
+                    format!(
+                        "an include is resolved relative to the folder of the file that names \
+                         it, {folder}; copy the profile files beside the scenario, or export \
+                         them with it by `ethersim scenarios export`"
+                    )
+                };
                 return Err(error_at(
                     &self.files,
                     file,
                     &key,
-                    invalid(format!(
-                        "{} is not a readable file (an include is resolved relative to the \
-                         folder of the file that names it)",
-                        path.display()
-                    )),
+                    invalid(format!("{} is not a readable file ({rule})", path.display())),
                 ));
-            }
-            let src = Source::read(&want)?;
+            };
             let sub = src.parse()?;
             for k in sub.keys() {
                 if k != "include" && !KINDS.contains(&k.as_str()) {
@@ -410,7 +445,7 @@ impl Catalogue {
         let src_index = match known {
             Some(i) => i,
             None => {
-                if !path.is_file() {
+                let Some(src) = self.open(&path)? else {
                     return Err(error_at(
                         &self.files,
                         file,
@@ -421,7 +456,7 @@ impl Catalogue {
                             path.display()
                         )),
                     ));
-                }
+                };
                 if self.files.len() >= MAX_FILES {
                     return Err(error_at(
                         &self.files,
@@ -430,7 +465,7 @@ impl Catalogue {
                         invalid(format!("more than {MAX_FILES} files read in all")),
                     ));
                 }
-                self.files.push(Source::read(&want)?);
+                self.files.push(src);
                 self.files.len() - 1
             }
         };
@@ -511,7 +546,7 @@ pub struct Summary {
 pub fn list(path: &Path) -> Result<Vec<Summary>, ScenarioError> {
     let src = Source::read(path)?;
     let doc = src.parse()?;
-    let mut cat = Catalogue::read(&src, &doc)?;
+    let mut cat = Catalogue::read(&src, &doc, &[])?;
     let mut out = Vec::new();
     for kind in KINDS {
         for name in cat.names(kind) {

@@ -339,10 +339,42 @@ pub fn real_range(key: &str) -> (f64, f64) {
 /// The label of the key at `path` for a chart axis, a legend or a table heading; the
 /// path itself when the key is not registered.
 pub fn label(path: &str) -> String {
-    match find(path) {
-        Some(p) => p.label.to_string(),
-        // a table with a `kind` (workload.sizes): the label of its kind
-        None => find(&format!("{path}.kind")).map_or_else(|| path.to_string(), |p| p.label.to_string()),
+    let of = |path: &str| {
+        find(path)
+            // a table with a `kind` (workload.sizes): the label of its kind
+            .or_else(|| find(&format!("{path}.kind")))
+            .map(|p| p.label.to_string())
+    };
+    of(path)
+        .or_else(|| workload_keys(path).iter().find_map(|k| of(k)))
+        .unwrap_or_else(|| path.to_string())
+}
+
+/// The keys of a scenario of one workload that a key of a scenario of nodes and
+/// applications may stand for, likeliest first: `segment.X` is `medium.X`; `run.X` and
+/// `apps[N].X` are `workload.X`; a profile's key is the section's (`adapters.P.X` the
+/// `adapter.P.X` of a workstation's side, else `adapter.X` or a ttcp card's
+/// `workload.cards.P.X`; `hosts.P.X` or `workload.hosts.P.X`; `stacks.P.X` in `nos`,
+/// or a ttcp stack's `workload.stack.X` and `workload.X`).
+fn workload_keys(path: &str) -> Vec<String> {
+    let parts: Vec<&str> = path.splitn(3, '.').collect();
+    let rest = |from: usize| path.splitn(from + 1, '.').nth(from).unwrap_or("").to_string();
+    match parts.as_slice() {
+        ["segment", ..] => vec![format!("medium.{}", rest(1))],
+        ["run", ..] => vec![format!("workload.{}", rest(1))],
+        [app, ..] if app.starts_with("apps[") => vec![format!("workload.{}", rest(1))],
+        ["adapters", name, x] => vec![
+            format!("adapter.{name}.{x}"),
+            format!("adapter.{x}"),
+            format!("workload.cards.{name}.{x}"),
+        ],
+        ["hosts", name, x] => vec![format!("hosts.{name}.{x}"), format!("workload.hosts.{name}.{x}")],
+        ["stacks", _, x] => vec![
+            format!("nos.{x}"),
+            format!("workload.stack.{x}"),
+            format!("workload.{x}"),
+        ],
+        _ => Vec::new(),
     }
 }
 
@@ -441,6 +473,22 @@ mod tests {
             (1, 1024)
         );
         assert_eq!(label("adapter.transmit_buffers"), "AEX TRANSMIT_BUFFERS (frames)");
+        // the keys of a scenario of nodes and applications take their section's label
+        assert_eq!(
+            label("adapters.server.transmit_buffers"),
+            "AEX TRANSMIT_BUFFERS (frames)"
+        );
+        assert_eq!(
+            label("adapters.workstation.transmit_buffers"),
+            "Workstation AEX TRANSMIT_BUFFERS (frames)"
+        );
+        assert_eq!(label("segment.length_m"), label("medium.length_m"));
+        assert_eq!(label("apps[0].block_sizes"), label("workload.block_sizes"));
+        assert_eq!(
+            label("stacks.server.server.run_burst"),
+            label("nos.server.run_burst")
+        );
+        assert_eq!(label("nodes.ws.count"), "nodes.ws.count");
         assert_eq!(label("nos.costs.x"), "nos.costs.x");
     }
 }
