@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
     };
     let p3 = load(
         "bulletin/16bit-optimized.toml",
-        &["workload.block_sizes=[31744]", "workload.measure_s=4.0"],
+        &["apps[0].block_sizes=[31744]", "run.measure_s=4.0"],
     );
     let Workload::Perform3(pw) = &p3.workload else {
         panic!("perform3")

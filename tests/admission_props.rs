@@ -13,7 +13,7 @@
 
 use ethersim::repro::bulletin::SCENARIOS;
 use ethersim::repro::ttcp1995;
-use ethersim::scenario::{budget, load_embedded, load_str, Override, Scenario, ScenarioError, Workload};
+use ethersim::scenario::{budget, load_str, Override, Scenario, ScenarioError, Workload};
 use ethersim::workload::{perform3, saturate, ttcp};
 
 const SATURATE: &str = include_str!("../scenarios/saturate.toml");
@@ -260,22 +260,22 @@ fn ttcp_estimate_is_within_a_factor_of_2_for_full_segments_and_above_for_short_w
         .chain([
             (
                 "ttcp-1995-smc-ultra-smc-ultra-transmit",
-                vec!["workload.buflen=1436", "workload.nbuf=1024"],
+                vec!["apps[0].buflen=1436", "apps[0].nbuf=1024"],
             ),
             (
                 "ttcp-1995-smc-ultra-lance-receive",
-                vec!["workload.buflen=65536", "workload.nbuf=64"],
+                vec!["apps[0].buflen=65536", "apps[0].nbuf=64"],
             ),
             (
                 "ttcp-1995-smc-ultra-smc-ultra-transmit",
-                vec!["workload.nbuf=512", "medium.corrupt_fraction=0.01"],
+                vec!["apps[0].nbuf=512", "segment.corrupt_fraction=0.01"],
             ),
             (
                 "ttcp-1995-3c509-3c509-receive",
                 vec![
-                    "workload.nbuf=256",
-                    "medium.corrupt_fraction=0.1",
-                    "workload.limit_s=3600",
+                    "apps[0].nbuf=256",
+                    "segment.corrupt_fraction=0.1",
+                    "apps[0].limit_s=3600",
                 ],
             ),
         ])
@@ -294,8 +294,8 @@ fn ttcp_estimate_is_within_a_factor_of_2_for_full_segments_and_above_for_short_w
     );
     // writes shorter than an MSS: Nagle's rule coalesces them, the estimate does not
     for list in [
-        ["workload.buflen=64", "workload.nbuf=4096"],
-        ["workload.buflen=1", "workload.nbuf=20000"],
+        ["apps[0].buflen=64", "apps[0].nbuf=4096"],
+        ["apps[0].buflen=1", "apps[0].nbuf=20000"],
     ] {
         let s = ttcp_with("ttcp-1995-smc-ultra-smc-ultra-transmit", &list).unwrap();
         let (est, got) = estimate_and_run(&s);
@@ -311,9 +311,9 @@ fn ttcp_estimate_is_within_a_factor_of_2_for_full_segments_and_above_for_short_w
 fn ttcp_with_an_absurd_nbuf_is_refused_naming_the_key() {
     let case = "ttcp-1995-smc-ultra-smc-ultra-transmit";
     // the loader's range stops it first ...
-    let e = ttcp_with(case, &["workload.nbuf=1000000000000"]).unwrap_err();
+    let e = ttcp_with(case, &["apps[0].nbuf=1000000000000"]).unwrap_err();
     assert!(
-        e.contains("key `workload.nbuf`") && e.contains("1..=1048576"),
+        e.contains("key `apps[0].nbuf`") && e.contains("1..=1048576"),
         "{e}"
     );
     // ... and the admission rule would refuse what the range let through
@@ -340,9 +340,9 @@ fn ttcp_shipped_scenarios_and_the_largest_accepted_transfer_are_admitted() {
     let s = ttcp_with(
         "ttcp-1995-3c509-3c509-receive",
         &[
-            "workload.buflen=1048576",
-            "workload.nbuf=1024",
-            "medium.corrupt_fraction=1",
+            "apps[0].buflen=1048576",
+            "apps[0].nbuf=1024",
+            "segment.corrupt_fraction=1",
         ],
     )
     .unwrap();
@@ -499,14 +499,16 @@ mod full_ranges {
             limit in log(1e-4, 5000.0),
         ) {
             let list = vec![
-                format!("workload.buflen={}", buflen.round() as i64),
-                format!("workload.nbuf={}", nbuf.round() as i64),
-                format!("medium.corrupt_fraction={corrupt}"),
-                format!("workload.limit_s={limit}"),
+                format!("apps[0].buflen={}", buflen.round() as i64),
+                format!("apps[0].nbuf={}", nbuf.round() as i64),
+                format!("segment.corrupt_fraction={corrupt}"),
+                format!("apps[0].limit_s={limit}"),
             ];
             let c = &ttcp1995::CASES[case];
-            let file = format!("{}.toml", c.scenario);
-            let s = load_embedded(&file, c.text, Some(ttcp1995::HARDWARE), &sets(&list));
+            let s = ttcp1995::scenario(c.scenario, &sets(&list)).map_err(|e| match e {
+                ttcp1995::Ttcp1995Error::Scenario(e) => e,
+                other => panic!("{other}"),
+            });
             check(s, &format!("{} {list:?}", c.scenario))?;
         }
     }

@@ -415,7 +415,7 @@ fn an_error_in_an_inherited_key_is_located_in_the_fit_at_its_own_index() {
         dir.path(),
         "h2.toml",
         &format!(
-            "extends = {:?}\noverrides = [\"workload.costs.interrupt_kinstr=1\"]\n",
+            "extends = {:?}\noverrides = [\"stacks.linux-1-2.costs.interrupt_kinstr=1\"]\n",
             fit_1995()
         ),
     );

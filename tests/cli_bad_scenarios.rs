@@ -9,6 +9,8 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+mod shipped;
+
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_scenarios")
 }
@@ -129,8 +131,8 @@ fn ttcp_with_an_absurd_nbuf_is_refused_naming_the_key() {
         fails(
             sub,
             &s,
-            &["--set", "workload.nbuf=1000000000000"],
-            &["workload.nbuf=1000000000000", "`workload.nbuf`", "1..=1048576"],
+            &["--set", "apps[0].nbuf=1000000000000"],
+            &["apps[0].nbuf=1000000000000", "`apps[0].nbuf`", "1..=1048576"],
         );
     }
 }
@@ -198,36 +200,40 @@ fn bad_card_keys_are_reported_at_their_own_path() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml");
     for (set, want) in [
         (
-            "workload.cards.ex0.queue.take_up=\"sometimes\"",
+            "adapters.excelan-exos-204.queue.take_up=\"sometimes\"",
             &[
                 "from --set",
-                "`workload.cards.ex0.queue.take_up`",
+                "`adapters.excelan-exos-204.queue.take_up`",
                 "`fixed`, `polled`",
             ][..],
         ),
         (
-            "workload.cards.ex0.queue.bogus=1",
-            &["from --set", "`workload.cards.ex0.queue.bogus`", "unknown key"][..],
-        ),
-        (
-            "workload.cards.ex0.dma.word_ns=\"x\"",
+            "adapters.excelan-exos-204.queue.bogus=1",
             &[
                 "from --set",
-                "`workload.cards.ex0.dma.word_ns`",
+                "`adapters.excelan-exos-204.queue.bogus`",
+                "unknown key",
+            ][..],
+        ),
+        (
+            "adapters.excelan-exos-204.dma.word_ns=\"x\"",
+            &[
+                "from --set",
+                "`adapters.excelan-exos-204.dma.word_ns`",
                 "`x` is not a time",
                 "a bare number is in nanoseconds",
             ][..],
         ),
         (
-            "workload.cards.ex0.io_clocks=3",
+            "adapters.excelan-exos-204.io_clocks=3",
             &[
-                "`workload.cards.ex0.io_clocks`",
+                "`adapters.excelan-exos-204.io_clocks`",
                 "not a key of engine \"unibus_dma\"",
             ][..],
         ),
         (
-            "workload.cards.ex0.engine=\"fifo_pio\"",
-            &["`workload.cards.ex0.", "not a key of engine \"fifo_pio\""][..],
+            "adapters.excelan-exos-204.engine=\"fifo_pio\"",
+            &["`adapters.ex0.", "not a key of engine \"fifo_pio\""][..],
         ),
     ] {
         fails("run", &s, &["--set", set], want);
@@ -241,8 +247,7 @@ fn bad_card_keys_are_reported_at_their_own_path() {
     let hw = hw.replacen("tx_slots = 1", "tx_slots = \"one\"", 1);
     let line = hw.lines().position(|l| l.contains("tx_slots = \"one\"")).unwrap() + 1;
     std::fs::write(d.path().join("ttcp-1985.toml"), hw).unwrap();
-    let sc = d.path().join("single.toml");
-    std::fs::copy(&s, &sc).unwrap();
+    let sc = shipped::export(d.path(), "ttcp-1985-single-ex0-trailers");
     let err = fails("run", &sc, &[], &["expected a non-negative integer"]);
     assert!(
         err.contains(&format!("ttcp-1985.toml:{line}:")),

@@ -256,15 +256,16 @@ fn ttcp_hosts_joined_by_a_point_to_point_link_cannot_share_the_cable() {
 fn an_invalid_linked_scenario_is_reported_with_its_own_file_and_key() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad-ttcp.toml");
+    // a linked scenario of one workload (the 1995 scenario's old form)
     let good = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml"),
+            .join("tests/fixtures/workload-form/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml"),
     )
     .unwrap();
     std::fs::write(
         &bad,
         good.replace(
-            "hardware = \"ttcp-1995.toml\"",
+            "hardware = \"../../../../scenarios/ttcp1995/ttcp-1995.toml\"",
             &format!(
                 "hardware = \"{}\"",
                 Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -163,7 +163,7 @@ fn the_unrounded_cpu_seconds_are_what_ttcp_truncated_to_tenths() {
 #[test]
 fn the_socket_buffer_limits_1985_ttcp() {
     let kb = |buf: &str| {
-        let o = [Override::parse(&format!("workload.socket_buffer={buf}")).unwrap()];
+        let o = [Override::parse(&format!("apps[0].socket_buffer={buf}")).unwrap()];
         mean(&rows(&o), "receiver", "ex0", |r| r.simulated.kbytes_per_s)
     };
     let (b2, b8) = (kb("2048"), kb("8192"));
@@ -177,7 +177,7 @@ fn the_excelan_burst_matters_little_from_four_words_up() {
     // request and the two-segment window hold the cycle: 8 and 16 words gain a few
     // percent (57.7, 59.3, 59.9 KB/s with the shipped constants), never more than 6%
     let kb = |words: u32| {
-        let o = [Override::parse(&format!("workload.cards.ex0.dma.burst_words={words}")).unwrap()];
+        let o = [Override::parse(&format!("adapters.excelan-exos-204.dma.burst_words={words}")).unwrap()];
         mean(&rows(&o), "receiver", "ex0", |r| r.simulated_exact_kbytes_per_s)
     };
     let (w4, w8, w16) = (kb(4), kb(8), kb(16));
@@ -273,7 +273,7 @@ fn cli_reproduce_with_set_is_a_what_if_of_the_whole_table() {
     let dir = tempfile::tempdir().unwrap();
     let out = assert_cmd::Command::cargo_bin("ethersim")
         .unwrap()
-        .args(["reproduce", "ttcp-1985", "--set", "workload.socket_buffer=8192"])
+        .args(["reproduce", "ttcp-1985", "--set", "apps[0].socket_buffer=8192"])
         .args(["--out", dir.path().to_str().unwrap(), "--jobs", "1"])
         .output()
         .unwrap();
@@ -309,14 +309,14 @@ fn cli_reproduce_with_set_is_a_what_if_of_the_whole_table() {
 fn cli_reproduce_refuses_a_seed_an_unknown_key_and_a_key_twice() {
     for (set, says, code) in [
         (vec!["seed=3"], "`seed` cannot be set", 2),
-        (vec!["workload.nokey=1"], "key `workload.nokey`: unknown key", 1),
+        (vec!["apps[0].nokey=1"], "key `apps[0].nokey`: unknown key", 1),
         (
-            vec!["workload.socket_buffer=4096", "workload.socket_buffer=8192"],
+            vec!["apps[0].socket_buffer=4096", "apps[0].socket_buffer=8192"],
             "given twice",
             2,
         ),
         (
-            vec!["workload.cards.ex0.queue.take_up_ns=-1"],
+            vec!["adapters.excelan-exos-204.queue.take_up_ns=-1"],
             "allowed: [0, 10000000]",
             1,
         ),
@@ -375,10 +375,10 @@ fn a_what_if_without_out_goes_to_its_own_directory() {
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
-    run(&["--set", "workload.socket_buffer=4096"]);
+    run(&["--set", "apps[0].socket_buffer=4096"]);
     let what_if_dir = dir
         .path()
-        .join("output/what-if/ttcp1985_workload.socket_buffer=4096");
+        .join("output/what-if/ttcp1985_apps-0-.socket_buffer=4096");
     assert!(what_if_dir.join("ttcp-1985.csv").exists());
     assert!(!dir.path().join("output/ttcp-1985.csv").exists());
     run(&[]);
@@ -404,7 +404,7 @@ fn the_calibration_table_is_the_mean_of_each_configurations_non_anomalous_runs()
     for rec in table.records() {
         let rec = rec.unwrap();
         let num = |name: &str| rec[col(name)].parse::<f64>().unwrap();
-        let (config, iface, trailers, _, _) = ttcp1985::CASES
+        let (config, iface, trailers, _) = ttcp1985::CASES
             .iter()
             .find(|c| c.3 == &rec[col("scenario")])
             .unwrap();
@@ -460,7 +460,7 @@ fn a_configuration_loads_by_its_scenario_name_and_an_unknown_name_lists_the_nine
         .unwrap_err()
         .to_string();
     assert!(e.contains("`ttcp-1985-single-pcl1`"), "{e}");
-    for &(.., name, _) in &ttcp1985::CASES {
+    for &(.., name) in &ttcp1985::CASES {
         assert!(e.contains(name), "{e} lacks {name}");
     }
 }
@@ -473,7 +473,7 @@ fn the_calibrations_scatter_is_the_seeds_own_run_to_run_scatter() {
     let r = rows(&[]);
     let pooled = |side: &str, f: &dyn Fn(&Row) -> f64| {
         let (mut ss, mut df) = (0.0, 0usize);
-        for (config, iface, trailers, _, _) in ttcp1985::CASES.iter() {
+        for (config, iface, trailers, _) in ttcp1985::CASES.iter() {
             let v: Vec<f64> = r
                 .iter()
                 .filter(|x| {

@@ -231,7 +231,7 @@ fn figure(run: &[(String, f64)], name: &str) -> f64 {
 fn small_socket_buffer_transfers_window_limited() {
     const HAND_BOUND_KBPS: f64 = 1436.0 / 1024.0 / 3.542e-3;
     let default = run_csv(&[]);
-    let small = run_csv(&["--set", "workload.socket_buffer=4096"]);
+    let small = run_csv(&["--set", "apps[0].socket_buffer=4096"]);
     let (d, s) = (figure(&default, "kbytes_per_s"), figure(&small, "kbytes_per_s"));
     eprintln!("4096-byte buffer: {s:.1} KB/s; default 32767: {d:.1} KB/s; hand bound {HAND_BOUND_KBPS:.1}");
     assert_eq!(figure(&small, "bytes"), 16_777_216.0);
@@ -248,7 +248,7 @@ fn small_socket_buffer_transfers_window_limited() {
             "run",
             "scenarios/ttcp1995/ttcp-1995-3c509-3c509-transmit.toml",
             "--set",
-            "workload.socket_buffer=4096",
+            "apps[0].socket_buffer=4096",
             "--explain",
         ])
         .output()

@@ -26,9 +26,9 @@ fn run_out_of_time_fails_in_every_format() {
             "run",
             SCENARIO,
             "--set",
-            "workload.nbuf=64",
+            "apps[0].nbuf=64",
             "--set",
-            "workload.limit_s=0.01",
+            "apps[0].limit_s=0.01",
             "--format",
             format,
             "--out",
@@ -41,7 +41,7 @@ fn run_out_of_time_fails_in_every_format() {
             "{err}"
         );
         assert!(err.contains("of 524288 bytes read"), "{format}: {err}");
-        assert!(err.contains("time limit (workload.limit_s)"), "{format}: {err}");
+        assert!(err.contains("time limit (ttcp's limit_s)"), "{format}: {err}");
         // the figures are still printed and written
         assert!(!o.stdout.is_empty(), "{format}");
         let ext = if format == "table" { "txt" } else { format };
@@ -55,9 +55,9 @@ fn run_on_a_medium_that_loses_every_frame_fails_with_the_loss() {
         "run",
         SCENARIO,
         "--set",
-        "medium.corrupt_fraction=1.0",
+        "segment.corrupt_fraction=1.0",
         "--set",
-        "workload.limit_s=5",
+        "apps[0].limit_s=5",
         "--format",
         "csv",
     ]);
@@ -70,7 +70,7 @@ fn run_on_a_medium_that_loses_every_frame_fails_with_the_loss() {
 
 #[test]
 fn run_that_finishes_exits_0() {
-    let o = ethersim(&["run", SCENARIO, "--set", "workload.nbuf=64", "--format", "csv"]);
+    let o = ethersim(&["run", SCENARIO, "--set", "apps[0].nbuf=64", "--format", "csv"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -81,9 +81,9 @@ fn sweep_names_its_unfinished_runs_and_fails_after_writing() {
         "sweep",
         SCENARIO,
         "--set",
-        "workload.nbuf=64",
+        "apps[0].nbuf=64",
         "--param",
-        "workload.limit_s",
+        "apps[0].limit_s",
         "--values",
         "0.01,60",
         "--replications",
@@ -96,9 +96,9 @@ fn sweep_names_its_unfinished_runs_and_fails_after_writing() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("error: 2 of 4 runs did not finish"), "{err}");
-    assert!(err.contains("workload.limit_s=0.01 seed 1995: "), "{err}");
-    assert_eq!(err.matches("workload.limit_s=0.01 seed ").count(), 2, "{err}");
-    assert!(!err.contains("workload.limit_s=60 seed"), "{err}");
+    assert!(err.contains("apps[0].limit_s=0.01 seed 1995: "), "{err}");
+    assert_eq!(err.matches("apps[0].limit_s=0.01 seed ").count(), 2, "{err}");
+    assert!(!err.contains("apps[0].limit_s=60 seed"), "{err}");
     for f in ["sweep.csv", "sweep_summary.csv", "sweep.svg"] {
         assert!(dir.path().join(f).exists(), "{f} not written");
     }

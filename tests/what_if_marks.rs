@@ -107,7 +107,7 @@ fn a_what_if_of_the_ttcp_table_is_marked_too() {
             "reproduce",
             "ttcp1995",
             "--set",
-            "workload.socket_buffer=16384",
+            "apps[0].socket_buffer=16384",
             "-o",
             "w",
         ],
@@ -116,7 +116,7 @@ fn a_what_if_of_the_ttcp_table_is_marked_too() {
     let out = dir.path().join("w");
     assert!(std::fs::read_to_string(out.join("ttcp-1995.svg"))
         .unwrap()
-        .contains("workload.socket_buffer=16384"));
+        .contains("apps[0].socket_buffer=16384"));
     let meta = std::fs::read_to_string(out.join("ttcp-1995.meta.json")).unwrap();
     assert!(
         meta.contains("\"what_if\": true") && meta.contains("1995"),

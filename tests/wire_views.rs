@@ -279,7 +279,7 @@ fn test_whole_buffers_lengthen_the_frames_on_the_wire_not_the_copies() {
 fn test_pcap_of_ttcp_has_valid_tcp() {
     let s = load(
         "scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
-        &["workload.nbuf=64"],
+        &["apps[0].nbuf=64"],
     );
     let Workload::Ttcp(w) = &s.workload else {
         panic!("ttcp")
@@ -399,7 +399,7 @@ impl Observer for HostLog {
 fn test_ttcp_host_work_per_frame_adds_up_to_copy_time() {
     let s = load(
         "scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml",
-        &["workload.nbuf=16"],
+        &["apps[0].nbuf=16"],
     );
     let Workload::Ttcp(w) = &s.workload else {
         panic!("ttcp")

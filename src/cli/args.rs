@@ -94,7 +94,7 @@ Examples:
   ethersim reproduce --list
   ethersim reproduce bulletin
   ethersim reproduce ttcp1995 --out output --jobs 2
-  ethersim reproduce ttcp1985 --set workload.socket_buffer=4096   # into output/what-if/...
+  ethersim reproduce ttcp1985 --set 'apps[0].socket_buffer=4096'   # into output/what-if/...
   ethersim reproduce lanperf
   ethersim reproduce figure1 --out study --run-index 12   # one of its 20 runs; then ethersim merge study
 

@@ -41,11 +41,18 @@ impl Provenance {
     /// The provenance of reproduction `r` run with the overrides `set` (`KEY=VALUE`).
     pub fn of(r: &dyn Reproduction, set: &[String]) -> Self {
         let prefix = format!("{}/", r.name());
-        let files: Vec<(&str, &str)> = catalogue::FILES
+        let mut files: Vec<(&str, &str)> = catalogue::FILES
             .iter()
             .filter(|(path, _)| path.starts_with(&prefix))
             .copied()
             .collect();
+        // scenarios of nodes read their profiles from the profile catalogue
+        if files
+            .iter()
+            .any(|&(path, text)| catalogue::Entry { path, text }.is_node_form())
+        {
+            files.push(catalogue::PROFILES);
+        }
         let mut overrides = set.to_vec();
         overrides.sort();
         Provenance {
@@ -54,7 +61,16 @@ impl Provenance {
             overrides,
             seeds: r.report_seeds(),
             scenarios_sha256: content_hash(files.iter().copied()),
-            scenario_files: files.iter().map(|(p, _)| format!("scenarios/{p}")).collect(),
+            scenario_files: files
+                .iter()
+                .map(|&(p, _)| {
+                    if p == catalogue::PROFILES.0 {
+                        p.to_string()
+                    } else {
+                        format!("scenarios/{p}")
+                    }
+                })
+                .collect(),
             ethersim: env!("CARGO_PKG_VERSION").to_string(),
             commit: option_env!("ETHERSIM_GIT_HASH").unwrap_or("").to_string(),
         }

@@ -14,85 +14,27 @@
 
 pub mod report;
 
-use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
+use crate::scenario::{Override, Scenario, ScenarioError, Workload};
 use crate::workload::ttcp::{self, TtcpError, TtcpSide};
 
 /// The measured tables, compiled in.
 pub const MEASURED_CSV: &str = include_str!("../../../data/ttcp1985/ttcp-1985.csv");
 
-const HARDWARE: (&str, &str) = (
-    "ttcp-1985.toml",
-    include_str!("../../../scenarios/ttcp1985/ttcp-1985.toml"),
-);
-
 /// Seeds each configuration runs with (the scenario's own, then four more).
 pub const SEEDS: [u64; 5] = [1985, 1, 2, 3, 4];
 
-/// (config, interface, trailers as in the CSV, scenario name, its text).
-pub const CASES: [(&str, &str, &str, &str, &str); 9] = [
-    (
-        "dual",
-        "ex0",
-        "no",
-        "ttcp-1985-dual-ex0-notrailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-ex0-notrailers.toml"),
-    ),
-    (
-        "dual",
-        "ex0",
-        "yes",
-        "ttcp-1985-dual-ex0-trailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-ex0-trailers.toml"),
-    ),
-    (
-        "dual",
-        "il0",
-        "no",
-        "ttcp-1985-dual-il0-notrailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-il0-notrailers.toml"),
-    ),
-    (
-        "dual",
-        "il0",
-        "yes",
-        "ttcp-1985-dual-il0-trailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-il0-trailers.toml"),
-    ),
-    (
-        "dual",
-        "pcl0",
-        "n/a",
-        "ttcp-1985-dual-pcl0",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-dual-pcl0.toml"),
-    ),
-    (
-        "single",
-        "pcl0",
-        "n/a",
-        "ttcp-1985-single-pcl0",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-pcl0.toml"),
-    ),
-    (
-        "single",
-        "il0",
-        "yes",
-        "ttcp-1985-single-il0-trailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-il0-trailers.toml"),
-    ),
-    (
-        "single",
-        "ex0",
-        "yes",
-        "ttcp-1985-single-ex0-trailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-ex0-trailers.toml"),
-    ),
-    (
-        "single",
-        "ex0",
-        "no",
-        "ttcp-1985-single-ex0-notrailers",
-        include_str!("../../../scenarios/ttcp1985/ttcp-1985-single-ex0-notrailers.toml"),
-    ),
+/// (config, interface, trailers as in the CSV, scenario name): the scenario is the
+/// catalogue's `ttcp1985/NAME.toml`.
+pub const CASES: [(&str, &str, &str, &str); 9] = [
+    ("dual", "ex0", "no", "ttcp-1985-dual-ex0-notrailers"),
+    ("dual", "ex0", "yes", "ttcp-1985-dual-ex0-trailers"),
+    ("dual", "il0", "no", "ttcp-1985-dual-il0-notrailers"),
+    ("dual", "il0", "yes", "ttcp-1985-dual-il0-trailers"),
+    ("dual", "pcl0", "n/a", "ttcp-1985-dual-pcl0"),
+    ("single", "pcl0", "n/a", "ttcp-1985-single-pcl0"),
+    ("single", "il0", "yes", "ttcp-1985-single-il0-trailers"),
+    ("single", "ex0", "yes", "ttcp-1985-single-ex0-trailers"),
+    ("single", "ex0", "no", "ttcp-1985-single-ex0-notrailers"),
 ];
 
 /// Why the table could not be produced.
@@ -257,20 +199,23 @@ fn fields(line: &str) -> Vec<String> {
 /// Loads the configuration whose scenario is `name` (e.g. `ttcp-1985-single-ex0-trailers`)
 /// from the embedded files, with `overrides` applied.
 pub fn scenario(name: &str, overrides: &[Override]) -> Result<Scenario, Ttcp1985Error> {
-    let Some(&(.., text)) = CASES.iter().find(|c| c.3 == name) else {
+    if !CASES.iter().any(|c| c.3 == name) {
         return Err(Ttcp1985Error::UnknownCase {
             name: name.to_string(),
             allowed: CASES.map(|c| c.3).join(", "),
         });
-    };
-    Ok(scenario::load_embedded(name, text, Some(HARDWARE), overrides)?)
+    }
+    Ok(super::catalogue::load(
+        &format!("ttcp1985/{name}.toml"),
+        overrides,
+    )?)
 }
 
 /// Runs every configuration over [`SEEDS`] (with `overrides` applied) and pairs each
 /// row of the tables with its side of the simulated runs.
 pub fn run(overrides: &[Override]) -> Result<Vec<Row>, Ttcp1985Error> {
     let mut sims = Vec::new();
-    for &(config, iface, trailers, name, _) in &CASES {
+    for &(config, iface, trailers, name) in &CASES {
         let s = scenario(name, overrides)?;
         let Workload::Ttcp(w) = &s.workload else {
             unreachable!("{name} is a ttcp scenario")

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use self::table::{CardName, TtcpCase, TtcpCeiling, TtcpDirection, TtcpTable};
 use crate::engine::seed;
-use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
+use crate::scenario::{Override, Scenario, ScenarioError, Workload};
 use crate::stats::Spread;
 use crate::workload::ttcp::{self, TtcpConfig, TtcpError, TtcpSummary};
 
@@ -136,10 +136,8 @@ pub fn scenario(name: &str, overrides: &[Override]) -> Result<Scenario, Ttcp1995
 }
 
 fn load(case: &Case, overrides: &[Override]) -> Result<Scenario, Ttcp1995Error> {
-    Ok(scenario::load_embedded(
-        &format!("{}.toml", case.scenario),
-        case.text,
-        Some(HARDWARE),
+    Ok(super::catalogue::load(
+        &format!("ttcp1995/{}.toml", case.scenario),
         overrides,
     )?)
 }

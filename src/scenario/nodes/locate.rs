@@ -39,8 +39,10 @@ impl Map {
     }
 
     /// The location of `path` of a lowered document (the longest prefix that wrote it),
-    /// and the key as the user wrote it there.
-    fn locate(&self, files: &[Source], path: &str) -> (Location, String) {
+    /// the key as the user wrote it there, and the other keys of the scenario file that
+    /// may have written it (the same key of a profile the one named extends, which a
+    /// `--set` may have changed).
+    fn locate(&self, files: &[Source], path: &str) -> (Location, String, Vec<String>) {
         let best = self
             .entries
             .iter()
@@ -52,7 +54,7 @@ impl Map {
             let at = Location::FileOnly {
                 path: files[0].path.clone(),
             };
-            return (at, path.to_string());
+            return (at, path.to_string(), Vec::new());
         };
         let rest = path[prefix.len()..].trim_start_matches('.');
         match wrote {
@@ -63,7 +65,7 @@ impl Map {
                     (false, false) if rest.starts_with('[') => format!("{there}{rest}"),
                     (false, false) => format!("{there}.{rest}"),
                 };
-                (locate(&files[0], &key), key)
+                (locate(&files[0], &key), key, Vec::new())
             }
             Wrote::Profile(p, within) => {
                 let rel = match (within.is_empty(), rest.is_empty()) {
@@ -76,7 +78,22 @@ impl Map {
                 } else {
                     format!("{}.{}.{rel}", p.kind, p.name)
                 };
-                (p.locate(files, &rel), key)
+                let inside = |within: &str| {
+                    if within.is_empty() {
+                        Some(rel.clone())
+                    } else {
+                        rel.strip_prefix(within)
+                            .and_then(|r| r.strip_prefix('.'))
+                            .map(str::to_string)
+                    }
+                };
+                let others = p
+                    .origins
+                    .iter()
+                    .filter(|o| o.file == 0)
+                    .filter_map(|o| Some(format!("{}.{}", o.table, inside(&o.within)?)))
+                    .collect();
+                (p.locate(files, &rel), key, others)
             }
         }
     }
@@ -93,10 +110,12 @@ pub(super) fn validate<'o>(
 ) -> Result<Scenario, ScenarioError> {
     let locate = |e: FieldError| -> ScenarioError {
         // the user's key (in the scenario or a profile); a --set that wrote it wins
-        let (at, key) = map.locate(files, &e.path);
-        let at = match at_set(&key).or_else(|| at_set(&e.path)) {
-            Some(o) => Location::Set { arg: o.arg.clone() },
-            None => at,
+        let (at, key, others) = map.locate(files, &e.path);
+        let set_other = others.iter().find_map(|k| Some((at_set(k)?, k.clone())));
+        let (at, key) = match (at_set(&key).or_else(|| at_set(&e.path)), set_other) {
+            (Some(o), _) => (Location::Set { arg: o.arg.clone() }, key),
+            (None, Some((o, other))) => (Location::Set { arg: o.arg.clone() }, other),
+            (None, None) => (at, key),
         };
         ScenarioError::Field {
             at,

@@ -122,8 +122,13 @@ impl Catalogue {
             return Ok(None);
         }
         // read as the system resolves it (a `..` after a symlinked folder climbs from
-        // where the link points)
-        Source::read(path).map(Some)
+        // where the link points), named by the shorter lexical path when that is the file
+        let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y);
+        if same(&want, path) {
+            Source::read(&want).map(Some)
+        } else {
+            Source::read(path).map(Some)
+        }
     }
 
     fn read_includes(

@@ -212,7 +212,7 @@ fn why_stuck(lan: &TcpLan<Ttcp>, tx: usize, bytes: u64) -> String {
             lan.frames_lost, s.retransmit_timeouts
         )
     } else {
-        "the transfer was still moving when the time limit (workload.limit_s) ran out".into()
+        "the transfer was still moving when the time limit (ttcp's limit_s) ran out".into()
     }
 }
 
