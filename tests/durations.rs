@@ -83,7 +83,7 @@ fn test_an_integer_key_takes_a_whole_number_of_its_unit() {
     assert_ne!(load("20").unwrap(), load("30").unwrap());
     let e = load("\"20500ms\"").unwrap_err().to_string();
     assert!(
-        e.contains("workload.test_s") && e.contains("whole number of seconds"),
+        e.contains("apps[0].test_s") && e.contains("whole number of seconds"),
         "{e}"
     );
 }

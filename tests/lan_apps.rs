@@ -411,9 +411,10 @@ fn a_shared_run_of_one_application_or_a_block_size_without_workstations_is_refus
 /// assertions).
 #[test]
 fn lanperf_beside_a_background_group_reads_slower_and_writes_as_fast() {
-    let lanperf =
-        ethersim::scenario::nodes::migrate::migrate(&root().join("scenarios/lanperf/lanperf-x.toml"))
-            .unwrap();
+    let lanperf = ethersim::scenario::nodes::migrate::migrate(
+        &root().join("tests/fixtures/workload-form/lanperf/lanperf-x.toml"),
+    )
+    .unwrap();
     let with_load = lanperf.replacen("[[apps]]", "[nodes.load]\ncount = 10\n\n[[apps]]", 1)
         + "\n[[apps]]\nkind = \"traffic\"\nsenders = \"load\"\noffered_load = 0.5\n\
            destination = \"round_robin\"\n\
@@ -451,9 +452,10 @@ fn lanperf_beside_a_background_group_reads_slower_and_writes_as_fast() {
 /// assertions); the bulk transfer takes the wire from LANPERF's short requests.
 #[test]
 fn lanperf_beside_a_ttcp_transfer_reports_both() {
-    let lanperf =
-        ethersim::scenario::nodes::migrate::migrate(&root().join("scenarios/lanperf/lanperf-x.toml"))
-            .unwrap();
+    let lanperf = ethersim::scenario::nodes::migrate::migrate(
+        &root().join("tests/fixtures/workload-form/lanperf/lanperf-x.toml"),
+    )
+    .unwrap();
     let catalogue = root().join("hardware/catalogue.toml");
     let text = format!("include = [{:?}]\n", catalogue.display().to_string())
         + &lanperf.replacen(

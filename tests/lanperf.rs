@@ -107,7 +107,10 @@ fn test_x_defaults_run_both_tests_on_five_stations_audited() {
 fn test_read_agrees_with_figure_1_at_32k_blocks() {
     let r = run(
         "lanperf/lanperf-max.toml",
-        &["workload.stations=5", "workload.options=\"t10 b32768 f4 r\""],
+        &[
+            "nodes.workstations.count=5",
+            "apps[0].options=\"t10 b32768 f4 r\"",
+        ],
     );
     let lp_bytes_s = r.total_kbps(Test::Read).unwrap() * 1024.0;
     let s = load("bulletin/16bit-optimized.toml", &["apps[0].block_sizes=[31744]"]).unwrap();
@@ -139,14 +142,8 @@ fn test_read_agrees_with_figure_1_at_32k_blocks() {
 #[test]
 fn test_read_steps_from_cache_to_disk_when_the_files_stop_fitting() {
     // 5 stations x 4 KB x f blocks against a 1 MB cache: 5 x 200 KB fits, 5 x 256 KB not
-    let fits = run(
-        "lanperf/lanperf-x.toml",
-        &["workload.options=\"t10 b4096 f50 r\""],
-    );
-    let spills = run(
-        "lanperf/lanperf-x.toml",
-        &["workload.options=\"t10 b4096 f64 r\""],
-    );
+    let fits = run("lanperf/lanperf-x.toml", &["apps[0].options=\"t10 b4096 f50 r\""]);
+    let spills = run("lanperf/lanperf-x.toml", &["apps[0].options=\"t10 b4096 f64 r\""]);
     let (a, b) = (fits.totals[0].clone(), spills.totals[0].clone());
     let (ua, ub) = (a.usage.unwrap(), b.usage.unwrap());
     assert!(ua.disk_busy < 0.05, "in cache: no disk: {ua:?}");
@@ -161,17 +158,17 @@ fn test_read_steps_from_cache_to_disk_when_the_files_stop_fitting() {
 
 #[test]
 fn test_write_delayed_beats_write_through_and_sharing_mode_decides() {
-    let opts = "workload.options=\"t10 b4096 f16 w\"";
+    let opts = "apps[0].options=\"t10 b4096 f16 w\"";
     let through = run("lanperf/lanperf-x.toml", &[opts]);
     let delayed = run(
         "lanperf/lanperf-x.toml",
-        &[opts, "workload.cache.write_policy=\"delayed\""],
+        &[opts, "apps[0].cache.write_policy=\"delayed\""],
     );
     let shared = run(
         "lanperf/lanperf-x.toml",
         &[
-            "workload.options=\"t10 b4096 f16 w dn\"",
-            "workload.cache.write_policy=\"delayed\"",
+            "apps[0].options=\"t10 b4096 f16 w dn\"",
+            "apps[0].cache.write_policy=\"delayed\"",
         ],
     );
     let (t, d, s) = (
@@ -191,12 +188,12 @@ fn test_write_delayed_beats_write_through_and_sharing_mode_decides() {
 #[test]
 fn test_write_over_a_lossy_medium_loses_and_duplicates_nothing() {
     for frac in ["0.01", "0.1"] {
-        let set = format!("medium.corrupt_fraction={frac}");
+        let set = format!("segment.corrupt_fraction={frac}");
         for policy in ["\"write-through\"", "\"delayed\""] {
-            let p = format!("workload.cache.write_policy={policy}");
+            let p = format!("apps[0].cache.write_policy={policy}");
             let r = run(
                 "lanperf/lanperf-x.toml",
-                &[&set, &p, "workload.options=\"t10 b4096 f16 w\""],
+                &[&set, &p, "apps[0].options=\"t10 b4096 f16 w\""],
             );
             let u = r.totals[0].usage.as_ref().unwrap();
             assert!(
@@ -279,7 +276,7 @@ fn test_bad_input_is_a_clear_error() {
 fn test_run_output_has_the_declared_columns_one_row_per_test() {
     let s = load(
         "lanperf/lanperf-x.toml",
-        &["workload.options=\"t10 b512 f8\"", "workload.stations=2"],
+        &["apps[0].options=\"t10 b512 f8\"", "nodes.workstations.count=2"],
     )
     .unwrap();
     let out = ethersim::run::run(&s);
@@ -311,7 +308,7 @@ fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
     let sum = |servers: &str| {
         let r = run(
             "lanperf/lanperf-2servers.toml",
-            &[&format!("workload.servers={servers}")],
+            &[&format!("nodes.server.count={servers}")],
         );
         let t = r.totals[0].clone();
         (t.throughput_kbps, t.usage.unwrap())
@@ -336,10 +333,10 @@ fn test_more_servers_raise_the_sum_until_the_wire_is_saturated() {
 #[test]
 fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     let local = |dev: &str, redir: bool| {
-        let set = format!("workload.local={{device=\"{dev}\", redirector={redir}}}");
+        let set = format!("apps[0].local={{device=\"{dev}\", redirector={redir}}}");
         let r = run(
             "lanperf/lanperf-x.toml",
-            &["workload.stations=1", "workload.options=\"t10 r\"", &set],
+            &["nodes.workstations.count=1", "apps[0].options=\"t10 r\"", &set],
         );
         assert_eq!(r.servers, 0);
         r.total_kbps(Test::Read).unwrap()
@@ -349,7 +346,7 @@ fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     let disk = local("hard-disk", false);
     let net = run(
         "lanperf/lanperf-x.toml",
-        &["workload.stations=1", "workload.options=\"t10 r\""],
+        &["nodes.workstations.count=1", "apps[0].options=\"t10 r\""],
     )
     .total_kbps(Test::Read)
     .unwrap();
@@ -361,12 +358,12 @@ fn test_local_baselines_order_ram_disk_redirector_hard_disk_and_network() {
     let e = load(
         "lanperf/lanperf-x.toml",
         &[
-            "workload.local={device=\"floppy\", redirector=false}",
-            "workload.stations=1",
+            "apps[0].local={device=\"floppy\", redirector=false}",
+            "nodes.workstations.count=1",
         ],
     )
     .unwrap_err();
-    assert!(e.contains("workload.local.device"), "{e}");
+    assert!(e.contains("apps[0].local.device"), "{e}");
 }
 
 #[test]
@@ -374,19 +371,19 @@ fn test_bad_input_through_the_cli_writes_nothing_and_does_not_panic() {
     let dir = tempfile::tempdir().unwrap();
     for (sets, want) in [
         (
-            &["workload.options=\"t9\""][..],
+            &["apps[0].options=\"t9\""][..],
             "out of range 10..=65535 (LANPERF option t#)",
         ),
         (
-            &["workload.options=\"t30 b64 f10 q\""],
+            &["apps[0].options=\"t30 b64 f10 q\""],
             "option `q`: unknown option",
         ),
         (
-            &["workload.options=\"b70000\""],
+            &["apps[0].options=\"b70000\""],
             "out of range 1..=65535 (LANPERF option b#)",
         ),
         (
-            &["workload.options=\"f65535 b65535\"", "workload.stations=10"],
+            &["apps[0].options=\"f65535 b65535\"", "nodes.workstations.count=10"],
             "the disk has",
         ),
     ] {

@@ -502,11 +502,6 @@ fn every_shipped_scenario_of_one_workload_migrates_to_the_same_model() {
             );
             continue;
         }
-        if f.ends_with("lanperf-2servers.toml") {
-            let e = text.map(|_| ()).unwrap_err().to_string();
-            assert!(e.contains("several file servers have no node form yet"), "{e}");
-            continue;
-        }
         let text = text.unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         assert!(text.contains("[nodes."), "{text}");
         let path = n.write("migrated.toml", &text);
@@ -546,7 +541,7 @@ fn migrate_refuses_a_file_of_nodes_and_an_invalid_file() {
 #[test]
 fn lanperf_on_nodes_runs_as_the_lanperf_scenario() {
     let n = Nodes::new();
-    let shipped = root().join("scenarios/lanperf/lanperf-x.toml");
+    let shipped = old_form("lanperf/lanperf-x.toml");
     let text = ethersim::scenario::nodes::migrate::migrate(&shipped).unwrap();
     assert!(text.contains("kind = \"lanperf\""), "{text}");
     assert!(text.contains("[nodes.workstations]"), "{text}");

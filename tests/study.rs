@@ -233,12 +233,7 @@ fn lanperf_run_as_a_hundred_processes_merges_to_the_one_process_files() {
     let d = tempfile::tempdir().unwrap();
     let (one, sharded) = (d.path().join("one"), d.path().join("sharded"));
     // a what-if with 10-second tests (the shortest LANPERF allows), to keep the runs short
-    let study = strings(&[
-        "reproduce",
-        "lanperf",
-        "--set",
-        "workload.options=t10 b4096 f16 r",
-    ]);
+    let study = strings(&["reproduce", "lanperf", "--set", "apps[0].options=t10 b4096 f16 r"]);
     let o = ethersim(&out_args(&study, &one));
     assert!(o.status.success(), "{}", text(&o.stderr));
     let n = list_runs(&study, &sharded);

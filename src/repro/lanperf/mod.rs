@@ -25,7 +25,7 @@ pub mod report;
 use rayon::prelude::*;
 
 use crate::engine::seed;
-use crate::scenario::{self, Override, Scenario, ScenarioError, Workload};
+use crate::scenario::{Override, Scenario, ScenarioError, Workload};
 use crate::workload::lanperf::{self, Limit, Test};
 
 /// The maximum-server-throughput scenario, compiled in (the same file as in
@@ -34,6 +34,9 @@ pub const SCENARIO: (&str, &str) = (
     "lanperf-max.toml",
     include_str!("../../../scenarios/lanperf/lanperf-max.toml"),
 );
+
+/// The key of the experiment's station count, in its scenario of nodes.
+pub const STATIONS_KEY: &str = "nodes.workstations.count";
 
 /// The station counts of the experiment: 1 to this many.
 pub const MAX_STATIONS: usize = 20;
@@ -197,11 +200,11 @@ pub enum LanperfReproError {
     NotLanperf,
     #[error(
         "the scenario's options run no READ test at {stations} stations: the experiment \
-         sums READ throughputs (keep `r` in workload.options)"
+         sums READ throughputs (keep `r` in apps[0].options)"
     )]
     NoRead { stations: usize },
     #[error(
-        "{0}: the experiment sets workload.stations itself (1 to {MAX_STATIONS}); change any \
+        "{0}: the experiment sets nodes.workstations.count itself (1 to {MAX_STATIONS}); change any \
          other key"
     )]
     StationsSet(String),
@@ -210,13 +213,12 @@ pub enum LanperfReproError {
 }
 
 /// The experiment's scenario at `stations` stations, with the overrides `set` (applied
-/// after the station count, so `--set workload.stations=...` is refused by the caller's
+/// after the station count, so `--set nodes.workstations.count=...` is refused by the caller's
 /// conflict check rather than silently lost).
 pub fn scenario(stations: usize, set: &[Override]) -> Result<Scenario, ScenarioError> {
-    let mut o = vec![Override::parse(&format!("workload.stations={stations}"))?];
+    let mut o = vec![Override::parse(&format!("{STATIONS_KEY}={stations}"))?];
     o.extend(set.iter().cloned());
-    let (name, text) = SCENARIO;
-    scenario::load_embedded(name, text, Some(super::bulletin::HARDWARE), &o)
+    super::catalogue::load(&format!("lanperf/{}", SCENARIO.0), &o)
 }
 
 /// Runs the experiment with overrides `set` in every run: the [`RUNS`] runs of
@@ -254,9 +256,9 @@ pub struct ReadRun {
     pub limit: Limit,
 }
 
-/// The experiment sets `workload.stations` itself: an override of it is refused.
+/// The experiment sets [`STATIONS_KEY`] itself: an override of it is refused.
 fn check_set(set: &[Override]) -> Result<(), LanperfReproError> {
-    match set.iter().find(|o| o.keys == ["workload", "stations"]) {
+    match set.iter().find(|o| o.keys.join(".") == STATIONS_KEY) {
         Some(o) => Err(LanperfReproError::StationsSet(o.arg.clone())),
         None => Ok(()),
     }
@@ -384,7 +386,7 @@ impl super::Indexed for Lanperf {
                     "scenario".into(),
                     SCENARIO.0.trim_end_matches(".toml").to_string(),
                 ),
-                ("workload.stations".into(), stations.to_string()),
+                (STATIONS_KEY.into(), stations.to_string()),
                 ("seed".into(), seed.to_string()),
             ]
         })
@@ -393,6 +395,7 @@ impl super::Indexed for Lanperf {
         vec![
             SCENARIO,
             super::bulletin::HARDWARE,
+            super::catalogue::PROFILES,
             ("lanperf-sample.csv", SAMPLE_CSV),
         ]
     }

@@ -11,8 +11,8 @@
 //!
 //! The old file's comments (the sources of its constants) are not carried: the new file's
 //! header names the file it came from. Kinds with no node form yet (shared: its form is
-//! the applications placed on the nodes themselves), a LANPERF local baseline, cards in several modes within the workstations
-//! (`adapter.workstation.bus_widths`) and several servers are refused, saying so.
+//! the applications placed on the nodes themselves), cards in several modes within the workstations
+//! (`adapter.workstation.bus_widths`) and several PERFORM3 servers are refused, saying so.
 
 use std::path::Path;
 
@@ -107,18 +107,11 @@ pub fn migrate(path: &Path) -> Result<String, ScenarioError> {
     let mut run = toml::Table::new();
     match kind {
         "perform3" | "lanperf" => {
-            if kind == "lanperf" && w.contains_key("local") {
-                return Err(refuse(
-                    &src,
-                    "workload.local",
-                    "a local baseline has no network, so no nodes: it runs as it is".into(),
-                ));
-            }
-            if w.get("servers").and_then(toml::Value::as_integer).unwrap_or(1) > 1 {
+            if kind == "perform3" && w.get("servers").and_then(toml::Value::as_integer).unwrap_or(1) > 1 {
                 return Err(refuse(
                     &src,
                     "workload.servers",
-                    "several file servers have no node form yet (one server per file service)".into(),
+                    "PERFORM3 reads from one server".into(),
                 ));
             }
             let hosts = table(doc.get("hosts"));
@@ -173,10 +166,12 @@ pub fn migrate(path: &Path) -> Result<String, ScenarioError> {
                 n.insert("stack".into(), stack.into());
                 n
             };
-            nodes.insert(
-                "server".into(),
-                toml::Value::Table(node("server-host", "server-card", "server-stack")),
-            );
+            let mut server = node("server-host", "server-card", "server-stack");
+            if let Some(n) = w.get("servers").filter(|n| n.as_integer() != Some(1)) {
+                // a group of servers, the stations assigned to them in turn
+                server.insert("count".into(), n.clone());
+            }
+            nodes.insert("server".into(), toml::Value::Table(server));
             let count_key = if kind == "lanperf" {
                 "stations"
             } else {

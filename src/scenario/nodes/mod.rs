@@ -77,9 +77,9 @@ const TRAFFIC_KEYS: &[&str] = &[
 const SATURATE_KEYS: &[&str] = &["kind", "senders", "destination", "frame_bytes"];
 /// The keys of `[run]`.
 const RUN_KEYS: &[&str] = &["warmup_s", "measure_s", "duration_s"];
-/// The keys of a `lanperf` application: its server and clients, and the `[workload]` keys
-/// of the lanperf workload for one server on the LAN (the server's disk and LANCACHE
-/// as `disk` and `cache` tables).
+/// The keys of a `lanperf` application: its server (or group of servers) and clients, and
+/// the `[workload]` keys of the lanperf workload (the servers' disk and LANCACHE as `disk`
+/// and `cache` tables; `local`, a baseline on one client's own disk, the server unused).
 const LANPERF_KEYS: &[&str] = &[
     "kind",
     "server",
@@ -94,6 +94,7 @@ const LANPERF_KEYS: &[&str] = &[
     "poll_ms",
     "disk",
     "cache",
+    "local",
 ];
 const PERFORM3_KEYS: &[&str] = &[
     "kind",
@@ -516,6 +517,11 @@ fn load_inner(
         w.insert("kind".into(), "lanperf".into());
         w.insert("stations".into(), clients.count.into());
         map.add_scenario("workload.stations", &format!("nodes.{}.count", clients.name));
+        if server.count != 1 {
+            // the stations are assigned to the servers in turn
+            w.insert("servers".into(), server.count.into());
+            map.add_scenario("workload.servers", &format!("nodes.{}.count", server.name));
+        }
         for (k, v) in app {
             if !["kind", "server", "clients"].contains(&k.as_str()) {
                 w.insert(k.clone(), v.clone());

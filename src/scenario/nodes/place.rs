@@ -228,13 +228,15 @@ pub(super) fn place<'n>(
                     Some("workstation"),
                     "a LANtastic workstation stack",
                 )?;
-                if server.count != 1 {
+                // LANPERF spreads its stations over several servers; PERFORM3 reads one
+                if server.count != 1 && kind != "lanperf" {
                     return Err(error_at(
                         files,
                         0,
                         &format!("{here}.server"),
                         invalid(format!(
-                            "the server is one node; {:?} is a group of {}",
+                            "the server is one node; {:?} is a group of {} (only lanperf \
+                             spreads its stations over a group of servers)",
                             server.name, server.count
                         )),
                     ));
