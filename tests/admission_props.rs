@@ -16,7 +16,7 @@ use ethersim::repro::ttcp1995;
 use ethersim::scenario::{budget, load_str, Override, Scenario, ScenarioError, Workload};
 use ethersim::workload::{perform3, saturate, ttcp};
 
-const SATURATE: &str = include_str!("../scenarios/saturate.toml");
+const SATURATE: &str = include_str!("fixtures/workload-form/saturate.toml");
 
 fn sets(list: &[String]) -> Vec<Override> {
     list.iter()

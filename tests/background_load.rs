@@ -59,9 +59,9 @@ fn at_one_percent_load_the_access_delay_is_the_frame_s_own_time_on_the_wire() {
         let (c, v, _) = point(
             "background-load.toml",
             &[
-                format!("workload.sizes={sizes}"),
-                "workload.offered_load=0.01".into(),
-                "workload.duration_s=60".into(),
+                format!("apps[0].sizes={sizes}"),
+                "apps[0].offered_load=0.01".into(),
+                "run.duration_s=60".into(),
             ],
         );
         // preamble and SFD (8 bytes) and the frame, 100 ns a bit at 10 Mb/s
@@ -86,17 +86,14 @@ fn with_every_station_backlogged_the_open_loop_source_carries_what_saturate_carr
         let traffic = mean_mbps(
             "background-load.toml",
             &[
-                format!("workload.sizes={{kind=\"fixed\",bytes={bytes}}}"),
-                "workload.offered_load=24".into(),
-                "workload.duration_s=1".into(),
+                format!("apps[0].sizes={{kind=\"fixed\",bytes={bytes}}}"),
+                "apps[0].offered_load=24".into(),
+                "run.duration_s=1".into(),
             ],
         );
         let saturate = mean_mbps(
             "saturate.toml",
-            &[
-                format!("workload.frame_bytes={bytes}"),
-                "workload.duration_s=1".into(),
-            ],
+            &[format!("apps[0].frame_bytes={bytes}"), "run.duration_s=1".into()],
         );
         assert!(
             (traffic / saturate - 1.0).abs() < 0.01,
@@ -116,18 +113,15 @@ fn above_saturation_with_queues_that_stay_full_it_carries_what_saturate_carries(
         let traffic = mean_mbps(
             "background-load.toml",
             &[
-                format!("workload.sizes={{kind=\"fixed\",bytes={bytes}}}"),
-                "workload.offered_load=2.0".into(),
-                "workload.queue_frames=4096".into(),
-                "workload.duration_s=10".into(),
+                format!("apps[0].sizes={{kind=\"fixed\",bytes={bytes}}}"),
+                "apps[0].offered_load=2.0".into(),
+                "apps[0].queue_frames=4096".into(),
+                "run.duration_s=10".into(),
             ],
         );
         let saturate = mean_mbps(
             "saturate.toml",
-            &[
-                format!("workload.frame_bytes={bytes}"),
-                "workload.duration_s=10".into(),
-            ],
+            &[format!("apps[0].frame_bytes={bytes}"), "run.duration_s=10".into()],
         );
         assert!(
             (traffic / saturate - 1.0).abs() < 0.01,
@@ -144,9 +138,9 @@ fn at_twice_the_bit_rate_short_frames_carry_less_than_backlogged_stations() {
     // the others are in long backoffs.
     let sets = |load: &str| {
         vec![
-            "workload.sizes={kind=\"fixed\",bytes=64}".to_string(),
-            format!("workload.offered_load={load}"),
-            "workload.duration_s=1".into(),
+            "apps[0].sizes={kind=\"fixed\",bytes=64}".to_string(),
+            format!("apps[0].offered_load={load}"),
+            "run.duration_s=1".into(),
         ]
     };
     let at_two = mean_mbps("background-load.toml", &sets("2.0"));
@@ -169,9 +163,9 @@ fn sweep(jobs: &str, out: &Path) -> Vec<u8> {
     let status = Command::new(env!("CARGO_BIN_EXE_ethersim"))
         .arg("sweep")
         .arg(shipped("background-load.toml"))
-        .args(["--set", "workload.duration_s=0.2", "--replications", "2"])
-        .args(["--param", "workload.offered_load", "--values", "0.1,1.0,2.0"])
-        .args(["--param", "workload.sizes", "--values"])
+        .args(["--set", "run.duration_s=0.2", "--replications", "2"])
+        .args(["--param", "apps[0].offered_load", "--values", "0.1,1.0,2.0"])
+        .args(["--param", "apps[0].sizes", "--values"])
         .arg(SIZES.map(|s| s.1).join(","))
         .args(["--y", "queue_access_delay_p99_us", "-j", jobs, "-q", "-o"])
         .arg(out)
@@ -215,7 +209,7 @@ fn a_figure_the_workload_does_not_have_is_a_usage_error() {
     let out = Command::new(env!("CARGO_BIN_EXE_ethersim"))
         .arg("sweep")
         .arg(shipped("background-load.toml"))
-        .args(["--param", "workload.offered_load", "--values", "0.1,0.2"])
+        .args(["--param", "apps[0].offered_load", "--values", "0.1,0.2"])
         .args(["--y", "block_size", "-o"])
         .arg(dir.path().join("o"))
         .output()

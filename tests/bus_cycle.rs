@@ -111,21 +111,15 @@ fn a_slower_bus_clock_or_a_longer_ready_time_slows_every_access_by_the_cycles_ar
 
 #[test]
 fn a_given_access_time_overrides_the_bus_cycle_with_a_warning_naming_both() {
-    let (s, ws, warnings) = access(
-        0,
-        &[
-            "adapters.server.io_access_ns_16bit=500",
-            "adapters.workstation.io_access_ns_16bit=500",
-        ],
-    )
-    .unwrap();
+    let (s, ws, warnings) = access(0, &["adapters.server.io_access_ns_16bit=500"]).unwrap();
     assert_eq!(s, 500.0);
     let (_, w16, _) = access(0, &[]).unwrap();
     assert_eq!(ws, w16, "the workstations keep their own bus");
     assert!(
         warnings
             .iter()
-            .any(|w| w.contains("adapter.io_access_ns_16bit") && w.contains("hosts.server.isa_clock_mhz")),
+            .any(|w| w.contains("adapters.server.io_access_ns_16bit")
+                && w.contains("hosts.server.isa_clock_mhz")),
         "{warnings:?}"
     );
 }

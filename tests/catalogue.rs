@@ -105,11 +105,11 @@ fn from_an_empty_directory_the_catalogue_lists_runs_and_exports() {
             "sweep",
             "saturate",
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--values",
             "1,2",
         ])
-        .args(["-s", "workload.duration_s=0.05", "-o", "sw"])
+        .args(["-s", "run.duration_s=0.05", "-o", "sw"])
         .output()
         .unwrap();
     assert!(

@@ -143,20 +143,20 @@ fn bad_override_says_it_came_from_set() {
     fails(
         "run",
         &s,
-        &["--set", "workload.stations=0"],
-        &["from --set workload.stations=0", "1..=1024"],
+        &["--set", "nodes.stations.count=0"],
+        &["from --set nodes.stations.count=0", "1..=1023"],
     );
     fails(
         "run",
         &s,
-        &["--set", "workload.statons=3"],
-        &["from --set", "did you mean `stations`"],
+        &["--set", "nodes.stations.cont=3"],
+        &["from --set", "did you mean `count`"],
     );
     fails(
         "run",
         &s,
-        &["--set", "medium.length_m=long"],
-        &["`medium.length_m`", "expected a number"],
+        &["--set", "segment.length_m=long"],
+        &["`segment.length_m`", "expected a number"],
     );
     // not KEY=VALUE at all: a usage error (exit status 2), refused before the file is read
     ethersim()
@@ -172,20 +172,20 @@ fn bad_override_says_it_came_from_set() {
         &s,
         &[
             "--set",
-            "workload.stations=10000",
+            "nodes.stations.count=10000",
             "--set",
-            "workload.duration_s=3600",
+            "run.duration_s=3600",
         ],
-        &["1..=1024"],
+        &["1..=1023"],
     );
     fails(
         "run",
         &s,
         &[
             "--set",
-            "workload.stations=1024",
+            "nodes.stations.count=1023",
             "--set",
-            "workload.duration_s=3600",
+            "run.duration_s=3600",
         ],
         &["refused", "minutes of CPU"],
     );
@@ -338,11 +338,11 @@ fn round_trip_beyond_a_slot_is_refused() {
         &saturate,
         &[
             "--set",
-            "medium.bit_rate_mbps=100",
+            "segment.bit_rate_mbps=100",
             "--set",
-            "medium.length_m=2000",
+            "segment.length_m=2000",
         ],
-        &["`medium.length_m`", "slot time of 5120 ns", "from --set"],
+        &["`segment.length_m`", "slot time of 5120 ns", "from --set"],
     );
 }
 

@@ -22,7 +22,7 @@ fn run(args: &[&str]) -> String {
     let out = ethersim()
         .arg("run")
         .arg(scenario())
-        .args(["--set", "workload.duration_s=0.2"])
+        .args(["--set", "run.duration_s=0.2"])
         .args(args)
         .assert()
         .success()
@@ -97,10 +97,10 @@ fn run_csv_has_a_header_and_one_row() {
 #[test]
 fn set_changes_the_result_and_seed_is_reproducible() {
     let base = json(&[]);
-    let two = json(&["--set", "workload.stations=2"]);
+    let two = json(&["--set", "nodes.stations.count=2"]);
     assert_eq!(two["detail"]["senders"], 2);
     assert_ne!(base["points"][0]["collisions"], two["points"][0]["collisions"]);
-    let small = json(&["--set", "workload.frame_bytes=64"]);
+    let small = json(&["--set", "apps[0].frame_bytes=64"]);
     assert!(
         small["points"][0]["throughput_bps"].as_f64().unwrap()
             < base["points"][0]["throughput_bps"].as_f64().unwrap()
@@ -142,7 +142,7 @@ fn oversize_frames_need_the_flag_and_warn() {
     ethersim()
         .arg("validate")
         .arg(scenario())
-        .args(["--set", "workload.frame_bytes=3000"])
+        .args(["--set", "apps[0].frame_bytes=3000"])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("allow_oversize"));
@@ -151,9 +151,9 @@ fn oversize_frames_need_the_flag_and_warn() {
         .arg(scenario())
         .args([
             "--set",
-            "workload.frame_bytes=3000",
+            "apps[0].frame_bytes=3000",
             "--set",
-            "medium.allow_oversize=true",
+            "segment.allow_oversize=true",
         ])
         .assert()
         .success()
@@ -178,14 +178,14 @@ fn sweep(out: &Path, jobs: &str) {
     ethersim()
         .arg("sweep")
         .arg(scenario())
-        .args(["--set", "workload.duration_s=0.1"])
-        .args(["--param", "workload.stations", "--values", "1,4,16"])
-        .args(["--param", "workload.frame_bytes", "--range", "500..1500:500"])
+        .args(["--set", "run.duration_s=0.1"])
+        .args(["--param", "nodes.stations.count", "--values", "1,4,16"])
+        .args(["--param", "apps[0].frame_bytes", "--range", "500..1500:500"])
         .args(["--replications", "3", "--jobs", jobs, "--out"])
         .arg(out)
         .assert()
         .success()
-        .stdout(predicate::str::contains("workload.stations"));
+        .stdout(predicate::str::contains("nodes.stations.count"));
 }
 
 #[test]
@@ -206,7 +206,7 @@ fn sweep_writes_csv_and_plots_identically_on_any_thread_count() {
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
     assert!(header.starts_with(
-        "workload.stations,workload.frame_bytes,replication,seed,point,headline_throughput_mbps,"
+        "nodes.stations.count,apps[0].frame_bytes,replication,seed,point,headline_throughput_mbps,"
     ));
     assert_eq!(lines.count(), 3 * 3 * 3);
     let summary = std::fs::read_to_string(a.join("sweep_summary.csv")).unwrap();
@@ -234,9 +234,9 @@ fn sweep_needs_values_after_each_param() {
         .arg(scenario())
         .args([
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--param",
-            "workload.frame_bytes",
+            "apps[0].frame_bytes",
             "--values",
             "64",
         ])
@@ -245,7 +245,7 @@ fn sweep_needs_values_after_each_param() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--param workload.stations needs --values",
+            "--param nodes.stations.count needs --values",
         ));
     assert!(!out.exists());
 }
@@ -257,12 +257,12 @@ fn sweep_with_an_invalid_combination_runs_and_writes_nothing() {
     ethersim()
         .arg("sweep")
         .arg(scenario())
-        .args(["--param", "workload.stations", "--values", "1,2,2000"])
+        .args(["--param", "nodes.stations.count", "--values", "1,2,2000"])
         .arg("--out")
         .arg(&out)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("workload.stations").and(predicate::str::contains("1..=1024")));
+        .stderr(predicate::str::contains("nodes.stations.count").and(predicate::str::contains("1..=1023")));
     assert!(!out.exists());
 }
 
@@ -340,8 +340,8 @@ fn small_sweep(out: &Path, stations: &str) -> assert_cmd::assert::Assert {
     ethersim()
         .arg("sweep")
         .arg(scenario())
-        .args(["--set", "workload.duration_s=0.05"])
-        .args(["--param", "workload.stations", "--values", stations])
+        .args(["--set", "run.duration_s=0.05"])
+        .args(["--param", "nodes.stations.count", "--values", stations])
         .args(["--jobs", "2", "--out"])
         .arg(out)
         .assert()

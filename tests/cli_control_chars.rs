@@ -7,7 +7,8 @@
 use assert_cmd::Command;
 use std::path::Path;
 
-const SATURATE: &str = "scenarios/saturate.toml";
+/// A scenario of one workload (the saturate scenario in that form): these keys are its.
+const SATURATE: &str = "tests/fixtures/workload-form/saturate.toml";
 
 /// Hostile fragments: escape sequences (title, colour, clear), a bell, carriage return,
 /// backspace, tab, DEL, a C1 control and the bidirectional override.

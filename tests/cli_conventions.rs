@@ -66,7 +66,7 @@ fn test_run_reads_the_scenario_from_stdin() {
     let from_file = ethersim()
         .arg("run")
         .arg(scenario("scenarios/saturate.toml"))
-        .args(["--set", "workload.duration_s=0.01", "--format", "csv"])
+        .args(["--set", "run.duration_s=0.01", "--format", "csv"])
         .output()
         .unwrap();
     assert!(from_file.status.success());
@@ -86,10 +86,10 @@ fn test_validate_reads_stdin_and_locates_errors_there() {
         .stdout(predicate::str::starts_with("ok: <stdin>: \"saturate\""));
     ethersim()
         .args(["validate", "-"])
-        .write_stdin(saturate_text().replace("stations = 24", "stations = 0"))
+        .write_stdin(saturate_text().replace("count = 24", "count = 0"))
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("<stdin>:").and(predicate::str::contains("workload.stations")));
+        .stderr(predicate::str::contains("<stdin>:").and(predicate::str::contains("nodes.stations.count")));
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn test_piped_stderr_has_no_colour_codes() {
         let mut c = ethersim();
         c.arg("run")
             .arg(scenario("scenarios/saturate.toml"))
-            .args(["--set", "workload.stations=0"]);
+            .args(["--set", "nodes.stations.count=0"]);
         if let Some(v) = no_color {
             c.env("NO_COLOR", v);
         }
@@ -183,9 +183,9 @@ fn test_piped_stderr_has_no_colour_codes() {
             .arg(scenario("scenarios/saturate.toml"))
             .args([
                 "--set",
-                "workload.frame_bytes=3000",
+                "apps[0].frame_bytes=3000",
                 "--set",
-                "medium.allow_oversize=true",
+                "segment.allow_oversize=true",
             ])
             .output()
             .unwrap();

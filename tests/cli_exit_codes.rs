@@ -45,14 +45,14 @@ fn usage(sub: &str, args: &[&str], words: &[&str]) {
 
 /// A sweep of `args`, its runs cut short (should the command line be wrongly accepted).
 fn sweep_usage(args: &[&str], words: &[&str]) {
-    let mut all = vec!["--set", "workload.duration_s=0.01"];
+    let mut all = vec!["--set", "run.duration_s=0.01"];
     all.extend_from_slice(args);
     usage("sweep", &all, words)
 }
 
 #[test]
 fn test_sweep_param_without_values_is_a_usage_error() {
-    sweep_usage(&["--param", "workload.stations"], &["--param"]);
+    sweep_usage(&["--param", "nodes.stations.count"], &["--param"]);
 }
 
 #[test]
@@ -60,28 +60,42 @@ fn test_sweep_param_left_without_values_among_others_is_a_usage_error() {
     sweep_usage(
         &[
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--param",
-            "workload.frame_bytes",
+            "apps[0].frame_bytes",
             "--values",
             "64",
         ],
-        &["--param workload.stations needs --values"],
+        &["--param nodes.stations.count needs --values"],
     );
 }
 
 #[test]
 fn test_sweep_param_with_two_value_lists_is_a_usage_error() {
     sweep_usage(
-        &["--param", "workload.stations", "--values", "1", "--range", "2..3"],
-        &["--param workload.stations", "more than one"],
+        &[
+            "--param",
+            "nodes.stations.count",
+            "--values",
+            "1",
+            "--range",
+            "2..3",
+        ],
+        &["--param nodes.stations.count", "more than one"],
     );
 }
 
 #[test]
 fn test_sweep_values_before_any_param_is_a_usage_error() {
     sweep_usage(
-        &["--values", "1,2", "--param", "workload.stations", "--values", "3"],
+        &[
+            "--values",
+            "1,2",
+            "--param",
+            "nodes.stations.count",
+            "--values",
+            "3",
+        ],
         &["--values", "must follow"],
     );
 }
@@ -89,7 +103,7 @@ fn test_sweep_values_before_any_param_is_a_usage_error() {
 #[test]
 fn test_sweep_range_of_bad_syntax_is_a_usage_error() {
     sweep_usage(
-        &["--param", "workload.stations", "--range", "2-4"],
+        &["--param", "nodes.stations.count", "--range", "2-4"],
         &["--range", "2-4"],
     );
 }
@@ -97,14 +111,14 @@ fn test_sweep_range_of_bad_syntax_is_a_usage_error() {
 #[test]
 fn test_sweep_empty_value_is_a_usage_error() {
     sweep_usage(
-        &["--param", "workload.stations", "--values", "1,,2"],
+        &["--param", "nodes.stations.count", "--values", "1,,2"],
         &["--values", "empty"],
     );
 }
 
 #[test]
 fn test_sweep_param_that_is_no_key_is_a_usage_error() {
-    sweep_usage(&["--param", "workload..stations", "--values", "1"], &["--param"]);
+    sweep_usage(&["--param", "apps[0]..stations", "--values", "1"], &["--param"]);
 }
 
 #[test]
@@ -112,15 +126,15 @@ fn test_sweep_key_given_twice_is_a_usage_error() {
     sweep_usage(
         &[
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--values",
             "1,2",
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--values",
             "3",
         ],
-        &["--param workload.stations is given twice"],
+        &["--param nodes.stations.count is given twice"],
     );
     sweep_usage(
         &["--seed", "5", "--param", "seed", "--values", "1,2"],
@@ -142,7 +156,7 @@ fn test_run_pcap_window_without_pcap_is_a_usage_error() {
 
 #[test]
 fn test_run_set_without_a_value_is_a_usage_error() {
-    usage("run", &["--set", "workload.stations"], &["--set", "KEY=VALUE"]);
+    usage("run", &["--set", "nodes.stations.count"], &["--set", "KEY=VALUE"]);
     usage("validate", &["--set", "=3"], &["--set"]);
 }
 
@@ -150,7 +164,12 @@ fn test_run_set_without_a_value_is_a_usage_error() {
 fn test_run_key_set_twice_is_a_usage_error() {
     usage(
         "run",
-        &["--set", "workload.stations=2", "--set", "workload.stations=3"],
+        &[
+            "--set",
+            "nodes.stations.count=2",
+            "--set",
+            "nodes.stations.count=3",
+        ],
         &["--set", "given twice"],
     );
     usage("run", &["--set", "seed=2", "--seed", "3"], &["--seed", "--set"]);
@@ -223,15 +242,15 @@ fn test_missing_scenario_file_fails_with_1() {
 fn test_invalid_scenario_value_fails_with_1() {
     refused(
         "run",
-        &["--set", "workload.stations=2000"],
+        &["--set", "nodes.stations.count=2000"],
         1,
-        &["workload.stations", "out of range"],
+        &["nodes.stations.count", "out of range"],
     );
     refused(
         "validate",
-        &["--set", "workload.stations=0"],
+        &["--set", "nodes.stations.count=0"],
         1,
-        &["workload.stations"],
+        &["nodes.stations.count"],
     );
 }
 
@@ -276,11 +295,11 @@ fn test_unknown_catalogue_name_is_a_usage_error() {
 #[test]
 fn test_sweep_range_bounds_and_size_are_usage_errors() {
     sweep_usage(
-        &["--param", "workload.stations", "--range", "5..1"],
+        &["--param", "nodes.stations.count", "--range", "5..1"],
         &["--range", "5..1"],
     );
     sweep_usage(
-        &["--param", "workload.stations", "--range", "1..10000000"],
+        &["--param", "nodes.stations.count", "--range", "1..10000000"],
         &["--range", "at most"],
     );
 }

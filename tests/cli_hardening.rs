@@ -19,12 +19,12 @@ fn ethersim() -> Command {
     c
 }
 
-/// A sweep or run that would take minutes: 1024 stations for 100 simulated seconds.
+/// A sweep or run that would take minutes: 1023 stations for 100 simulated seconds.
 const LONG: [&str; 4] = [
     "--set",
-    "workload.stations=1024",
+    "nodes.stations.count=1023",
     "--set",
-    "workload.duration_s=100",
+    "run.duration_s=100",
 ];
 
 // --- contradicting settings (class 4) ---
@@ -36,7 +36,7 @@ fn sweep_fails(args: &[&str], message: &str) {
     ethersim()
         .arg("sweep")
         .arg(scenario())
-        .args(["--set", "workload.duration_s=0.01"])
+        .args(["--set", "run.duration_s=0.01"])
         .args(args)
         .arg("--out")
         .arg(&out)
@@ -51,15 +51,15 @@ fn test_sweep_refuses_a_param_given_twice() {
     sweep_fails(
         &[
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--values",
             "1,2",
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--values",
             "24",
         ],
-        "--param workload.stations is given twice",
+        "--param nodes.stations.count is given twice",
     );
 }
 
@@ -68,25 +68,25 @@ fn test_sweep_refuses_a_param_also_set() {
     sweep_fails(
         &[
             "--set",
-            "workload.stations=3",
+            "nodes.stations.count=3",
             "--param",
-            "workload.stations",
+            "nodes.stations.count",
             "--values",
             "1,2",
         ],
-        "--set workload.stations and --param workload.stations both set `workload.stations`",
+        "--set nodes.stations.count and --param nodes.stations.count both set `nodes.stations.count`",
     );
     // a table set around a swept key
     sweep_fails(
         &[
             "--set",
-            "medium={length_m=100.0}",
+            "segment={length_m=100.0}",
             "--param",
-            "medium.length_m",
+            "segment.length_m",
             "--values",
             "10,20",
         ],
-        "`medium.length_m` is inside `medium`",
+        "`segment.length_m` is inside `segment`",
     );
 }
 
@@ -101,7 +101,12 @@ fn test_sweep_refuses_a_swept_seed_with_seed() {
 #[test]
 fn test_run_refuses_a_key_set_twice_or_seed_set_twice() {
     for args in [
-        &["--set", "workload.stations=2", "--set", "workload.stations=3"][..],
+        &[
+            "--set",
+            "nodes.stations.count=2",
+            "--set",
+            "nodes.stations.count=3",
+        ][..],
         &["--set", "seed=2", "--seed", "3"][..],
     ] {
         ethersim()
@@ -137,7 +142,7 @@ fn test_unwritable_stderr_keeps_the_intended_status() {
     let s = scenario();
     let d = tempfile::tempdir().unwrap();
     let os = |x: &'static str| std::ffi::OsStr::new(x);
-    let short = [os("--set"), os("workload.duration_s=0.01")];
+    let short = [os("--set"), os("run.duration_s=0.01")];
     // success: 0
     let mut run = vec![os("run"), s.as_os_str()];
     run.extend(short);
@@ -146,21 +151,26 @@ fn test_unwritable_stderr_keeps_the_intended_status() {
     let mut warn = run.clone();
     warn.extend([
         os("--set"),
-        os("workload.frame_bytes=3000"),
+        os("apps[0].frame_bytes=3000"),
         os("--set"),
-        os("medium.allow_oversize=true"),
+        os("segment.allow_oversize=true"),
     ]);
     assert_eq!(status_with_full_stderr(&warn), Some(0));
     // success writing files ("wrote ..." on stderr)
     let mut sweep = vec![os("sweep"), s.as_os_str()];
     sweep.extend(short);
-    sweep.extend([os("--param"), os("workload.stations"), os("--values"), os("1,2")]);
+    sweep.extend([
+        os("--param"),
+        os("nodes.stations.count"),
+        os("--values"),
+        os("1,2"),
+    ]);
     sweep.extend([os("--out"), d.path().as_os_str()]);
     assert_eq!(status_with_full_stderr(&sweep), Some(0));
     assert!(d.path().join("sweep.csv").is_file());
     // an error: 1
     let mut bad = run.clone();
-    bad.extend([os("--set"), os("workload.stations=0")]);
+    bad.extend([os("--set"), os("nodes.stations.count=0")]);
     assert_eq!(status_with_full_stderr(&bad), Some(1));
     // a usage error (clap): 2
     assert_eq!(
@@ -211,7 +221,7 @@ fn test_out_that_does_not_exist_yet_is_created() {
     ethersim()
         .arg("run")
         .arg(scenario())
-        .args(["--set", "workload.duration_s=0.01", "--format", "csv", "--out"])
+        .args(["--set", "run.duration_s=0.01", "--format", "csv", "--out"])
         .arg(&out)
         .assert()
         .success();

@@ -173,13 +173,13 @@ fn quiet_silences_warnings_not_errors() {
         "validate",
         "scenarios/saturate.toml",
         "--set",
-        "medium.allow_oversize=true",
+        "segment.allow_oversize=true",
         "--set",
-        "workload.frame_bytes=1600",
+        "apps[0].frame_bytes=1600",
     ];
     let loud = run(&long);
     assert!(
-        String::from_utf8_lossy(&loud.stderr).contains("warning: workload.frame_bytes = 1600 exceeds"),
+        String::from_utf8_lossy(&loud.stderr).contains("warning: apps[0].frame_bytes = 1600 exceeds"),
         "{}",
         String::from_utf8_lossy(&loud.stderr)
     );
@@ -207,13 +207,13 @@ fn quiet_silences_warnings_not_errors() {
         "sweep",
         "scenarios/saturate.toml",
         "--set",
-        "medium.allow_oversize=true",
+        "segment.allow_oversize=true",
         "--set",
-        "workload.frame_bytes=1600",
+        "apps[0].frame_bytes=1600",
         "--set",
-        "workload.duration_s=0.01",
+        "run.duration_s=0.01",
         "--param",
-        "workload.stations",
+        "nodes.stations.count",
         "--values",
         "1,2,3",
         "--out",
@@ -238,7 +238,7 @@ fn quiet_silences_warnings_not_errors() {
         "validate",
         "scenarios/saturate.toml",
         "--set",
-        "workload.stations=0",
+        "nodes.stations.count=0",
     ]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("error:"));

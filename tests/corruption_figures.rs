@@ -8,7 +8,7 @@ use ethersim::repro::bulletin::SCENARIOS;
 use ethersim::scenario::{load_str, Override, Scenario, Workload};
 use ethersim::workload::{perform3, saturate};
 
-const SATURATE: &str = include_str!("../scenarios/saturate.toml");
+const SATURATE: &str = include_str!("fixtures/workload-form/saturate.toml");
 
 fn saturate_with(sets: &[&str]) -> Scenario {
     let o: Vec<Override> = sets
@@ -95,9 +95,9 @@ fn total_corruption_is_null_in_json_and_dash_in_tables() {
         .args(["run", "scenarios/saturate.toml", "--format", "json"])
         .args([
             "--set",
-            "medium.corrupt_fraction=1.0",
+            "segment.corrupt_fraction=1.0",
             "--set",
-            "workload.duration_s=0.1",
+            "run.duration_s=0.1",
         ])
         .output()
         .unwrap();
@@ -116,9 +116,9 @@ fn total_corruption_is_null_in_json_and_dash_in_tables() {
         .args(["run", "scenarios/saturate.toml", "--format", "table", "--wide"])
         .args([
             "--set",
-            "medium.corrupt_fraction=1.0",
+            "segment.corrupt_fraction=1.0",
             "--set",
-            "workload.duration_s=0.1",
+            "run.duration_s=0.1",
         ])
         .output()
         .unwrap();

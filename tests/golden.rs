@@ -88,7 +88,7 @@ fn golden_8bit_defaults() {
 #[test]
 fn golden_saturated_medium() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/saturate.toml");
-    let set = [Override::parse("workload.duration_s=0.5").expect("valid override")];
+    let set = [Override::parse("run.duration_s=0.5").expect("valid override")];
     let s = scenario::load(&path, &set).expect("saturate.toml loads");
     let Workload::Saturate(w) = &s.workload else {
         panic!("saturate expected")

@@ -260,7 +260,7 @@ fn a_set_reaches_an_application_by_its_index_and_refuses_one_that_is_not_there()
 
 #[test]
 fn a_lone_background_group_on_bare_stations_runs_as_the_traffic_workload() {
-    let old = root().join("scenarios/background-load.toml");
+    let old = root().join("tests/fixtures/workload-form/background-load.toml");
     let text = ethersim::scenario::nodes::migrate::migrate(&old).unwrap();
     assert!(text.contains("senders = \"stations\""), "{text}");
     assert!(!text.contains("host ="), "{text}");

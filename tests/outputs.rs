@@ -32,9 +32,9 @@ fn run_args(long: bool) -> Vec<String> {
         saturate().display().to_string(),
         "-q".into(),
         "--set".into(),
-        format!("workload.duration_s={d}"),
+        format!("run.duration_s={d}"),
         "--set".into(),
-        "workload.stations=2".into(),
+        "nodes.stations.count=2".into(),
     ]
 }
 
@@ -207,8 +207,8 @@ fn sigint_and_sigterm_during_a_sweep_leave_the_directory_untouched() {
         fs::write(out.join("sweep.csv"), b"old results\n").unwrap();
         let child = Command::new(bin())
             .args(["sweep", saturate().to_str().unwrap(), "-q", "--jobs", "1"])
-            .args(["--param", "workload.stations", "--range", "1..1000"])
-            .args(["--set", "workload.duration_s=20", "--out"])
+            .args(["--param", "nodes.stations.count", "--range", "1..1000"])
+            .args(["--set", "run.duration_s=20", "--out"])
             .arg(&out)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -420,8 +420,8 @@ proptest! {
         let before = snapshot(d.path());
         let mut cmd = Command::new(bin());
         cmd.args(["run", input.to_str().unwrap(), "-q", "--set"])
-            .arg(if interrupt { "workload.duration_s=3000" } else { "workload.duration_s=0.05" })
-            .args(["--set", "workload.stations=2", "--pcap"]).arg(&pa).arg("--events").arg(&pb)
+            .arg(if interrupt { "run.duration_s=3000" } else { "run.duration_s=0.05" })
+            .args(["--set", "nodes.stations.count=2", "--pcap"]).arg(&pa).arg("--events").arg(&pb)
             .stdout(Stdio::null()).stderr(Stdio::piped());
         let child = cmd.spawn().unwrap();
         if interrupt {

@@ -5,7 +5,7 @@
 use ethersim::scenario::{self, Override, Source};
 use proptest::prelude::*;
 
-const SHIPPED: &str = include_str!("../scenarios/saturate.toml");
+const SHIPPED: &str = include_str!("fixtures/workload-form/saturate.toml");
 
 /// A lexeme of TOML, to build text that gets past the tokenizer often.
 fn token() -> impl Strategy<Value = String> {

@@ -203,7 +203,7 @@ fn shipped_saturate_scenario_is_valid_and_documented() {
         "positions_m",
         "allow_oversize",
         "corrupt_fraction",
-        "stations",
+        "count",
         "frame_bytes",
         "destination",
         "duration_s",

@@ -41,13 +41,13 @@ fn sweep_args(durations: &str) -> Vec<String> {
         s.to_str().unwrap(),
         "-q",
         "--set",
-        "workload.stations=4",
+        "nodes.stations.count=4",
         "--param",
-        "workload.duration_s",
+        "run.duration_s",
         "--values",
         durations,
         "--param",
-        "medium.length_m",
+        "segment.length_m",
         "--values",
         "10.5,100",
         "--replications",
@@ -164,7 +164,7 @@ fn a_sweep_run_as_twelve_processes_merges_to_the_one_process_files() {
     let fp = &f["fingerprint"];
     assert_eq!(fp["runs"], 12);
     assert_eq!(fp["ethersim"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(fp["overrides"][0], "workload.stations=4");
+    assert_eq!(fp["overrides"][0], "nodes.stations.count=4");
     assert_eq!(fp["content_sha256"].as_str().unwrap().len(), 64);
     assert_eq!(fp["definition"]["params"][1]["values"][0], "10.5");
 }
@@ -544,7 +544,7 @@ fn merge_refuses_a_missing_foreign_duplicated_or_truncated_run_and_writes_nothin
     // a run of another study: another override
     let other = d.path().join("other");
     let mut foreign_study = study.clone();
-    foreign_study[4] = "workload.stations=5".into();
+    foreign_study[4] = "nodes.stations.count=5".into();
     run_sharded(&foreign_study, &other, &[1], 1);
     let dir = d.path().join("foreign");
     copy_study(&good, &dir);
@@ -553,7 +553,7 @@ fn merge_refuses_a_missing_foreign_duplicated_or_truncated_run_and_writes_nothin
         &dir,
         &[
             "from another study: runs/run-00001.json",
-            "workload.stations=5 against workload.stations=4",
+            "nodes.stations.count=5 against nodes.stations.count=4",
             "missing: run 1 of 0..7",
         ],
     );

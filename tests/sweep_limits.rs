@@ -58,8 +58,8 @@ fn sweep_peak(dir: &Path, seeds: i64, replications: u32, jobs: usize) -> (isize,
     let text = include_str!("../scenarios/saturate.toml");
     let source = Source::from_bytes(Path::new("saturate.toml"), text.into()).unwrap();
     let set = [
-        Override::parse("workload.stations=128").unwrap(),
-        Override::parse("workload.duration_s=0.002").unwrap(),
+        Override::parse("nodes.stations.count=128").unwrap(),
+        Override::parse("run.duration_s=0.002").unwrap(),
     ];
     let params = [SweepParam {
         key: "seed".into(),
@@ -93,8 +93,8 @@ fn test_sweep_memory_is_flat_in_the_number_of_runs() {
         let s = ethersim::scenario::load_source(
             &Source::from_bytes(Path::new("saturate.toml"), text.into()).unwrap(),
             &[
-                Override::parse("workload.stations=128").unwrap(),
-                Override::parse("workload.duration_s=0.002").unwrap(),
+                Override::parse("nodes.stations.count=128").unwrap(),
+                Override::parse("run.duration_s=0.002").unwrap(),
             ],
         )
         .unwrap();
@@ -162,9 +162,9 @@ fn a_sweep_over_its_total_cpu_budget_is_refused() {
         .args(["sweep", "scenarios/saturate.toml", "-q"])
         .args([
             "--set",
-            "workload.stations=1024",
+            "nodes.stations.count=1023",
             "--set",
-            "workload.duration_s=120",
+            "run.duration_s=120",
         ])
         .args(["--param", "seed", "--range", "1..10000", "--out"])
         .arg(&out)
@@ -185,7 +185,7 @@ fn a_sweep_over_its_total_cpu_budget_is_refused() {
         .args(["sweep", "scenarios/saturate.toml", "-q"])
         .args([
             "--set",
-            "workload.duration_s=0.05",
+            "run.duration_s=0.05",
             "--param",
             "seed",
             "--range",

@@ -139,7 +139,7 @@ fn test_every_workload_kind_prints_counts_whole_and_times_in_their_named_unit() 
     let runs: Vec<(&str, Vec<&str>)> = vec![
         (
             "saturate",
-            vec!["scenarios/saturate.toml", "--set", "workload.duration_s=1"],
+            vec!["scenarios/saturate.toml", "--set", "run.duration_s=1"],
         ),
         ("traffic", vec!["scenarios/background-load.toml"]),
         (

@@ -17,9 +17,9 @@ use ethersim::time::SimTime;
 const SCENARIO: &str = "scenarios/two-stations-collision.toml";
 /// The 185 m thin-coax setup of tests/wire_views.rs on the shipped two-station scenario.
 const SETS_185M: [&str; 3] = [
-    "medium.length_m=185.0",
-    "medium.positions_m=[0.0,185.0]",
-    "medium.velocity_factor=0.65",
+    "segment.length_m=185.0",
+    "segment.positions_m=[0.0,185.0]",
+    "segment.velocity_factor=0.65",
 ];
 
 fn scenario_path() -> PathBuf {

@@ -249,7 +249,7 @@ fn a_huge_run_is_refused_before_it_starts() {
 #[test]
 fn the_shipped_boggs_scenario_runs() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/background-load.toml");
-    let s = scenario::load(&path, &[Override::parse("workload.duration_s=2").unwrap()]).unwrap();
+    let s = scenario::load(&path, &[Override::parse("run.duration_s=2").unwrap()]).unwrap();
     let out = run::run(&s);
     let r = report(&out);
     assert_eq!(r.senders, 24);

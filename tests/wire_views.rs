@@ -107,9 +107,9 @@ fn test_pcap_of_saturate_matches_counters() {
     let s = load(
         "scenarios/saturate.toml",
         &[
-            "workload.stations=6",
-            "workload.duration_s=0.2",
-            "medium.corrupt_fraction=0.05",
+            "nodes.stations.count=6",
+            "run.duration_s=0.2",
+            "segment.corrupt_fraction=0.05",
         ],
     );
     let Workload::Saturate(w) = &s.workload else {
@@ -524,7 +524,7 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
     ethersim()
         .arg("run")
         .arg(&scen)
-        .args(["--set", "workload.duration_s=0.01", "--pcap"])
+        .args(["--set", "run.duration_s=0.01", "--pcap"])
         .arg(&pcap)
         .args(["--pcap-window", "20ms..30ms"])
         .assert()
@@ -535,7 +535,7 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
     ethersim()
         .arg("run")
         .arg(&scen)
-        .args(["--set", "workload.duration_s=0.01", "--events"])
+        .args(["--set", "run.duration_s=0.01", "--events"])
         .arg(&bad)
         .assert()
         .failure()
@@ -560,14 +560,7 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
     let with = ethersim()
         .arg("run")
         .arg(&scen)
-        .args([
-            "--set",
-            "workload.duration_s=0.01",
-            "--format",
-            "json",
-            "-q",
-            "--pcap",
-        ])
+        .args(["--set", "run.duration_s=0.01", "--format", "json", "-q", "--pcap"])
         .arg(&pcap)
         .arg("--events")
         .arg(&events)
@@ -580,7 +573,7 @@ fn test_cli_pcap_bad_input_leaves_no_file() {
     let without = ethersim()
         .arg("run")
         .arg(&scen)
-        .args(["--set", "workload.duration_s=0.01", "--format", "json", "-q"])
+        .args(["--set", "run.duration_s=0.01", "--format", "json", "-q"])
         .assert()
         .success()
         .get_output()

@@ -4,7 +4,7 @@
 #
 #   gnu-parallel.sh OUT ETHERSIM-ARGUMENTS...
 #
-#   gnu-parallel.sh study sweep scenarios/saturate.toml --param workload.stations \
+#   gnu-parallel.sh study sweep scenarios/saturate.toml --param nodes.stations.count \
 #       --range 1..32 --replications 5
 #   SSH_LOGINS=8/alpha,8/beta,: gnu-parallel.sh /shared/study reproduce figure1
 #

@@ -6,7 +6,7 @@
 # ids 0..N-1, and the merge to start when every task has succeeded:
 #
 #   export OUT=$HOME/studies/stations
-#   n=$(ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 \
+#   n=$(ethersim sweep scenarios/saturate.toml --param nodes.stations.count --range 1..32 \
 #         --replications 5 --out "$OUT" --list-runs | head -n 1)
 #   jid=$(sbatch --parsable --export=ALL --array=0-$((n - 1))%50 slurm-array.sh)
 #   sbatch --dependency=afterok:"$jid" --export=ALL --wrap "ethersim merge $OUT"
@@ -26,7 +26,7 @@ set -euo pipefail
 ETHERSIM="${ETHERSIM:-ethersim}"
 OUT="${OUT:-$HOME/ethersim-study}"
 # the study's arguments, the same for every task, for --list-runs and for the merge
-read -r -a STUDY <<< "${STUDY:-sweep scenarios/saturate.toml --param workload.stations --range 1..32 --replications 5}"
+read -r -a STUDY <<< "${STUDY:-sweep scenarios/saturate.toml --param nodes.stations.count --range 1..32 --replications 5}"
 : "${SLURM_ARRAY_TASK_ID:?run this script as a Slurm array task: sbatch --array=0-N slurm-array.sh}"
 
 exec "$ETHERSIM" "${STUDY[@]}" --out "$OUT" --run-index "$SLURM_ARRAY_TASK_ID" \

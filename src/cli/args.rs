@@ -13,8 +13,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 const MAIN_EXAMPLES: &str = "\
 Examples:
   ethersim run scenarios/saturate.toml
-  ethersim run scenarios/saturate.toml --set workload.stations=2 --format json
-  ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16
+  ethersim run scenarios/saturate.toml --set nodes.stations.count=2 --format json
+  ethersim sweep scenarios/saturate.toml --param nodes.stations.count --values 1,2,4,8,16
   ethersim validate scenarios/saturate.toml
   ethersim figure1 --out output
   ethersim reproduce --list";
@@ -22,13 +22,13 @@ Examples:
 const RUN_EXAMPLES: &str = "\
 Examples:
   ethersim run scenarios/saturate.toml
-  ethersim run scenarios/saturate.toml --set workload.stations=2 --set workload.frame_bytes=64
+  ethersim run scenarios/saturate.toml --set nodes.stations.count=2 --set 'apps[0].frame_bytes=64'
   ethersim run scenarios/saturate.toml --seed 7 --format json --out results/
   ethersim run scenarios/bulletin/16bit-optimized.toml --set adapters.server.transmit_buffers=4
   ethersim run scenarios/bulletin/8bit-optimized.toml --explain
   ethersim run scenarios/bulletin/16bit-optimized.toml --wide --quiet
 
-KEY is a dotted path into the scenario file (workload.stations, medium.length_m, ...).
+KEY is a dotted path into the scenario file (nodes.stations.count, segment.length_m, 'apps[0].frame_bytes', ...).
 VALUE is read as TOML (3, 0.5, true, [3072,7168], \"text\"); a bare word is a string.";
 
 const CALIBRATE_EXAMPLES: &str = "\
@@ -47,12 +47,12 @@ best values found so far. --in-place also replaces the hardware file itself.";
 
 const SWEEP_EXAMPLES: &str = "\
 Examples:
-  ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4,8,16,32
-  ethersim sweep scenarios/saturate.toml --param workload.stations --range 2..32:2 \\
-      --param workload.frame_bytes --values 64,512,1518 --replications 5 --jobs 2
+  ethersim sweep scenarios/saturate.toml --param nodes.stations.count --values 1,2,4,8,16,32
+  ethersim sweep scenarios/saturate.toml --param nodes.stations.count --range 2..32:2 \\
+      --param 'apps[0].frame_bytes' --values 64,512,1518 --replications 5 --jobs 2
   ethersim sweep scenarios/bulletin/16bit-optimized.toml --param adapters.server.transmit_buffers --values 2,4,8,16,35
-  ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --list-runs
-  ethersim sweep scenarios/saturate.toml --param workload.stations --range 1..32 --out study --run-index 7
+  ethersim sweep scenarios/saturate.toml --param nodes.stations.count --range 1..32 --out study --list-runs
+  ethersim sweep scenarios/saturate.toml --param nodes.stations.count --range 1..32 --out study --run-index 7
 
 Each --param is followed by its --values (comma-separated TOML values; brackets group
 arrays) or --range START..END[:STEP] (END included). Several --param sweep the cross
@@ -65,7 +65,7 @@ sweep into runs for a batch system; `ethersim merge DIR` then writes the same fi
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
   ethersim validate scenarios/saturate.toml
-  ethersim validate scenarios/saturate.toml --set workload.stations=2000   # fails: out of range";
+  ethersim validate scenarios/saturate.toml --set nodes.stations.count=2000   # fails: out of range";
 
 const FIGURE1_EXAMPLES: &str = "\
 Examples:
@@ -208,8 +208,8 @@ pub enum Command {
 
 const MERGE_EXAMPLES: &str = "\
 Examples:
-  ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4 --out study --list-runs
-  for i in 0 1 2; do ethersim sweep scenarios/saturate.toml --param workload.stations --values 1,2,4 --out study --run-index $i; done
+  ethersim sweep scenarios/saturate.toml --param nodes.stations.count --values 1,2,4 --out study --list-runs
+  for i in 0 1 2; do ethersim sweep scenarios/saturate.toml --param nodes.stations.count --values 1,2,4 --out study --run-index $i; done
   ethersim merge study
 
 DIR is the --out of the study: its runs are DIR/runs/run-NNNNN.json. Every run must be

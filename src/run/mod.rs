@@ -916,7 +916,7 @@ mod tests {
 
     #[test]
     fn test_plan_refuses_a_key_swept_twice() {
-        let text = include_str!("../../scenarios/saturate.toml");
+        let text = include_str!("../../tests/fixtures/workload-form/saturate.toml");
         let source = Source::from_bytes(std::path::Path::new("saturate.toml"), text.into()).unwrap();
         let params = [swept("workload.stations"), swept("workload.stations")];
         assert!(matches!(
@@ -930,7 +930,7 @@ mod tests {
         let set = |v: &[&str]| v.iter().map(|o| Override::parse(o).unwrap()).collect::<Vec<_>>();
         let saturate = scenario::load_embedded(
             "saturate.toml",
-            include_str!("../../scenarios/saturate.toml"),
+            include_str!("../../tests/fixtures/workload-form/saturate.toml"),
             None,
             &set(&["workload.duration_s=0.01"]),
         )
@@ -961,7 +961,7 @@ mod tests {
 
     #[test]
     fn test_oversized_sweep_is_its_own_error() {
-        let text = include_str!("../../scenarios/saturate.toml");
+        let text = include_str!("../../tests/fixtures/workload-form/saturate.toml");
         let source = Source::from_bytes(std::path::Path::new("saturate.toml"), text.into()).unwrap();
         let param = |key: &str, n: i64| SweepParam {
             key: key.into(),

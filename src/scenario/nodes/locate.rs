@@ -133,8 +133,61 @@ pub(super) fn validate<'o>(
     let mut raw = raw;
     raw.linked = linked;
     let mut s = raw.validate(&default_name, &mut warnings).map_err(locate)?;
+    // a warning names the keys as the user wrote them
+    let warnings = warnings
+        .into_iter()
+        .map(|w| user_keys(&w, |k| map.locate(files, k).1))
+        .collect();
     s.path = source.path.clone();
     s.files = files.iter().skip(1).map(|f| f.path.clone()).collect();
     s.warnings = warnings;
     Ok(s)
+}
+
+/// `text` with each key of a lowered document in it (`workload.frame_bytes`,
+/// `medium.allow_oversize`) replaced by the key the user wrote (`user`).
+fn user_keys(text: &str, user: impl Fn(&str) -> String) -> String {
+    const SECTIONS: [&str; 5] = ["workload.", "medium.", "adapter.", "nos.", "hosts."];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some((at, _)) = SECTIONS
+        .iter()
+        .filter_map(|s| rest.find(s).map(|i| (i, *s)))
+        .filter(|(i, _)| {
+            *i == 0
+                || !rest.as_bytes()[*i - 1].is_ascii_alphanumeric()
+                    && rest.as_bytes()[*i - 1] != b'.'
+                    && rest.as_bytes()[*i - 1] != b'_'
+        })
+        .min()
+    {
+        let end = rest[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "._[]".contains(c)))
+            .map_or(rest.len(), |e| at + e);
+        let key = rest[at..end].trim_end_matches('.');
+        out.push_str(&rest[..at]);
+        out.push_str(&user(key));
+        rest = &rest[at + key.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::user_keys;
+
+    #[test]
+    fn test_a_warning_names_the_keys_the_user_wrote() {
+        let user = |k: &str| k.replace("workload.", "apps[0].").replace("medium.", "segment.");
+        assert_eq!(
+            user_keys(
+                "workload.frame_bytes = 1600 exceeds 1518 (allowed by medium.allow_oversize).",
+                user
+            ),
+            "apps[0].frame_bytes = 1600 exceeds 1518 (allowed by segment.allow_oversize)."
+        );
+        // a word that merely ends like a section is left alone
+        assert_eq!(user_keys("subworkload.x and nos", user), "subworkload.x and nos");
+    }
 }

@@ -352,7 +352,8 @@ pub fn label(path: &str) -> String {
 
 /// The keys of a scenario of one workload that a key of a scenario of nodes and
 /// applications may stand for, likeliest first: `segment.X` is `medium.X`; `run.X` and
-/// `apps[N].X` are `workload.X`; a profile's key is the section's (`adapters.P.X` the
+/// `apps[N].X` are `workload.X`; a group's `nodes.G.count` is `workload.G` or
+/// `workload.stations`; a profile's key is the section's (`adapters.P.X` the
 /// `adapter.P.X` of a workstation's side, else `adapter.X` or a ttcp card's
 /// `workload.cards.P.X`; `hosts.P.X` or `workload.hosts.P.X`; `stacks.P.X` in `nos`,
 /// or a ttcp stack's `workload.stack.X` and `workload.X`).
@@ -369,6 +370,8 @@ fn workload_keys(path: &str) -> Vec<String> {
             format!("workload.cards.{name}.{x}"),
         ],
         ["hosts", name, x] => vec![format!("hosts.{name}.{x}"), format!("workload.hosts.{name}.{x}")],
+        // a group's count: its stations (the workstations of a file service)
+        ["nodes", group, "count"] => vec![format!("workload.{group}"), "workload.stations".into()],
         ["stacks", _, x] => vec![
             format!("nos.{x}"),
             format!("workload.stack.{x}"),
@@ -488,7 +491,8 @@ mod tests {
             label("stacks.server.server.run_burst"),
             label("nos.server.run_burst")
         );
-        assert_eq!(label("nodes.ws.count"), "nodes.ws.count");
+        assert_eq!(label("nodes.ws.count"), label("workload.stations"));
+        assert_eq!(label("nodes.workstations.count"), label("workload.workstations"));
         assert_eq!(label("nos.costs.x"), "nos.costs.x");
     }
 }
