@@ -144,7 +144,7 @@ fn bad_override_says_it_came_from_set() {
         "run",
         &s,
         &["--set", "nodes.stations.count=0"],
-        &["from --set nodes.stations.count=0", "1..=1023"],
+        &["from --set nodes.stations.count=0", "1..=1024"],
     );
     fails(
         "run",
@@ -176,14 +176,14 @@ fn bad_override_says_it_came_from_set() {
             "--set",
             "run.duration_s=3600",
         ],
-        &["1..=1023"],
+        &["0..=1024"],
     );
     fails(
         "run",
         &s,
         &[
             "--set",
-            "nodes.stations.count=1023",
+            "nodes.stations.count=1024",
             "--set",
             "run.duration_s=3600",
         ],

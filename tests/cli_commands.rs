@@ -262,7 +262,7 @@ fn sweep_with_an_invalid_combination_runs_and_writes_nothing() {
         .arg(&out)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("nodes.stations.count").and(predicate::str::contains("1..=1023")));
+        .stderr(predicate::str::contains("nodes.stations.count").and(predicate::str::contains("0..=1024")));
     assert!(!out.exists());
 }
 

@@ -19,10 +19,10 @@ fn ethersim() -> Command {
     c
 }
 
-/// A sweep or run that would take minutes: 1023 stations for 100 simulated seconds.
+/// A sweep or run that would take minutes: 1024 stations for 100 simulated seconds.
 const LONG: [&str; 4] = [
     "--set",
-    "nodes.stations.count=1023",
+    "nodes.stations.count=1024",
     "--set",
     "run.duration_s=100",
 ];

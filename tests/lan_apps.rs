@@ -369,15 +369,14 @@ measure_s = 1
 
 #[test]
 fn a_shared_run_of_one_application_or_a_block_size_without_workstations_is_refused() {
-    let shipped = root().join("scenarios/ttcp-beside-file-service.toml");
-    let text = std::fs::read_to_string(&shipped).unwrap();
+    // the shared workload's own form (the shipped scenario's old form)
+    let old = root().join("tests/fixtures/workload-form/ttcp-beside-file-service.toml");
+    let text = std::fs::read_to_string(&old).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let write = |t: &str| {
         let p = dir.path().join("shared.toml");
-        let scenarios = format!("{}/scenarios/", root().display());
-        let t = t
-            .replace("hardware = \"", &format!("hardware = \"{scenarios}"))
-            .replace("ttcp = \"", &format!("ttcp = \"{scenarios}"));
+        let scenarios = format!("\"{}/scenarios/", root().display());
+        let t = t.replace("\"../../../scenarios/", &scenarios);
         std::fs::write(&p, t).unwrap();
         scenario::load(&p, &[]).map(|_| ()).unwrap_err().to_string()
     };

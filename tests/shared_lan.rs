@@ -23,7 +23,7 @@ fn shipped() -> PathBuf {
 fn shared(sets: &[&str]) -> SharedReport {
     let o: Vec<Override> = sets
         .iter()
-        .chain(&["workload.warmup_s=0.5", "workload.measure_s=2"])
+        .chain(&["run.warmup_s=0.5", "run.measure_s=2"])
         .map(|s| Override::parse(s).unwrap())
         .collect();
     let s = scenario::load(&shipped(), &o).unwrap_or_else(|e| panic!("{e}"));
@@ -79,7 +79,7 @@ fn each_application_s_throughput_is_reported_and_the_wire_s_shares_add_up_to_the
 fn ttcp_mean(n: usize) -> f64 {
     (0..5)
         .map(|k| {
-            let ws = format!("workload.workstations={n}");
+            let ws = format!("nodes.workstations.count={n}");
             let seed = format!("seed={}", 1995 + k);
             shared(&[ws.as_str(), seed.as_str()])
                 .ttcp
@@ -110,7 +110,7 @@ fn ttcp_slows_as_perform3_workstations_join_the_cable() {
 
 #[test]
 fn with_no_workstations_the_file_service_carries_nothing_and_ttcp_has_the_wire() {
-    let r = shared(&["workload.workstations=0"]);
+    let r = shared(&["nodes.workstations.count=0"]);
     assert_eq!(
         r.file_service
             .as_ref()
@@ -131,7 +131,7 @@ fn with_no_workstations_the_file_service_carries_nothing_and_ttcp_has_the_wire()
 #[test]
 fn both_audits_hold_with_frames_damaged_on_the_wire() {
     for corrupt in ["0", "0.01", "0.1"] {
-        let set = format!("medium.corrupt_fraction={corrupt}");
+        let set = format!("segment.corrupt_fraction={corrupt}");
         let r = shared(&[set.as_str()]);
         assert!(
             r.audit_violations.is_empty(),
@@ -169,7 +169,7 @@ fn the_explanation_speaks_of_each_application_and_says_why_ttcp_slows() {
 #[test]
 fn admission_s_estimate_of_the_events_is_within_a_factor_of_two_of_the_run_s() {
     for ws in ["0", "5"] {
-        let set = format!("workload.workstations={ws}");
+        let set = format!("nodes.workstations.count={ws}");
         let o = [Override::parse(&set).unwrap()];
         let s = scenario::load(&shipped(), &o).unwrap();
         let scenario::Workload::Shared(w) = &s.workload else {
@@ -195,10 +195,13 @@ fn the_same_seed_gives_the_same_numbers() {
 /// A shared scenario in a temporary folder beside the shipped hardware, linking `link`.
 fn refused(link: &str, extra: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(shipped())
+    // the shared scenario of one workload (the shipped scenario's old form) links `link`
+    let old = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/workload-form/ttcp-beside-file-service.toml");
+    let text = std::fs::read_to_string(old)
         .unwrap()
         .replace(
-            "hardware = \"bulletin/artisoft-1992.toml\"",
+            "hardware = \"../../../scenarios/bulletin/artisoft-1992.toml\"",
             &format!(
                 "hardware = \"{}\"",
                 Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -207,7 +210,7 @@ fn refused(link: &str, extra: &str) -> String {
             ),
         )
         .replace(
-            "ttcp = \"ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml\"",
+            "ttcp = \"../../../scenarios/ttcp1995/ttcp-1995-smc-ultra-smc-ultra-transmit.toml\"",
             &format!("ttcp = \"{link}\"{extra}"),
         );
     let path = dir.path().join("mine.toml");
@@ -292,13 +295,7 @@ fn one_capture_holds_both_applications_frames_each_decoded_by_its_stack() {
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_ethersim"))
         .arg("run")
         .arg(shipped())
-        .args([
-            "--set",
-            "workload.warmup_s=0",
-            "--set",
-            "workload.measure_s=0.05",
-            "--pcap",
-        ])
+        .args(["--set", "run.warmup_s=0", "--set", "run.measure_s=0.05", "--pcap"])
         .arg(&pcap)
         .output()
         .unwrap();

@@ -162,7 +162,7 @@ fn a_sweep_over_its_total_cpu_budget_is_refused() {
         .args(["sweep", "scenarios/saturate.toml", "-q"])
         .args([
             "--set",
-            "nodes.stations.count=1023",
+            "nodes.stations.count=1024",
             "--set",
             "run.duration_s=120",
         ])

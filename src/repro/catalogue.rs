@@ -1,18 +1,17 @@
-//! The scenario catalogue: every scenario file of one workload the project ships (and the
-//! hardware files they include), embedded in the binary, so that `ethersim scenarios`
-//! lists them and `run`, `sweep` and `validate` take a catalogue name where no file of
-//! that name exists. The scenarios of several applications on one cable (a `shared`
-//! workload, which links a ttcp scenario, and scenarios of nodes, which include the
-//! profile catalogue) read other files and run from their own path.
+//! The scenario catalogue: every scenario file the project ships (and the hardware files
+//! their profiles come from), and the profile catalogue they include, embedded in the
+//! binary, so that `ethersim scenarios` lists them, `run`, `sweep` and `validate` take a
+//! catalogue name where no file of that name exists, and the reproductions never read a
+//! file at run time ([`load`], [`given`]).
 //!
 //! An entry is a file under `scenarios/` by its path there (`bulletin/16bit-optimized.toml`)
-//! and its text, byte for byte. A file that another includes (`hardware = "..."`) is a
-//! hardware file; the others are scenarios. Names are file stems, unique across the
-//! catalogue (checked by a test). Exporting writes a scenario and its include side by side;
-//! an include from another folder has its `hardware` path rewritten to the file beside it,
+//! and its text, byte for byte. A file the profile catalogue takes profiles `from` (or that
+//! a scenario of one workload includes) is a hardware file; the others are scenarios. Names
+//! are file stems, unique across the catalogue (checked by a test). Exporting writes a
+//! scenario with the files it reads side by side, the paths that name them rewritten,
 //! every other byte kept.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use std::sync::OnceLock;
 
@@ -26,8 +25,8 @@ pub const PROFILES: (&str, &str) = (
     include_str!("../../hardware/catalogue.toml"),
 );
 
-/// Every shipped scenario of one workload under `scenarios/`, and the hardware files they
-/// include, by its path there.
+/// Every shipped scenario under `scenarios/`, and the hardware files their profiles come
+/// from, by its path there.
 pub const FILES: &[(&str, &str)] = &[
     (
         "bulletin/16bit-defaults.toml",
@@ -155,8 +154,8 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../scenarios/two-stations-collision.toml"),
     ),
     (
-        "file-service-and-ttcp.toml",
-        include_str!("../../scenarios/file-service-and-ttcp.toml"),
+        "ttcp-beside-file-service.toml",
+        include_str!("../../scenarios/ttcp-beside-file-service.toml"),
     ),
     (
         "file-service-ttcp-and-background.toml",
@@ -183,26 +182,12 @@ impl Entry {
         file.strip_suffix(".toml").unwrap_or(file)
     }
 
-    /// The `hardware` include it names, if any (the value as written).
-    pub fn include(&self) -> Option<String> {
-        let doc: toml::Table = self.text.parse().ok()?;
-        doc.get("hardware")?.as_str().map(str::to_string)
-    }
-
     /// Whether it is a scenario of nodes and applications (it includes the profile
-    /// catalogue rather than naming a `hardware` file).
+    /// catalogue).
     pub fn is_node_form(&self) -> bool {
         self.text
             .parse::<toml::Table>()
             .is_ok_and(|d| scenario::nodes::is_node_form(&d))
-    }
-
-    /// The catalogue entry of its include, if it names one the catalogue holds.
-    pub fn include_entry(&self) -> Option<Entry> {
-        let rel = self.include()?;
-        let dir = Path::new(self.path).parent().unwrap_or(Path::new(""));
-        let want = normal(&dir.join(rel));
-        entries().find(|e| Path::new(e.path) == want)
     }
 
     /// Its first comment paragraph as one line: what it is.
@@ -217,11 +202,10 @@ impl Entry {
         words.join(" ")
     }
 
-    /// Whether it is a hardware file, not a scenario: another catalogue file includes it,
-    /// or the profile catalogue takes profiles `from` it.
+    /// Whether it is a hardware file, not a scenario: the profile catalogue takes profiles
+    /// `from` it.
     pub fn is_included(&self) -> bool {
-        entries().any(|e| e.include_entry() == Some(*self))
-            || PROFILES.1.contains(&format!("\"../scenarios/{}#", self.path))
+        PROFILES.1.contains(&format!("\"../scenarios/{}#", self.path))
     }
 
     /// As a source, named by its catalogue path (`scenarios/...`), for messages.
@@ -232,8 +216,7 @@ impl Entry {
         )
     }
 
-    /// The files an export writes: the scenario, and its include beside it (with the
-    /// scenario's `hardware` pointing there when it pointed elsewhere).
+    /// The files an export writes.
     /// A scenario of nodes goes with the profile catalogue and every hardware file its
     /// profiles take `from`, all side by side (the paths that name them rewritten).
     pub fn export(&self) -> Vec<(String, String)> {
@@ -262,22 +245,8 @@ impl Entry {
             out.extend(hardware.iter().map(|h| (file(h), h.text.to_string())));
             return out;
         }
-        let Some(hw) = self.include_entry() else {
-            return vec![(file(self), self.text.to_string())];
-        };
-        let text = if self.include().as_deref() == Some(file(&hw).as_str()) {
-            self.text.to_string()
-        } else {
-            let mut doc: toml_edit::DocumentMut = self.text.parse().expect("shipped files parse");
-            let decor = doc["hardware"].as_value().map(|v| v.decor().clone());
-            let mut v = toml_edit::Value::from(file(&hw));
-            if let Some(d) = decor {
-                *v.decor_mut() = d;
-            }
-            doc["hardware"] = toml_edit::Item::Value(v);
-            doc.to_string()
-        };
-        vec![(file(self), text), (file(&hw), hw.text.to_string())]
+        // a hardware file: alone
+        vec![(file(self), self.text.to_string())]
     }
 }
 
@@ -341,53 +310,34 @@ pub fn find(name: &str) -> Option<Entry> {
     entries().find(|e| e.name() == stem || e.path == path)
 }
 
-/// `path` with `.` and `..` resolved lexically.
-fn normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn names_are_unique_and_includes_resolve() {
+    fn names_are_unique_and_the_profiles_files_are_embedded() {
         let mut names: Vec<&str> = entries().map(|e| e.name()).collect();
         names.sort_unstable();
         let n = names.len();
         names.dedup();
         assert_eq!(names.len(), n, "two catalogue files share a stem");
-        for e in entries() {
-            if let Some(rel) = e.include() {
-                assert!(
-                    e.include_entry().is_some(),
-                    "{}: include {rel} not in the catalogue",
-                    e.path
-                );
-            }
+        // every file the profile catalogue takes profiles from is embedded
+        for spec in PROFILES.1.split("from = \"../scenarios/").skip(1) {
+            let path = spec.split('#').next().unwrap();
+            assert!(entries().any(|e| e.path == path), "{path} is not embedded");
         }
         // a hardware file the profile catalogue takes profiles from is no scenario
         let hw = find("artisoft-1992").unwrap();
         assert!(hw.is_included() && !hw.is_node_form());
         let lanperf = find("lanperf-max").unwrap();
         assert!(lanperf.is_node_form() && !lanperf.is_included());
-        assert_eq!(lanperf.include_entry(), None);
     }
 
-    /// Every file under `scenarios/` is embedded but the scenarios that read further files
-    /// (a linked ttcp scenario, the profile catalogue): none is forgotten.
+    /// Every file under `scenarios/` is embedded, and every one that is not a hardware file
+    /// is a scenario of nodes and applications: none is forgotten, none left in the older
+    /// form.
     #[test]
-    fn every_shipped_scenario_of_one_workload_is_embedded() {
+    fn every_shipped_scenario_is_embedded_and_written_as_nodes() {
         fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
             for e in std::fs::read_dir(dir).unwrap() {
                 let p = e.unwrap().path();
@@ -402,19 +352,18 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
         let mut files = Vec::new();
         walk(&root, &root, &mut files);
-        let mut left_out = 0;
+        let mut scenarios = 0;
         for f in files {
-            let doc: toml::Table = toml::from_str(&std::fs::read_to_string(root.join(&f)).unwrap()).unwrap();
-            let kind = doc
-                .get("workload")
-                .and_then(|w| w.get("kind"))
-                .and_then(|k| k.as_str());
-            let reads_more = kind == Some("shared");
-            let embedded = FILES.iter().any(|(p, _)| *p == f);
-            assert_eq!(embedded, !reads_more, "{f}: embedded {embedded}");
-            left_out += usize::from(reads_more);
+            let e = entries()
+                .find(|e| e.path == f)
+                .unwrap_or_else(|| panic!("{f} is not embedded"));
+            assert_eq!(e.text, std::fs::read_to_string(root.join(&f)).unwrap(), "{f}");
+            if !e.is_included() {
+                assert!(e.is_node_form(), "{f} is not written as nodes and applications");
+                scenarios += 1;
+            }
         }
-        assert!(left_out <= 1, "scenarios left out: {left_out}");
+        assert!(scenarios >= 32, "only {scenarios} scenarios");
     }
 
     #[test]

@@ -51,7 +51,9 @@ pub(super) fn read_nodes(doc: &toml::Table, cat: &mut Catalogue) -> Result<Nodes
         }
         let count = match t.get("count") {
             None => 1,
-            Some(toml::Value::Integer(n)) if (1..=1023).contains(n) => *n,
+            // an empty group is allowed (a file service with no workstations beside a ttcp
+            // transfer: the transfer alone); each application checks the stations it needs
+            Some(toml::Value::Integer(n)) if (0..=1024).contains(n) => *n,
             Some(v) => {
                 return Err(error_at(
                     &cat.files,
@@ -59,7 +61,7 @@ pub(super) fn read_nodes(doc: &toml::Table, cat: &mut Catalogue) -> Result<Nodes
                     &format!("{here}.count"),
                     Problem::OutOfRange {
                         value: v.to_string(),
-                        allowed: "1..=1023".into(),
+                        allowed: "0..=1024".into(),
                         note: Some("802.3 8.1.2: 1024 stations in a collision domain".into()),
                     },
                 ))
