@@ -72,7 +72,16 @@ pub fn reference_markdown() -> String {
          A key whose unit is a time (`s`, `ms`, `ns`) takes a number in that unit, or a string\n\
          with its own unit, as the command line's times do: `duration_s = \"500ms\"`,\n\
          `\"2.5 s\"`, `\"250us\"` (or `µs`), `\"100ns\"`. It is converted to the key's unit and\n\
-         checked against the range below; a key of whole numbers must come out whole.\n",
+         checked against the range below; a key of whole numbers must come out whole.\n\n\
+         The sections below are those of a scenario of one workload and of the reproductions'\n\
+         hardware files. A scenario of nodes and applications (the form of every shipped\n\
+         scenario; [the guide](guide.md#scenarios-of-nodes-and-applications)) holds the same\n\
+         keys elsewhere: `[segment]` those of `[medium]`; a host profile `[hosts.NAME]` those\n\
+         of `[hosts.server]` (a file service's host) or `[workload.hosts.*]` (a TCP/IP host); a\n\
+         card `[adapters.NAME]` those of `[adapter]` or `[workload.cards.*]`; a stack\n\
+         `[stacks.NAME]` those of `[nos]` or `[workload.stack]` (its CPU costs in a `costs`\n\
+         table); an application `[[apps]]` the `[workload]` keys of its kind. A group's size\n\
+         is `nodes.NAME.count`, and the run's window or duration is under `[run]`.\n",
     );
     for sec in SECTIONS {
         s.push_str(&format!("\n## {}\n\n{}\n\n", sec.title, sec.about));
