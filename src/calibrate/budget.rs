@@ -11,9 +11,8 @@
 
 use super::calibration::Calibration;
 use super::parameter::Domain;
-use super::trial::hardware_text;
+use super::trial::{hardware_text, load_trial};
 use super::CalibrationError;
-use crate::scenario;
 
 /// The runs and CPU seconds a calibration may spend, at most.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,16 +27,10 @@ pub struct Estimate {
 fn per_scenario(cal: &Calibration) -> Result<Vec<f64>, CalibrationError> {
     let current: Vec<toml::Value> = cal.parameters.iter().map(|p| p.current.clone()).collect();
     let hw_text = hardware_text(cal, &current, None)?;
-    let hw_name = cal.hardware.path.to_string_lossy().into_owned();
     cal.scenarios
         .iter()
         .map(|sc| {
-            let s = scenario::load_embedded(
-                &sc.source.path.to_string_lossy(),
-                &sc.source.text,
-                Some((&hw_name, &hw_text)),
-                &cal.overrides,
-            )?;
+            let s = load_trial(cal, sc, &hw_text)?;
             Ok(s.workload.estimated_cpu_s(&s.medium))
         })
         .collect()

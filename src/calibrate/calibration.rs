@@ -45,7 +45,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::scenario::de::from_value;
-use crate::scenario::error::{FieldError, Problem};
+use crate::scenario::error::{FieldError, Location, Problem};
 use crate::scenario::{self, Override, Scenario, ScenarioError, Source};
 
 use super::design::{SearchStart, DEFAULT_DESIGN_SEED, MAX_DESIGN_STARTS};
@@ -150,6 +150,8 @@ pub struct Calibration {
     pub extends: Option<PathBuf>,
     /// The file that gives `scenarios` (to locate a refusal of cross-validation).
     scenarios_from: Source,
+    /// Where each parameter's `key` is written (to locate a refusal of it).
+    parameter_at: Vec<Location>,
 }
 
 /// Most `overrides` a calibration file may hold.
@@ -191,8 +193,9 @@ fn seeds(v: &[i64], key: &str, min: usize) -> Result<Vec<u64>, FieldError> {
 }
 
 impl Calibration {
-    /// Reads and validates the calibration file at `path` (and the files it names).
-    pub fn load(path: &Path) -> Result<Calibration, CalibrationError> {
+    /// Reads and validates the calibration file at `path` (and the files it names); the
+    /// check that each fitted constant is used is [`Calibration::load`]'s.
+    pub(super) fn read(path: &Path) -> Result<Calibration, CalibrationError> {
         let merged = Merged::resolve(Source::read(path)?)?;
         let raw: RawFile =
             from_value(toml::Value::Table(merged.doc.clone()), "").map_err(|e| merged.locate(e))?;
@@ -446,6 +449,16 @@ impl Calibration {
                 .map_err(err)?;
         }
 
+        let parameter_at = (0..parameters.len())
+            .map(
+                |i| match err(FieldError::invalid(format!("parameter[{i}].key"), "")) {
+                    CalibrationError::File(ScenarioError::Field { at, .. }) => at,
+                    _ => Location::FileOnly {
+                        path: path.to_path_buf(),
+                    },
+                },
+            )
+            .collect();
         let cal = Calibration {
             name: raw.name.unwrap_or_else(|| {
                 path.file_stem()
@@ -470,14 +483,25 @@ impl Calibration {
             verdict,
             extends: merged.parent.as_ref().map(|p| p.path.clone()),
             scenarios_from: merged.source_of("scenarios").clone(),
+            parameter_at,
         };
-        super::trial::check_used(&cal).map_err(|e| match e {
-            CalibrationError::Unused { index, message } => {
-                err(FieldError::invalid(format!("parameter[{index}].key"), message))
-            }
-            other => other,
-        })?;
         Ok(cal)
+    }
+
+    /// A refusal of parameter `index`, located at its `key`.
+    pub(super) fn parameter_error(&self, index: usize, message: String) -> CalibrationError {
+        let key = format!("parameter[{index}].key");
+        CalibrationError::File(ScenarioError::Field {
+            at: self
+                .parameter_at
+                .get(index)
+                .cloned()
+                .unwrap_or(Location::FileOnly {
+                    path: self.path.clone(),
+                }),
+            key,
+            problem: Box::new(Problem::Invalid { message }),
+        })
     }
 
     /// The searches of a fit, in order: the middle, then each design point.

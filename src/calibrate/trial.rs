@@ -3,9 +3,11 @@
 //!
 //! Units: the figure's own (e.g. KB/s); errors in percent of the measured value.
 
+use std::path::Path;
+
 use rayon::prelude::*;
 
-use super::calibration::Calibration;
+use super::calibration::{CalScenario, Calibration};
 use super::line_bar::LINE_FIGURE;
 pub use super::parameter::written;
 use super::parameter::Domain;
@@ -119,7 +121,6 @@ pub fn simulate(
     seeds: &[u64],
 ) -> Result<Vec<Vec<f64>>, CalibrationError> {
     let hw_text = hardware_text(cal, values, None)?;
-    let hw_name = cal.hardware.path.to_string_lossy().into_owned();
     let tasks: Vec<(usize, u64)> = (0..cal.scenarios.len())
         .flat_map(|s| seeds.iter().map(move |&k| (s, k)))
         .collect();
@@ -127,13 +128,7 @@ pub fn simulate(
         .par_iter()
         .map(|&(si, seed)| {
             let sc = &cal.scenarios[si];
-            let mut s = scenario::load_embedded(
-                &sc.source.path.to_string_lossy(),
-                &sc.source.text,
-                Some((&hw_name, &hw_text)),
-                &cal.overrides,
-            )
-            .map_err(|e| trial_error(cal, values, &sc.name, e))?;
+            let mut s = load_trial(cal, sc, &hw_text).map_err(|e| trial_error(cal, values, &sc.name, e))?;
             s.seed = seed;
             let out = crate::run::run(&s);
             let col = |name: &str| out.columns.iter().position(|c| *c == name);
@@ -201,6 +196,35 @@ fn trial_error(
     }
 }
 
+impl Calibration {
+    /// Loads and validates the calibration file at `path` (and the scenarios, hardware file
+    /// and measurements it names), before any run; a fitted constant no scenario's model
+    /// uses ([`check_used`]) is refused at its `key`.
+    pub fn load(path: &Path) -> Result<Calibration, CalibrationError> {
+        let cal = Calibration::read(path)?;
+        check_used(&cal).map_err(|e| match e {
+            CalibrationError::Unused { index, message } => cal.parameter_error(index, message),
+            other => other,
+        })?;
+        Ok(cal)
+    }
+}
+
+/// Scenario `sc` of `cal` loaded with `hw_text` standing for the hardware file, and the
+/// calibration's overrides.
+pub(super) fn load_trial(
+    cal: &Calibration,
+    sc: &CalScenario,
+    hw_text: &str,
+) -> Result<scenario::Scenario, scenario::ScenarioError> {
+    scenario::load_embedded(
+        &sc.source.path.to_string_lossy(),
+        &sc.source.text,
+        Some((&cal.hardware.path.to_string_lossy(), hw_text)),
+        &cal.overrides,
+    )
+}
+
 /// Every scenario loaded with `values` in the hardware file: its model (cable and
 /// workload, as text), or the trial error naming parameter `i` and its value.
 fn models(cal: &Calibration, values: &[toml::Value], i: usize) -> Result<Vec<String>, CalibrationError> {
@@ -208,13 +232,7 @@ fn models(cal: &Calibration, values: &[toml::Value], i: usize) -> Result<Vec<Str
     cal.scenarios
         .iter()
         .map(|sc| {
-            let s = scenario::load_embedded(
-                &sc.source.path.to_string_lossy(),
-                &sc.source.text,
-                Some((&cal.hardware.path.to_string_lossy(), &hw_text)),
-                &cal.overrides,
-            )
-            .map_err(|e| CalibrationError::Trial {
+            let s = load_trial(cal, sc, &hw_text).map_err(|e| CalibrationError::Trial {
                 key: cal.parameters[i].key.clone(),
                 value: values[i].to_string(),
                 scenario: sc.name.clone(),

@@ -251,6 +251,28 @@ pub fn load_source(source: &Source, overrides: &[Override]) -> Result<Scenario, 
     load_source_with(source, &[], overrides)
 }
 
+/// How an include named in `from` is found, for the message about one that is not there:
+/// relative to `from`'s folder (to the current directory for standard input); `remedy`
+/// says what to do (the export command is named after it).
+pub(crate) fn include_rule(from: &Source, remedy: &str) -> String {
+    if from.is_stdin() {
+        return "a scenario read from standard input resolves its include relative to the \
+                current directory; run from the scenario's folder, or give the include's path \
+                from here"
+            .to_string();
+    }
+    let dir = from.path.parent().unwrap_or(Path::new(""));
+    let folder = if dir.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        dir.display().to_string()
+    };
+    format!(
+        "an include is resolved relative to the folder of the file that names it, {folder}; \
+         {remedy} (`ethersim scenarios export`)"
+    )
+}
+
 /// `path` with `.` and `..` resolved lexically.
 pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -317,23 +339,10 @@ pub fn load_source_with(
             if let Some(embedded) = includes.iter().find(|s| lexical(&s.path) == want) {
                 Some(embedded.clone())
             } else if !hw_path.is_file() {
-                let folder = if dir.as_os_str().is_empty() {
-                    ".".to_string()
-                } else {
-                    dir.display().to_string()
-                };
-                let rule = if source.is_stdin() {
-                    "a scenario read from standard input resolves its include relative to the \
-                     current directory; run from the scenario's folder, or give the include's \
-                     path from here"
-                        .to_string()
-                } else {
-                    format!(
-                        "an include is resolved relative to the folder of the file that names \
-                         it, {folder}; copy the hardware file beside the scenario, or export \
-                         both with `ethersim scenarios export`"
-                    )
-                };
+                let rule = include_rule(
+                    source,
+                    "copy the hardware file beside the scenario, or export both",
+                );
                 return Err(ScenarioError::Include {
                     at: no_hw.locate("hardware"),
                     message: format!("{} is not a readable file ({rule})", hw_path.display()),

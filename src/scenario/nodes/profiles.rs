@@ -186,25 +186,10 @@ impl Catalogue {
                 ));
             }
             let Some(src) = self.open(&path)? else {
-                let from = &self.files[file];
-                let rule = if from.is_stdin() {
-                    "a scenario read from standard input resolves its include relative to the \
-                     current directory; run from the scenario's folder, or give the include's \
-                     path from here"
-                        .to_string()
-                } else {
-                    let dir = dir_of(from);
-                    let folder = if dir.as_os_str().is_empty() {
-                        ".".to_string()
-                    } else {
-                        dir.display().to_string()
-                    };
-                    format!(
-                        "an include is resolved relative to the folder of the file that names \
-                         it, {folder}; copy the profile files beside the scenario, or export \
-                         them with it by `ethersim scenarios export`"
-                    )
-                };
+                let rule = super::super::include_rule(
+                    &self.files[file],
+                    "copy the profile files beside the scenario, or export the scenario with them",
+                );
                 return Err(error_at(
                     &self.files,
                     file,
