@@ -31,6 +31,23 @@ fn from_an_empty_directory_the_catalogue_lists_runs_and_exports() {
     let (scenarios, hardware) = list.split_once("Hardware files").unwrap();
     assert!(hardware.contains("artisoft-1992") && !scenarios.contains("artisoft-1992"));
 
+    // the profile catalogue too
+    let profiles = ethersim(dir.path()).arg("profiles").output().unwrap();
+    assert!(
+        profiles.status.success(),
+        "{}",
+        String::from_utf8_lossy(&profiles.stderr)
+    );
+    let profiles = String::from_utf8(profiles.stdout).unwrap();
+    for name in [
+        "486dx50",
+        "ae2-16bit-optimized-server",
+        "excelan-exos-204",
+        "linux-1-2",
+    ] {
+        assert!(profiles.contains(name), "{name} not listed:\n{profiles}");
+    }
+
     // by name, from a directory with no scenario in it
     let by_name = ethersim(dir.path())
         .args(["run", "16bit-optimized", "-f", "csv"])

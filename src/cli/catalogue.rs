@@ -25,7 +25,8 @@ pub fn run(a: &ScenariosArgs) -> Result<()> {
     match &a.action {
         None => {
             let mut out = String::from("Scenarios shipped in the binary (ethersim run NAME):\n");
-            let mut hardware = String::from("\nHardware files they include:\n");
+            let mut hardware =
+                String::from("\nHardware files (the profile catalogue takes its profiles from them):\n");
             for e in catalogue::entries() {
                 let line = format!("  {:<38} scenarios/{}\n", e.name(), e.path);
                 if e.is_included() {

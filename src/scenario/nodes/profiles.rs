@@ -534,9 +534,15 @@ pub struct Summary {
 /// The profiles of the catalogue (or scenario) at `path` and of the files it includes,
 /// resolved, by kind and name.
 pub fn list(path: &Path) -> Result<Vec<Summary>, ScenarioError> {
-    let src = Source::read(path)?;
+    list_source(&Source::read(path)?, &[])
+}
+
+/// As [`list`], from a source already read, with `given` standing for the files it
+/// includes and takes profiles `from` ([`Catalogue::read`]).
+pub fn list_source(src: &Source, given: &[Source]) -> Result<Vec<Summary>, ScenarioError> {
+    let src = src.clone();
     let doc = src.parse()?;
-    let mut cat = Catalogue::read(&src, &doc, &[])?;
+    let mut cat = Catalogue::read(&src, &doc, given)?;
     let mut out = Vec::new();
     for kind in KINDS {
         for name in cat.names(kind) {
