@@ -5,8 +5,8 @@
 //! file at run time ([`load`], [`given`]).
 //!
 //! An entry is a file under `scenarios/` by its path there (`bulletin/16bit-optimized.toml`)
-//! and its text, byte for byte. A file the profile catalogue takes profiles `from` (or that
-//! a scenario of one workload includes) is a hardware file; the others are scenarios. Names
+//! and its text, byte for byte. A file the profile catalogue takes profiles `from` is a
+//! hardware file; the others are scenarios. Names
 //! are file stems, unique across the catalogue (checked by a test). Exporting writes a
 //! scenario with the files it reads side by side, the paths that name them rewritten,
 //! every other byte kept.
@@ -190,6 +190,12 @@ impl Entry {
             .is_ok_and(|d| scenario::nodes::is_node_form(&d))
     }
 
+    /// How the profile catalogue names it in a `from` (the opening quote, its path from
+    /// `hardware/`, and the `#` before the table).
+    fn profile_source(&self) -> String {
+        format!("\"../scenarios/{}#", self.path)
+    }
+
     /// Its first comment paragraph as one line: what it is.
     pub fn summary(&self) -> String {
         let mut words = Vec::new();
@@ -205,7 +211,7 @@ impl Entry {
     /// Whether it is a hardware file, not a scenario: the profile catalogue takes profiles
     /// `from` it.
     pub fn is_included(&self) -> bool {
-        PROFILES.1.contains(&format!("\"../scenarios/{}#", self.path))
+        PROFILES.1.contains(&self.profile_source())
     }
 
     /// As a source, named by its catalogue path (`scenarios/...`), for messages.
@@ -234,12 +240,11 @@ impl Entry {
                 .text
                 .replace(&format!("\"{written}\""), &format!("\"{cat_file}\""));
             let hardware: Vec<Entry> = entries()
-                .filter(|e| cat_text.contains(&format!("\"../scenarios/{}#", e.path)))
+                .filter(|e| cat_text.contains(&e.profile_source()))
                 .collect();
             let mut catalogue = cat_text.to_string();
             for h in &hardware {
-                catalogue =
-                    catalogue.replace(&format!("\"../scenarios/{}#", h.path), &format!("\"{}#", file(h)));
+                catalogue = catalogue.replace(&h.profile_source(), &format!("\"{}#", file(h)));
             }
             let mut out = vec![(file(self), text), (cat_file.to_string(), catalogue)];
             out.extend(hardware.iter().map(|h| (file(h), h.text.to_string())));

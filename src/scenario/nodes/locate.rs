@@ -78,20 +78,11 @@ impl Map {
                 } else {
                     format!("{}.{}.{rel}", p.kind, p.name)
                 };
-                let inside = |within: &str| {
-                    if within.is_empty() {
-                        Some(rel.clone())
-                    } else {
-                        rel.strip_prefix(within)
-                            .and_then(|r| r.strip_prefix('.'))
-                            .map(str::to_string)
-                    }
-                };
                 let others = p
                     .origins
                     .iter()
                     .filter(|o| o.file == 0)
-                    .filter_map(|o| Some(format!("{}.{}", o.table, inside(&o.within)?)))
+                    .filter_map(|o| o.path_of(&rel))
                     .collect();
                 (p.locate(files, &rel), key, others)
             }

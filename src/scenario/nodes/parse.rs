@@ -17,7 +17,7 @@ pub(super) struct Nodes {
 }
 
 /// Reads the `[nodes]` tables of `doc`, resolving their profiles in `cat`.
-pub(super) fn read_nodes(doc: &toml::Table, cat: &mut Catalogue) -> Result<Nodes, ScenarioError> {
+pub(super) fn read_nodes(doc: &toml::Table, cat: &mut Catalogue<'_>) -> Result<Nodes, ScenarioError> {
     let Some(nodes_v) = doc.get("nodes").and_then(toml::Value::as_table) else {
         return Err(error_at(
             &cat.files,

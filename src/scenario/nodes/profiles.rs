@@ -45,6 +45,19 @@ pub struct Origin {
     pub within: String,
 }
 
+impl Origin {
+    /// The path in its file of key `rel` of the profile (a path inside the profile), if
+    /// this origin wrote that part of it.
+    pub fn path_of(&self, rel: &str) -> Option<String> {
+        let inside = if self.within.is_empty() {
+            rel
+        } else {
+            rel.strip_prefix(self.within.as_str())?.strip_prefix('.')?
+        };
+        Some(format!("{}.{inside}", self.table))
+    }
+}
+
 /// A profile, resolved: its keys, and where they were written (most specific first).
 #[derive(Clone, Debug)]
 pub struct Profile {
@@ -55,13 +68,13 @@ pub struct Profile {
 }
 
 /// The files read and the profiles they define.
-pub struct Catalogue {
+pub struct Catalogue<'g> {
     /// Every file read: the scenario first, then includes and `from` files.
     pub files: Vec<Source>,
     /// Files standing for paths (the scenario catalogue embedded in the binary, or a
     /// calibration's trial hardware file): a file whose lexical path is one of theirs is
     /// taken from them, not read from disk.
-    given: Vec<Source>,
+    given: &'g [Source],
     /// (kind, name) -> (file, table as written).
     defined: BTreeMap<(&'static str, String), Vec<(usize, toml::Table)>>,
 }
@@ -95,14 +108,18 @@ fn dir_of(src: &Source) -> PathBuf {
     src.path.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
-impl Catalogue {
+impl<'g> Catalogue<'g> {
     /// Reads the scenario's includes (recursively) and registers every profile; `doc` is
     /// the scenario's own document (with overrides applied).
     /// `given` stand for files ([`Catalogue::given`]).
-    pub fn read(scenario: &Source, doc: &toml::Table, given: &[Source]) -> Result<Catalogue, ScenarioError> {
+    pub fn read(
+        scenario: &Source,
+        doc: &toml::Table,
+        given: &'g [Source],
+    ) -> Result<Catalogue<'g>, ScenarioError> {
         let mut cat = Catalogue {
             files: vec![scenario.clone()],
-            given: given.to_vec(),
+            given,
             defined: BTreeMap::new(),
         };
         let mut chain = vec![lexical(&scenario.path)];
@@ -495,14 +512,7 @@ impl Profile {
     /// was written: the first origin whose file has it, else where the profile is defined.
     pub fn locate(&self, files: &[Source], rel: &str) -> Location {
         for o in &self.origins {
-            let inside = if o.within.is_empty() {
-                Some(rel)
-            } else {
-                rel.strip_prefix(o.within.as_str())
-                    .and_then(|r| r.strip_prefix('.'))
-            };
-            let Some(inside) = inside else { continue };
-            let full = format!("{}.{inside}", o.table);
+            let Some(full) = o.path_of(rel) else { continue };
             let steps = parse_path(&full);
             if let Some((depth, offset)) = files[o.file].find(&steps) {
                 if depth == steps.len() {
