@@ -47,7 +47,7 @@ fn three_applications_each_report_their_throughput_and_the_wire_adds_up() {
         r.file_service.as_ref().expect("a file service").throughput_kbps > 50.0,
         "{r:?}"
     );
-    let t = r.ttcp.as_ref().expect("a ttcp transfer");
+    let t = r.ttcp.first().expect("a ttcp transfer");
     assert!(t.throughput_kbps > 20.0, "{r:?}");
     assert_eq!(r.background.len(), 1);
     let g = &r.background[0];
@@ -75,7 +75,7 @@ fn three_applications_each_report_their_throughput_and_the_wire_adds_up() {
 fn more_background_load_slows_ttcp_and_the_file_service_and_waits_longer() {
     let light = lan(&["apps[2].offered_load=0.05"]);
     let heavy = lan(&["apps[2].offered_load=0.5"]);
-    let kbps = |r: &SharedReport| r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps;
+    let kbps = |r: &SharedReport| r.ttcp.first().expect("a ttcp transfer").throughput_kbps;
     assert!(
         kbps(&heavy) < 0.8 * kbps(&light),
         "ttcp {} against {}",
@@ -130,7 +130,7 @@ fn every_audit_holds_with_frames_damaged_on_the_wire() {
             "{corrupt}"
         );
         assert!(
-            r.ttcp.as_ref().expect("a ttcp transfer").throughput_kbps > 0.0,
+            r.ttcp.first().expect("a ttcp transfer").throughput_kbps > 0.0,
             "{corrupt}"
         );
         assert!(r.background[0].throughput_mbps > 0.0, "{corrupt}");
@@ -170,7 +170,7 @@ fn a_backlogged_group_beside_the_file_service_fills_the_wire() {
     let RunDetail::Shared(r) = &out.detail else {
         panic!("not a shared run")
     };
-    assert!(r.ttcp.is_none());
+    assert!(r.ttcp.is_empty());
     let col = |name: &str| out.points[0][out.columns.iter().position(|c| c == name).unwrap()];
     assert!(col("ttcp_kbps").is_nan());
     assert_eq!(r.background[0].offered_load, None);
@@ -306,6 +306,7 @@ fn ttcp_under_background_load_runs_without_a_file_service() {
         shipped_run("ttcp-under-background-load.toml", &[set.as_str()])
             .1
             .ttcp
+            .first()
             .expect("a transfer")
             .throughput_kbps
     };
@@ -346,7 +347,7 @@ measure_s = 1
     let RunDetail::Shared(r) = &out.detail else {
         panic!("not a shared run")
     };
-    assert!(r.file_service.is_none() && r.ttcp.is_none());
+    assert!(r.file_service.is_none() && r.ttcp.is_empty());
     assert_eq!(r.background.len(), 2);
     assert_eq!(out.headline.name, "background_mbps");
     // the backlogged long frames take what the short ones leave: the wire is full
@@ -474,7 +475,7 @@ fn lanperf_beside_a_ttcp_transfer_reports_both() {
         RunDetail::Lanperf(r) => *r,
         _ => panic!("not a lanperf run"),
     };
-    let t = r.ttcp.as_ref().expect("a ttcp transfer");
+    let t = r.ttcp.first().expect("a ttcp transfer");
     assert!(t.throughput_kbps > 500.0, "{t:?}");
     use ethersim::workload::lanperf::Test;
     let read = r.total_kbps(Test::Read).expect("READ ran");

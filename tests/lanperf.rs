@@ -61,7 +61,7 @@ fn test_table_prints_the_seeds_sample_output_from_its_operation_counts() {
         totals: vec![],
         finished_s: 0.0,
         events: 0,
-        ttcp: None,
+        ttcp: Vec::new(),
         background: vec![],
     };
     let t = ethersim::report::lanperf::table(&report);

@@ -65,6 +65,20 @@ pub enum TcpEvent {
     ClockTick { node: u32 },
 }
 
+impl TcpEvent {
+    /// The station of the host the event belongs to.
+    pub fn node(&self) -> u32 {
+        match *self {
+            TcpEvent::Start { node }
+            | TcpEvent::Timer { node, .. }
+            | TcpEvent::DmaDone { node, .. }
+            | TcpEvent::RxRequestTaken { node }
+            | TcpEvent::UserDone { node }
+            | TcpEvent::ClockTick { node } => node,
+        }
+    }
+}
+
 impl From<EtherEvent> for LanEvent {
     fn from(e: EtherEvent) -> Self {
         LanEvent::Ether(e)

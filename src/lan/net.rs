@@ -1,9 +1,10 @@
 //! One LAN: the medium and the parts of the LAN that share it, each part a group of
 //! nodes running one stack. The NetBIOS file service ([`Lan`]: a server and its
-//! workstations, stations 0..`tcp_base`) and the TCP/IP hosts ([`TcpLan`]: stations
-//! `tcp_base` and `tcp_base + 1`) and groups of bare frame sources ([`Sources`]: open-loop
-//! or backlogged stations, each group on its own stations) are parts; a LAN has any of
-//! them, on one cable.
+//! workstations, the stations below the first TCP/IP host), pairs of TCP/IP hosts
+//! ([`TcpLan`]: each pair two consecutive stations of its own) and groups of bare frame
+//! sources ([`Sources`]: open-loop or backlogged stations, each group on its own stations)
+//! are parts; a LAN has any of them, any number of TCP/IP pairs and source groups, on one
+//! cable.
 //!
 //! [`Net`] is the one model the engine runs for any LAN. It owns the dispatch of
 //! [`LanEvent`]: the medium's events to the medium, whose indications go to the part
@@ -26,7 +27,8 @@ use crate::ether::{AnyWire, Indication, Wire, WireEvent};
 pub struct Net<A, S> {
     wire: AnyWire,
     nos: Option<Lan<A>>,
-    tcp: Option<TcpLan<S>>,
+    /// Pairs of TCP/IP hosts, each on its own two stations, in station order.
+    tcp: Vec<TcpLan<S>>,
     /// Groups of frame sources, each on its own stations.
     sources: Vec<Sources>,
     /// The first station of the TCP/IP hosts (stations below it are the file service's).
@@ -39,14 +41,19 @@ pub struct Net<A, S> {
 /// Which part of the LAN a station belongs to.
 enum Owner {
     Nos,
-    Tcp,
+    Tcp(usize),
     Source(usize),
 }
 
 impl<A: Application, S: SocketApp> Net<A, S> {
-    /// A LAN of `wire` with the parts given; the TCP/IP hosts are stations `tcp_base`
-    /// and `tcp_base + 1`, every station below them the file service's.
-    pub(crate) fn new(wire: AnyWire, nos: Option<Lan<A>>, tcp: Option<TcpLan<S>>, tcp_base: usize) -> Self {
+    /// A LAN of `wire` with the parts given; the TCP/IP pairs are stations `tcp_base`,
+    /// `tcp_base + 1`, ... (two each, in order), every station below them the file
+    /// service's.
+    pub(crate) fn new(wire: AnyWire, nos: Option<Lan<A>>, tcp: Vec<TcpLan<S>>, tcp_base: usize) -> Self {
+        debug_assert!(
+            tcp.iter().enumerate().all(|(i, t)| t.base() == tcp_base + 2 * i),
+            "the TCP/IP pairs take two stations each from tcp_base, in order"
+        );
         Net {
             wire,
             nos,
@@ -63,9 +70,9 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         self.nos.as_ref()
     }
 
-    /// The TCP/IP hosts, if this LAN has them.
-    pub fn tcp_hosts(&self) -> Option<&TcpLan<S>> {
-        self.tcp.as_ref()
+    /// The pairs of TCP/IP hosts, in station order (none if this LAN has none).
+    pub fn tcp_pairs(&self) -> &[TcpLan<S>] {
+        &self.tcp
     }
 
     /// The groups of frame sources, in the order they were added.
@@ -131,7 +138,7 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         } else if station < self.tcp_base {
             Owner::Nos
         } else {
-            Owner::Tcp
+            Owner::Tcp((station - self.tcp_base) / 2)
         }
     }
 
@@ -146,8 +153,8 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                     lan.on_indication(ind, engine);
                 }
             }
-            Owner::Tcp => {
-                if let Some(tcp) = self.tcp.as_mut() {
+            Owner::Tcp(i) => {
+                if let Some(tcp) = self.tcp.get_mut(i) {
                     tcp.on_indication(ind, engine);
                 }
             }
@@ -176,8 +183,8 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                         lan.cpu_done(node, gen, engine);
                     }
                 }
-                Owner::Tcp => {
-                    if let Some(tcp) = self.tcp.as_mut() {
+                Owner::Tcp(i) => {
+                    if let Some(tcp) = self.tcp.get_mut(i) {
                         tcp.cpu_done(node, gen, engine);
                     }
                 }
@@ -190,8 +197,10 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                 }
             }
             LanEvent::Tcp(e) => {
-                if let Some(tcp) = self.tcp.as_mut() {
-                    tcp.handle(e, engine);
+                if let Owner::Tcp(i) = self.owner(e.node() as usize) {
+                    if let Some(tcp) = self.tcp.get_mut(i) {
+                        tcp.handle(e, engine);
+                    }
                 }
             }
             LanEvent::Source(e) => {
@@ -214,7 +223,7 @@ impl<A: Application, S: SocketApp> Model for Net<A, S> {
 
     fn handle(&mut self, ev: LanEvent, engine: &mut Engine<LanEvent>) {
         self.dispatch(ev, engine);
-        if let Some(tcp) = self.tcp.as_mut() {
+        for tcp in &mut self.tcp {
             tcp.track_copy_wait(engine.now());
         }
     }
@@ -226,7 +235,7 @@ impl<A: Application, S: SocketApp> Observed for Net<A, S> {
         if let Some(lan) = self.nos.as_mut() {
             lan.start_observing();
         }
-        if let Some(tcp) = self.tcp.as_mut() {
+        for tcp in &mut self.tcp {
             tcp.start_observing();
         }
     }
@@ -238,7 +247,7 @@ impl<A: Application, S: SocketApp> Observed for Net<A, S> {
         if let Some(lan) = self.nos.as_mut() {
             lan.tap().flush_host(obs);
         }
-        if let Some(tcp) = self.tcp.as_mut() {
+        for tcp in &mut self.tcp {
             tcp.tap().flush_host(obs);
         }
         self.wire.drain_observed(&mut self.wire_seen);
@@ -251,7 +260,7 @@ impl<A: Application, S: SocketApp> Observed for Net<A, S> {
                 } else if f.src < base {
                     nos.as_ref().map(|l| l.content(f))
                 } else {
-                    tcp.as_ref().map(|t| t.content(f))
+                    tcp.get((f.src - base) / 2).map(|t| t.content(f))
                 };
                 part.unwrap_or(observe::Content::Opaque)
             },
@@ -296,7 +305,7 @@ impl<A: Application> Net<A, Absent> {
         let segment = crate::ether::SharedSegment::new(&cfg.segment, engine.rng_streams());
         let base = cfg.nodes();
         let lan = Lan::new(cfg, apps, segment.clone(), engine);
-        Net::new(AnyWire::Csma(segment), Some(lan), None, base)
+        Net::new(AnyWire::Csma(segment), Some(lan), Vec::new(), base)
     }
 
     /// The file service.
@@ -317,7 +326,7 @@ impl Net<Absent, Absent> {
     ) -> (Self, crate::ether::SharedSegment) {
         let segment = crate::ether::SharedSegment::new(cfg, engine.rng_streams());
         (
-            Net::new(AnyWire::Csma(segment.clone()), None, None, usize::MAX),
+            Net::new(AnyWire::Csma(segment.clone()), None, Vec::new(), usize::MAX),
             segment,
         )
     }
@@ -333,17 +342,17 @@ impl<S: SocketApp> Net<Absent, S> {
     ) -> Self {
         let medium = AnyWire::new(wire, engine.rng_streams());
         let tcp = TcpLan::new(medium.clone(), 0, hosts, apps, engine);
-        Net::new(medium, None, Some(tcp), 0)
+        Net::new(medium, None, vec![tcp], 0)
     }
 
     /// The TCP/IP hosts.
     pub fn hosts(&self) -> &TcpLan<S> {
-        self.tcp.as_ref().expect("built by tcp_only")
+        self.tcp.first().expect("built by tcp_only")
     }
 
     /// Test seam: the TCP/IP hosts, to tamper with.
     #[cfg(test)]
     pub(crate) fn hosts_mut(&mut self) -> &mut TcpLan<S> {
-        self.tcp.as_mut().expect("built by tcp_only")
+        self.tcp.first_mut().expect("built by tcp_only")
     }
 }

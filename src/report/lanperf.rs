@@ -159,9 +159,14 @@ pub fn explain(r: &LanperfReport) -> String {
 /// each background group, over the whole run.
 pub fn beside(r: &LanperfReport) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(t) = &r.ttcp {
+    for t in &r.ttcp {
+        let name = if r.ttcp.len() > 1 {
+            format!("ttcp from {} to {}", t.transmitter, t.receiver)
+        } else {
+            "ttcp".to_string()
+        };
         out.push(format!(
-            "ttcp beside LANPERF, over the whole run: {} KB/s; its transmitter's frames deferred \
+            "{name} beside LANPERF, over the whole run: {} KB/s; its transmitter's frames deferred \
              {} times each and collided {} times each, {} µs from the head of the queue to the \
              wire on average; transmitter CPU {}, receiver CPU {}.",
             super::units::Unit::KiloBytesPerSecond.number(t.throughput_kbps),

@@ -20,8 +20,18 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
     if r.file_service.is_some() {
         carried.push(format!("{} file-service frames", pct(w.file_service)));
     }
-    if r.ttcp.is_some() {
-        carried.push(format!("{} ttcp frames", pct(w.ttcp)));
+    match r.ttcp.len() {
+        0 => {}
+        1 => carried.push(format!("{} ttcp frames", pct(w.ttcp))),
+        _ => carried.push(format!(
+            "{} ttcp frames ({})",
+            pct(w.ttcp),
+            r.ttcp
+                .iter()
+                .map(|t| format!("{} from {}", pct(t.wire_share), t.transmitter))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
     if !r.background.is_empty() {
         carried.push(format!("{} background frames", pct(w.background)));
@@ -48,13 +58,24 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
             x.bottleneck
         ));
     }
-    let others = match (r.workstations, r.background.is_empty()) {
-        (0, true) => None,
-        (0, false) => Some("the background groups' frames"),
-        (_, true) => Some("the file service's frames"),
-        (_, false) => Some("the file service's and the background groups' frames"),
-    };
-    if let Some(t) = &r.ttcp {
+    let several = r.ttcp.len() > 1;
+    for t in &r.ttcp {
+        // the frames of every other application on the cable
+        let mut parts = Vec::new();
+        if r.workstations > 0 {
+            parts.push("the file service's");
+        }
+        if several {
+            parts.push("the other ttcp transfers'");
+        }
+        if !r.background.is_empty() {
+            parts.push("the background groups'");
+        }
+        let others = match parts.as_slice() {
+            [] => None,
+            [one] => Some(format!("{one} frames")),
+            [first @ .., last] => Some(format!("{} and {last} frames", first.join(", "))),
+        };
         let why = match others {
             None => "nothing else shares the wire: this is ttcp alone on the cable".to_string(),
             Some(_) if t.transmitter_cpu >= 0.9 => format!(
@@ -75,8 +96,13 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
             Unit::Microseconds.number(t.access_delay_mean_us),
             Unit::Microseconds.symbol(t.access_delay_mean_us)
         );
+        let name = if several {
+            format!("ttcp from {} to {}", t.transmitter, t.receiver)
+        } else {
+            "ttcp".to_string()
+        };
         out.push(format!(
-            "ttcp: {} KB/s. Its transmitter's frames deferred {} times each and collided {} \
+            "{name}: {} KB/s. Its transmitter's frames deferred {} times each and collided {} \
              times each; from the head of the queue to the wire took {} on average. \
              Transmitter CPU {}, receiver CPU {}. Why: {why}.",
             Unit::KiloBytesPerSecond.number(t.throughput_kbps),

@@ -285,7 +285,8 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
         Workload::Shared(w) => {
             let r = shared::run_observed(&w.config, scenario.seed, reborrow(&mut obs));
             let f = |get: fn(&perform3::Perform3Point) -> f64| r.file_service.as_ref().map_or(f64::NAN, get);
-            let t = |get: fn(&shared::TtcpShare) -> f64| r.ttcp.as_ref().map_or(f64::NAN, get);
+            // every transfer together
+            let t = |get: fn(&shared::TtcpShare) -> f64| r.ttcp_all.as_ref().map_or(f64::NAN, get);
             let g = &r.background;
             let sent: u64 = g.iter().map(|g| g.frames_sent).sum();
             // the groups' frame-weighted access delays (open-loop groups only)
@@ -311,7 +312,8 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 .put("ttcp_kbps", t(|t| t.throughput_kbps))
                 .put(
                     "background_mbps",
-                    g.iter().map(|g| g.throughput_mbps).sum::<f64>(),
+                    // from +0: no group carries +0 Mb/s, not -0
+                    g.iter().fold(0.0, |s, g| s + g.throughput_mbps),
                 )
                 .put("wire_file_service", r.wire.file_service)
                 .put("wire_ttcp", r.wire.ttcp)
@@ -343,7 +345,7 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 workload: scenario.workload.kind().to_string(),
                 columns: row.columns,
                 points: vec![row.values],
-                headline: match (&r.ttcp, &r.file_service) {
+                headline: match (&r.ttcp_all, &r.file_service) {
                     (Some(t), _) => Headline {
                         name: "ttcp_kbps".into(),
                         value: t.throughput_kbps,

@@ -58,8 +58,9 @@ pub struct RawLanperf {
     pub disk: Option<RawDisk>,
     pub cache: Option<RawCache>,
     pub local: Option<RawLocal>,
-    /// A ttcp scenario whose transfer runs beside the file service (as in `shared`).
-    pub ttcp: Option<String>,
+    /// ttcp scenarios whose transfers run beside the file service (as in `shared`): one
+    /// path or a list.
+    pub ttcp: Option<toml::Value>,
     /// Groups of background frame sources beside the file service (as in `shared`).
     #[serde(default)]
     pub background: Vec<super::shared::RawBackground>,
@@ -453,14 +454,14 @@ impl RawLanperf {
                 "a local baseline has no network for a ttcp transfer to share",
             ));
         }
-        let linked = super::shared::linked_transfer(self.ttcp.as_deref(), s)?;
+        let linked = super::shared::linked_transfers(self.ttcp.as_ref(), s)?;
         let background = super::shared::validate_groups(&self.background, medium, warnings)?;
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
-        let tcp_stations = if linked.is_some() { 2 } else { 0 };
+        let tcp_stations = 2 * linked.len();
         let positions = medium.positions(
             n + servers + tcp_stations + source_stations,
-            "stations (server first, then workstations, then any further servers, the two ttcp \
-             hosts, then each background group's senders and sink)",
+            "stations (server first, then workstations, then any further servers, each \
+             transfer's two ttcp hosts, then each background group's senders and sink)",
         )?;
         super::lan::check_workstation_cards(lan, n)?;
         let profile = lan.clone();
@@ -468,7 +469,7 @@ impl RawLanperf {
         let window_s = params.test_s as f64 * params.tests.len() as f64;
         let mut events = budget::perform3_events(medium, &profile, n, &[params.block], window_s)
             * (1.0 + params.tests.contains(&Test::Read) as u8 as f64 * fill_share(&params));
-        if let Some(l) = linked {
+        for l in &linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
         events += super::shared::background_events(&background, medium, window_s);
@@ -500,7 +501,7 @@ impl RawLanperf {
                     poll_interval: poll,
                 },
                 local,
-                ttcp: linked.map(super::shared::shared_ttcp),
+                ttcp: linked.iter().map(|l| super::shared::shared_ttcp(l)).collect(),
                 background,
             },
         })

@@ -1,7 +1,8 @@
-//! The scenario a `shared` or `lanperf` workload links with `workload.ttcp`: found relative to the
-//! folder of the file that names it, read and validated in full, and checked to be a
-//! ttcp scenario, before the `shared` workload itself is validated
-//! ([`super::shared`]). One level: a linked scenario links nothing further.
+//! The scenarios a `shared` or `lanperf` workload links with `workload.ttcp` (one path, or
+//! a list of paths: a transfer each): each found relative to the folder of the file that
+//! names it, read and validated in full, and checked to be a ttcp scenario, before the
+//! workload itself is validated ([`super::shared`]). One level: a linked scenario links
+//! nothing further.
 
 use super::lexical;
 use std::cell::Cell;
@@ -18,23 +19,38 @@ thread_local! {
     static DEPTH: Cell<u8> = const { Cell::new(0) };
 }
 
-/// The linked scenario of `doc` (the merged, overridden document of `source`), or
-/// `None` when its workload is not `shared` or `lanperf` or names no file (validation then says
-/// what is missing).
+/// The linked scenarios of `doc` (the merged, overridden document of `source`), in the
+/// order written; none when its workload is not `shared` or `lanperf` or names no file
+/// (validation then says what is missing or malformed).
 pub(super) fn read_linked(
     doc: &toml::Table,
     source: &Source,
     sources: &Sources<'_>,
-) -> Result<Option<Linked>, ScenarioError> {
+) -> Result<Vec<Linked>, ScenarioError> {
     let workload = doc.get("workload").and_then(toml::Value::as_table);
     let kind = workload.and_then(|w| w.get("kind")).and_then(toml::Value::as_str);
-    let written = workload.and_then(|w| w.get("ttcp")).and_then(toml::Value::as_str);
-    let (Some("shared" | "lanperf"), Some(written)) = (kind, written) else {
-        return Ok(None);
+    let (Some("shared" | "lanperf"), Some(value)) = (kind, workload.and_then(|w| w.get("ttcp"))) else {
+        return Ok(Vec::new());
     };
+    let Ok(paths) = super::shared::link_paths(value) else {
+        return Ok(Vec::new());
+    };
+    let one = paths.len() == 1 && value.is_str();
+    paths
+        .iter()
+        .enumerate()
+        .map(|(k, written)| {
+            let key = if one { KEY.to_string() } else { format!("{KEY}[{k}]") };
+            read_one(written, &key, source, sources)
+        })
+        .collect()
+}
+
+/// The scenario `written` names (at key `key`), read and checked.
+fn read_one(written: &str, key: &str, source: &Source, sources: &Sources<'_>) -> Result<Linked, ScenarioError> {
     let fail = |message: String| ScenarioError::Linked {
-        at: sources.locate(KEY),
-        key: KEY.into(),
+        at: sources.locate(key),
+        key: key.into(),
         message,
     };
     if DEPTH.with(Cell::get) > 0 {
@@ -65,15 +81,16 @@ pub(super) fn read_linked(
     let loaded = load(&path, &[]);
     DEPTH.with(|d| d.set(d.get() - 1));
     let scenario = loaded.map_err(|inner| ScenarioError::InLinked {
-        at: sources.locate(KEY),
-        key: KEY.into(),
+        at: sources.locate(key),
+        key: key.into(),
         inner: Box::new(inner),
     })?;
     match scenario.workload {
-        Workload::Ttcp(w) => Ok(Some(Linked {
+        Workload::Ttcp(w) => Ok(Linked {
             written: written.to_string(),
+            key: key.to_string(),
             ttcp: *w,
-        })),
+        }),
         other => Err(fail(format!(
             "{written} is a {} scenario: the ttcp application runs on TCP/IP hosts, so it needs \
              a scenario of workload kind ttcp (its hosts, cards and stack), such as \

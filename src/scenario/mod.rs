@@ -80,9 +80,9 @@ pub struct RawScenario {
     pub nos: Option<lan::RawNos>,
     /// Kept as a table: its `kind` picks the raw struct (see [`workload::validate`]).
     pub workload: toml::Table,
-    /// The scenario `workload.ttcp` names, read by the loader (not a key of the file).
+    /// The scenarios `workload.ttcp` names, read by the loader (not a key of the file).
     #[serde(skip)]
-    pub linked: Option<shared::Linked>,
+    pub linked: Vec<shared::Linked>,
 }
 
 /// The validated sections a workload builds on.
@@ -90,8 +90,8 @@ pub struct Sections<'a> {
     pub medium: &'a Medium,
     /// Present when the scenario describes hosts, adapters and a NOS.
     pub lan: Option<&'a lan::LanProfile>,
-    /// The scenario a `shared` workload links (`workload.ttcp`), read and validated.
-    pub linked: Option<&'a shared::Linked>,
+    /// The scenarios a workload links (`workload.ttcp`), read and validated, in order.
+    pub linked: &'a [shared::Linked],
 }
 
 /// A validated scenario, ready to run.
@@ -181,7 +181,7 @@ impl RawScenario {
         let sections = Sections {
             medium: &medium,
             lan: lan.as_ref(),
-            linked: self.linked.as_ref(),
+            linked: &self.linked,
         };
         let workload = workload::validate(self.workload, &sections, warnings)?;
         Ok(Scenario {

@@ -6,13 +6,15 @@
 //! server with none) and `block_size` (bytes, with it), `warmup_s`, `measure_s`; `ttcp`
 //! (optional): the path, relative to this file, of a `ttcp` scenario whose hosts, cards,
 //! stack and `-l` the transfer uses (its own cable is not used: the cable is this
-//! scenario's `[medium]`, which must be CSMA/CD at the same bit rate); and `background`
+//! scenario's `[medium]`, which must be CSMA/CD at the same bit rate), or a list of such
+//! paths, a transfer on two hosts of its own each; and `background`
 //! (optional): a list of groups, each the keys of a `traffic` or a `saturate` workload
 //! (with its `kind`, without `duration_s`: the groups run for the whole run). A shared run
 //! has two applications or more. The file service's hosts, cards and NOS come from this
 //! scenario's `[hosts]`, `[adapter]` and `[nos]` (usually its `hardware` include).
 //!
-//! Stations: the server first, then the workstations, then the two ttcp hosts, then each
+//! Stations: the server first, then the workstations, then each transfer's two ttcp hosts
+//! (in order), then each
 //! background group's senders (and its sink), spaced evenly along the segment (or at
 //! `medium.positions_m`, in that order).
 //!
@@ -39,12 +41,32 @@ fn param(key: &str) -> &'static params::Param {
     params::get(Some("shared"), key)
 }
 
-/// The ttcp scenario a `shared` workload names, read and validated.
+/// A ttcp scenario a `shared` or `lanperf` workload names, read and validated.
 #[derive(Clone, Debug)]
 pub struct Linked {
     /// Its path as written in `workload.ttcp`.
     pub written: String,
+    /// The key that names it: `workload.ttcp`, or `workload.ttcp[k]` in a list.
+    pub key: String,
     pub ttcp: TtcpWorkload,
+}
+
+/// The paths `workload.ttcp` gives: one path, or a non-empty list of paths.
+pub(super) fn link_paths(v: &toml::Value) -> Result<Vec<String>, FieldError> {
+    let bad = || {
+        FieldError::invalid(
+            "workload.ttcp",
+            "expected the path of a ttcp scenario, or a list of paths (a transfer each)",
+        )
+    };
+    match v {
+        toml::Value::String(p) => Ok(vec![p.clone()]),
+        toml::Value::Array(a) if !a.is_empty() => a
+            .iter()
+            .map(|p| p.as_str().map(str::to_string).ok_or_else(bad))
+            .collect(),
+        _ => Err(bad()),
+    }
 }
 
 /// `[workload]` of kind `shared`, as written (`kind` already removed).
@@ -53,7 +75,7 @@ pub struct Linked {
 pub struct RawShared {
     pub workstations: Option<i64>,
     pub block_size: Option<i64>,
-    pub ttcp: Option<String>,
+    pub ttcp: Option<toml::Value>,
     #[serde(default)]
     pub background: Vec<RawBackground>,
     pub warmup_s: Option<f64>,
@@ -114,8 +136,8 @@ impl RawBackground {
 #[derive(Clone, Debug)]
 pub struct SharedWorkload {
     pub config: SharedConfig,
-    /// The linked ttcp scenario's path as written (none without a transfer).
-    pub ttcp_file: Option<String>,
+    /// The linked ttcp scenarios' paths as written, a transfer each.
+    pub ttcp_files: Vec<String>,
     /// The events the run is estimated to dispatch (admission's estimate): the file
     /// service's and the transfer's.
     pub estimated_events: f64,
@@ -179,9 +201,8 @@ impl RawShared {
     ) -> Result<SharedWorkload, FieldError> {
         let file_service = self.file_service(s)?;
         let medium = s.medium;
-        let linked = linked_transfer(self.ttcp.as_deref(), s)?;
-        let apps =
-            usize::from(file_service.is_some()) + usize::from(linked.is_some()) + self.background.len();
+        let linked = linked_transfers(self.ttcp.as_ref(), s)?;
+        let apps = usize::from(file_service.is_some()) + linked.len() + self.background.len();
         if apps < 2 {
             return Err(FieldError::invalid(
                 "workload.kind",
@@ -195,20 +216,20 @@ impl RawShared {
         let warmup = duration("workload.warmup_s", self.warmup_s.unwrap_or(1.0))?;
         let measure = duration("workload.measure_s", self.measure_s.unwrap_or(5.0))?;
         let file_stations = file_service.map_or(0, |(n, _, _)| n + 1);
-        let tcp_stations = if linked.is_some() { 2 } else { 0 };
+        let tcp_stations = 2 * linked.len();
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
         let stations = file_stations + tcp_stations + source_stations;
         let positions = medium.positions(
             stations,
-            "stations (server, workstations, the two ttcp hosts, then each background group's \
-             senders and sink)",
+            "stations (server, workstations, each transfer's two ttcp hosts, then each \
+             background group's senders and sink)",
         )?;
         let window_s = (warmup + measure).as_secs_f64();
         let mut events = 0.0;
         if let Some((n, block, lan)) = file_service {
             events += budget::perform3_events(medium, lan, n, &[block], window_s);
         }
-        if let Some(l) = linked {
+        for l in &linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
         events += background_events(&background, medium, window_s);
@@ -216,8 +237,10 @@ impl RawShared {
         if let Some((n, _, _)) = file_service {
             parts.push(format!("{n} workstations"));
         }
-        if linked.is_some() {
-            parts.push("a ttcp transfer".to_string());
+        match linked.len() {
+            0 => {}
+            1 => parts.push("a ttcp transfer".to_string()),
+            n => parts.push(format!("{n} ttcp transfers")),
         }
         if !background.is_empty() {
             parts.push(format!("{} background groups", background.len()));
@@ -241,7 +264,7 @@ impl RawShared {
             },
             block,
         });
-        let ttcp = linked.map(shared_ttcp);
+        let ttcp = linked.iter().map(|l| shared_ttcp(l)).collect();
         Ok(SharedWorkload {
             config: SharedConfig {
                 segment,
@@ -251,30 +274,33 @@ impl RawShared {
                 warmup,
                 measure,
             },
-            ttcp_file: linked.map(|l| l.written.clone()),
+            ttcp_files: linked.iter().map(|l| l.written.clone()).collect(),
             estimated_events: events,
         })
     }
 }
 
-/// The ttcp scenario a workload links with `workload.ttcp` (`written`, if it names one),
-/// read by the loader, its hosts checked to fit this cable.
-pub(super) fn linked_transfer<'s>(
-    written: Option<&str>,
+/// The ttcp scenarios a workload links with `workload.ttcp` (`written`, if it names any),
+/// read by the loader, their hosts checked to fit this cable.
+pub(super) fn linked_transfers<'s>(
+    written: Option<&toml::Value>,
     s: &Sections<'s>,
-) -> Result<Option<&'s Linked>, FieldError> {
-    if written.is_none() {
-        return Ok(None);
-    }
-    let linked = s.linked.ok_or_else(|| {
-        FieldError::invalid(
+) -> Result<Vec<&'s Linked>, FieldError> {
+    let Some(written) = written else {
+        return Ok(Vec::new());
+    };
+    let paths = link_paths(written)?;
+    if s.linked.len() != paths.len() {
+        return Err(FieldError::invalid(
             "workload.ttcp",
             "the linked ttcp scenario was not read (a scenario with no file behind it cannot \
              link one)",
-        )
-    })?;
-    check_cable(linked, s.medium)?;
-    Ok(Some(linked))
+        ));
+    }
+    for l in s.linked {
+        check_cable(l, s.medium)?;
+    }
+    Ok(s.linked.iter().collect())
 }
 
 /// Background groups as written, validated; errors at `workload.background[i].KEY`.
@@ -326,7 +352,7 @@ fn check_cable(linked: &Linked, medium: &super::medium::Medium) -> Result<(), Fi
     match &linked.ttcp.config.wire {
         WireConfig::Csma(c) if c.bit_ns == bit_ns => Ok(()),
         WireConfig::Csma(c) => Err(FieldError::invalid(
-            "workload.ttcp",
+            linked.key.clone(),
             format!(
                 "{} runs at {} Mb/s and this cable at {} Mb/s: the hosts share this \
                  cable, so their scenario must use its bit rate",
@@ -336,7 +362,7 @@ fn check_cable(linked: &Linked, medium: &super::medium::Medium) -> Result<(), Fi
             ),
         )),
         WireConfig::PointToPoint(_) => Err(FieldError::invalid(
-            "workload.ttcp",
+            linked.key.clone(),
             format!(
                 "{} joins its hosts by a point-to-point link; a ttcp transfer beside \
                  the file service needs hosts with Ethernet cards (a scenario whose \
@@ -352,7 +378,7 @@ impl SharedWorkload {
     pub fn summary(&self) -> String {
         let c = &self.config;
         let mut parts = Vec::new();
-        if let (Some(t), Some(file)) = (&c.ttcp, &self.ttcp_file) {
+        for (t, file) in c.ttcp.iter().zip(&self.ttcp_files) {
             parts.push(format!(
                 "ttcp from {} to {} ({file})",
                 t.host_names[t.transmitter],

@@ -22,6 +22,19 @@ pub struct MacCounts {
     pub delay_sum: u128,
 }
 
+impl MacCounts {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &MacCounts) {
+        self.frames_sent += other.frames_sent;
+        self.frames_delivered += other.frames_delivered;
+        self.bytes_delivered += other.bytes_delivered;
+        self.collisions += other.collisions;
+        self.deferrals += other.deferrals;
+        self.delay_count += other.delay_count;
+        self.delay_sum += other.delay_sum;
+    }
+}
+
 /// Every station's MAC counters of `seg` now.
 pub fn mac_counts(seg: &Segment) -> Vec<MacCounts> {
     (0..seg.stations())

@@ -1,13 +1,12 @@
 //! Applications sharing one cable: the file service of a NetBIOS LAN (PERFORM3 reading
-//! blocks on each workstation from the server), a ttcp transfer between two TCP/IP
-//! hosts, and groups of background frame sources (open-loop or backlogged bare
+//! blocks on each workstation from the server), ttcp transfers (each between its own two
+//! TCP/IP hosts), and groups of background frame sources (open-loop or backlogged bare
 //! stations, [`crate::lan::source`]), all on one CSMA/CD segment. Each node runs its own
 //! stack; the frames of every application contend for the same wire, so each one's
-//! throughput is what the MAC leaves it. A run has the file service and a ttcp transfer,
-//! background groups, or both.
+//! throughput is what the MAC leaves it. A run has two applications or more of these.
 //!
-//! The file service is stations 0..=n (server first), the ttcp hosts the next two, then
-//! each background group's senders and sink. The run has a warm-up, not counted, then a
+//! The file service is stations 0..=n (server first), each ttcp pair the next two (in
+//! order), then each background group's senders and sink. The run has a warm-up, not counted, then a
 //! measurement window. Each application's throughput is the data its receivers took in
 //! during the window, per second: PERFORM3's file data at the workstations, ttcp's bytes
 //! read by its receiver (the transmitter writes without end, `ttcp -t -s` with an
@@ -47,8 +46,8 @@ pub struct SharedConfig {
     pub segment: SegmentConfig,
     /// The file service, if the run has one (its configuration's segment is the cable).
     pub file_service: Option<FileService>,
-    /// The ttcp transfer, if the run has one.
-    pub ttcp: Option<SharedTtcp>,
+    /// The ttcp transfers, each on its own two hosts, in order.
+    pub ttcp: Vec<SharedTtcp>,
     /// Groups of background frame sources, after the ttcp hosts, in order.
     pub background: Vec<SourceConfig>,
     pub warmup: SimDuration,
@@ -81,9 +80,9 @@ impl SharedConfig {
         self.file_service.as_ref().map_or(0, |f| f.lan.nodes())
     }
 
-    /// The station of ttcp host `i` (0 or 1).
-    pub fn tcp_station(&self, i: usize) -> usize {
-        self.file_stations() + i
+    /// The station of host `i` (0 or 1) of ttcp pair `pair`.
+    pub fn tcp_station(&self, pair: usize, i: usize) -> usize {
+        self.file_stations() + 2 * pair + i
     }
 
     /// Every station on the cable.
@@ -95,7 +94,7 @@ impl SharedConfig {
 
     /// The station after the ttcp hosts (after the file service without them).
     fn tcp_end(&self) -> usize {
-        self.file_stations() + if self.ttcp.is_some() { 2 } else { 0 }
+        self.file_stations() + 2 * self.ttcp.len()
     }
 
     /// The first station of each background group.
@@ -109,7 +108,7 @@ impl SharedConfig {
 pub struct WireShares {
     /// Frames of the file service delivered intact.
     pub file_service: f64,
-    /// Frames of the ttcp transfer (data and ACKs) delivered intact.
+    /// Frames of the ttcp transfers (data and ACKs) delivered intact, every pair's.
     pub ttcp: f64,
     /// Frames of the background groups delivered intact.
     pub background: f64,
@@ -119,11 +118,17 @@ pub struct WireShares {
     pub idle: f64,
 }
 
-/// What the ttcp transfer met on the wire and in its hosts during the window.
+/// What a ttcp transfer (or every transfer of a run together) met on the wire and in its
+/// hosts during the window.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct TtcpShare {
+    /// The hosts that run `ttcp -t` and `ttcp -r` (empty for every transfer together).
+    pub transmitter: String,
+    pub receiver: String,
     /// Bytes the receiver read in the window, per second, KB/s (1 KB = 1000 bytes).
     pub throughput_kbps: f64,
+    /// The share of the window the wire spent carrying this transfer's frames intact.
+    pub wire_share: f64,
     /// The transmitter's frames: sent in the window, and per frame the times it found
     /// the carrier busy (deferrals) and collided.
     pub frames_sent: u64,
@@ -132,7 +137,8 @@ pub struct TtcpShare {
     /// Mean time from a frame's reaching the head of the transmitter's MAC queue to the
     /// start of its successful transmission, µs.
     pub access_delay_mean_us: f64,
-    /// CPU busy share of the transmitter and of the receiver.
+    /// CPU busy share of the transmitter and of the receiver (for every transfer
+    /// together, the mean over the transmitters and over the receivers).
     pub transmitter_cpu: f64,
     pub receiver_cpu: f64,
 }
@@ -147,8 +153,13 @@ pub struct SharedReport {
     /// The file service, if the run has one: PERFORM3's point (its throughput, per
     /// workstation, and what limited it: the wire shares there are the whole wire's).
     pub file_service: Option<Perform3Point>,
-    /// The ttcp transfer, if the run has one.
-    pub ttcp: Option<TtcpShare>,
+    /// Each ttcp transfer, in order.
+    pub ttcp: Vec<TtcpShare>,
+    /// Every ttcp transfer together (the figures of the run's `ttcp_` columns: the
+    /// receivers' throughputs summed, the transmitters' frames taken together); none
+    /// without a transfer. For one transfer, the same figures as its own.
+    #[serde(skip)]
+    pub ttcp_all: Option<TtcpShare>,
     /// Each background group, in order.
     pub background: Vec<BackgroundShare>,
     pub wire: WireShares,
@@ -160,22 +171,57 @@ pub struct SharedReport {
     pub audit_violations: Vec<String>,
 }
 
-/// The counters of a ttcp transfer at an instant: its transmitter's MAC, the bytes its
-/// receiver read, each host's CPU busy time (ns).
+/// The counters of ttcp transfers at an instant (of one, or of several summed): the
+/// transmitters' MAC, the bytes the receivers read, the transmitters' and the receivers'
+/// CPU busy time (ns), and how many transfers they count.
+#[derive(Clone, Debug, Default)]
 pub struct TtcpCounts {
     pub mac: MacCounts,
     pub read: u64,
+    /// `[transmitters, receivers]`.
     pub cpu_busy: [u64; 2],
+    pub transfers: u32,
 }
 
-/// What a ttcp transfer whose transmitter is host `tx` met over a window of `w_ns`, from
-/// its counters `a` at the window's start and `b` at its end.
-pub fn ttcp_share(tx: usize, a: &TtcpCounts, b: &TtcpCounts, w_ns: f64) -> TtcpShare {
+impl TtcpCounts {
+    /// The counters of the transfer of `pair` whose transmitter is host `tx`, from its
+    /// transmitter's MAC counters `mac`.
+    pub fn of<S: crate::lan::tcp::SocketApp>(
+        pair: &TcpLan<S>,
+        tx: usize,
+        mac: &MacCounts,
+        read: u64,
+    ) -> Self {
+        TtcpCounts {
+            mac: mac.clone(),
+            read,
+            cpu_busy: [pair.node_report(tx).cpu.busy_ns, pair.node_report(1 - tx).cpu.busy_ns],
+            transfers: 1,
+        }
+    }
+
+    /// The counters of several transfers together.
+    pub fn sum<'a>(all: impl IntoIterator<Item = &'a TtcpCounts>) -> Self {
+        all.into_iter().fold(TtcpCounts::default(), |mut s, c| {
+            s.mac.add(&c.mac);
+            s.read += c.read;
+            s.cpu_busy[0] += c.cpu_busy[0];
+            s.cpu_busy[1] += c.cpu_busy[1];
+            s.transfers += c.transfers;
+            s
+        })
+    }
+}
+
+/// What ttcp transfers met over a window of `w_ns`, from their counters `a` at the
+/// window's start and `b` at its end (names and wire share left for the caller).
+pub fn ttcp_share(a: &TtcpCounts, b: &TtcpCounts, w_ns: f64) -> TtcpShare {
     let (mx, my) = (&a.mac, &b.mac);
     let frames_sent = my.frames_sent - mx.frames_sent;
     let per_frame = |n: u64| n as f64 / frames_sent.max(1) as f64;
     let delays = my.delay_count - mx.delay_count;
-    let cpu = |i: usize| (b.cpu_busy[i] - a.cpu_busy[i]) as f64 / w_ns;
+    let hosts = f64::from(b.transfers.max(1));
+    let cpu = |i: usize| (b.cpu_busy[i] - a.cpu_busy[i]) as f64 / (w_ns * hosts);
     TtcpShare {
         throughput_kbps: (b.read - a.read) as f64 / (w_ns * 1e-9) / 1000.0,
         frames_sent,
@@ -186,9 +232,50 @@ pub fn ttcp_share(tx: usize, a: &TtcpCounts, b: &TtcpCounts, w_ns: f64) -> TtcpS
         } else {
             0.0
         },
-        transmitter_cpu: cpu(tx).min(1.0),
-        receiver_cpu: cpu(1 - tx).min(1.0),
+        transmitter_cpu: cpu(0).min(1.0),
+        receiver_cpu: cpu(1).min(1.0),
+        ..Default::default()
     }
+}
+
+impl SharedTtcp {
+    /// The transfer's two hosts on stations `base` and `base + 1` of `wire`, the
+    /// transmitter writing without end, both applications started.
+    pub fn pair(&self, wire: AnyWire, base: usize, engine: &mut Engine<LanEvent>) -> TcpLan<Ttcp> {
+        let receive = || Ttcp::new(Role::Receive { buflen: self.buflen });
+        let mut apps = [receive(), receive()];
+        apps[self.transmitter] = Ttcp::new(Role::Transmit {
+            buflen: self.buflen,
+            nbuf: u32::MAX,
+        });
+        TcpLan::new(wire, base, self.hosts.clone(), apps, engine)
+    }
+
+    /// Names `share` by this transfer's hosts.
+    pub fn name(&self, share: &mut TtcpShare) {
+        share.transmitter = self.host_names[self.transmitter].clone();
+        share.receiver = self.host_names[1 - self.transmitter].clone();
+    }
+}
+
+/// The conservation audit of every ttcp pair at `now`: the violations, each naming its
+/// transfer (`ttcp:` for a run's one transfer, `ttcp 1:`, `ttcp 2:`, ... for several).
+pub fn audit_pairs<S: crate::lan::tcp::SocketApp>(pairs: &[TcpLan<S>], now: SimTime) -> Vec<String> {
+    let label = |k: usize| {
+        if pairs.len() == 1 {
+            "ttcp".to_string()
+        } else {
+            format!("ttcp {}", k + 1)
+        }
+    };
+    pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| p.audit(now).err().map(|e| (k, e)))
+        .flat_map(|(k, AuditError { violations, .. })| {
+            violations.into_iter().map(move |v| format!("{}: {v}", label(k)))
+        })
+        .collect()
 }
 
 /// What the window differences.
@@ -199,8 +286,8 @@ struct Snapshot {
     blocks: u64,
     medium: MediumTime,
     macs: Vec<MacCounts>,
-    ttcp_read: u64,
-    tcp_cpu_busy: [u64; 2],
+    /// Each ttcp transfer's counters.
+    ttcp: Vec<TtcpCounts>,
 }
 
 fn snapshot(
@@ -211,13 +298,16 @@ fn snapshot(
 ) -> Snapshot {
     let seg = segment.get();
     let macs = mac_counts(&seg);
-    let (ttcp_read, tcp_cpu_busy) = match (net.tcp_hosts(), &cfg.ttcp) {
-        (Some(tcp), Some(t)) => (
-            tcp.app(1 - t.transmitter).bytes(),
-            [tcp.node_report(0).cpu.busy_ns, tcp.node_report(1).cpu.busy_ns],
-        ),
-        _ => (0, [0, 0]),
-    };
+    let ttcp = net
+        .tcp_pairs()
+        .iter()
+        .zip(&cfg.ttcp)
+        .enumerate()
+        .map(|(k, (pair, t))| {
+            let tx = t.transmitter;
+            TtcpCounts::of(pair, tx, &macs[cfg.tcp_station(k, tx)], pair.app(1 - tx).bytes())
+        })
+        .collect();
     let lan = net.file_service();
     Snapshot {
         at: engine.now(),
@@ -225,8 +315,7 @@ fn snapshot(
         blocks: lan.map_or(0, perform3::blocks_done),
         medium: medium_time(&seg.report(engine.now())),
         macs,
-        ttcp_read,
-        tcp_cpu_busy,
+        ttcp,
     }
 }
 
@@ -244,15 +333,12 @@ pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, S
     });
     let base = cfg.file_stations();
     let wire = AnyWire::Csma(segment.clone());
-    let tcp = cfg.ttcp.as_ref().map(|t| {
-        let receive = || Ttcp::new(Role::Receive { buflen: t.buflen });
-        let mut apps = [receive(), receive()];
-        apps[t.transmitter] = Ttcp::new(Role::Transmit {
-            buflen: t.buflen,
-            nbuf: u32::MAX,
-        });
-        TcpLan::new(wire.clone(), base, t.hosts.clone(), apps, engine)
-    });
+    let tcp = cfg
+        .ttcp
+        .iter()
+        .enumerate()
+        .map(|(k, t)| t.pair(wire.clone(), cfg.tcp_station(k, 0), engine))
+        .collect();
     let mut net = Net::new(wire, lan, tcp, base);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
@@ -280,9 +366,7 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     if let Some(Err(AuditError { violations, .. })) = net.file_service().map(|l| l.audit(now)) {
         audit_violations.extend(violations.into_iter().map(|v| format!("file service: {v}")));
     }
-    if let Some(Err(AuditError { violations, .. })) = net.tcp_hosts().map(|t| t.audit(now)) {
-        audit_violations.extend(violations.into_iter().map(|v| format!("ttcp: {v}")));
-    }
+    audit_violations.extend(audit_pairs(net.tcp_pairs(), now));
     audit_violations.extend(net.audit_sources());
     let groups: Vec<_> = net.sources().iter().map(|g| g.stats().clone()).collect();
     report(cfg, &a, &b, &groups, engine.events_dispatched(), audit_violations)
@@ -331,7 +415,7 @@ fn report(
     // is cut at the edges: the split keeps the shares adding up to the window)
     let fs = delivered(0..base);
     let tt = delivered(base..tcp_end);
-    let bg: f64 = ranges.iter().map(|r| delivered(r.clone())).sum();
+    let bg = ranges.iter().fold(0.0, |s, r| s + delivered(r.clone()));
     // the medium's busy shares, as PERFORM3's point takes them
     let share = |f: fn(&MediumTime) -> u64| (f(&b.medium) - f(&a.medium)) as f64 / w_ns;
     let success = share(|m| m.success_ns);
@@ -347,13 +431,21 @@ fn report(
         corrupted,
         idle: (1.0 - (success + collision + corrupted)).max(0.0),
     };
-    let ttcp = cfg.ttcp.as_ref().map(|t| {
-        let at = |x: &Snapshot| TtcpCounts {
-            mac: x.macs[base + t.transmitter].clone(),
-            read: x.ttcp_read,
-            cpu_busy: x.tcp_cpu_busy,
-        };
-        ttcp_share(t.transmitter, &at(a), &at(b), w_ns)
+    let ttcp = cfg
+        .ttcp
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let mut s = ttcp_share(&a.ttcp[k], &b.ttcp[k], w_ns);
+            s.wire_share = part(delivered(cfg.tcp_station(k, 0)..cfg.tcp_station(k, 2)));
+            t.name(&mut s);
+            s
+        })
+        .collect();
+    let ttcp_all = (!cfg.ttcp.is_empty()).then(|| {
+        let mut s = ttcp_share(&TtcpCounts::sum(&a.ttcp), &TtcpCounts::sum(&b.ttcp), w_ns);
+        s.wire_share = wire.ttcp;
+        s
     });
     let background = shares(&cfg.background, &bases, groups, &a.macs, &b.macs, secs, bit_ns);
     SharedReport {
@@ -362,6 +454,7 @@ fn report(
         measure_s: cfg.measure.as_secs_f64(),
         file_service,
         ttcp,
+        ttcp_all,
         background,
         wire,
         events,

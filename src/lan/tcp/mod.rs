@@ -398,6 +398,11 @@ impl<S: SocketApp> TcpLan<S> {
         }
     }
 
+    /// The station of host 0 (host 1 is the next).
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
     pub fn app(&self, n: usize) -> &S {
         &self.nodes[n].app
     }

@@ -93,7 +93,7 @@ impl Map {
 /// Validates a lowered document, locating its errors where the keys were written.
 pub(super) fn validate<'o>(
     mut d: toml::Table,
-    linked: Option<Linked>,
+    linked: Vec<Linked>,
     files: &[Source],
     map: &Map,
     source: &Source,

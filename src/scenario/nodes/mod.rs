@@ -25,18 +25,18 @@
 //! Applications: `perform3` or `lanperf` (a LANtastic server node and a group of workstation
 //! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
-//! adapter or stack); one file service application and one ttcp at most, and any number of
-//! background groups. A LAN of LANPERF (with or without a ttcp transfer and background
-//! groups) runs as the `lanperf` workload, of PERFORM3 alone as `perform3`, of ttcp alone
-//! as `ttcp`, of one background group alone as `traffic` or `saturate`, and of any other
-//! mix as `shared`, on one cable with the file service's stations first. The nodes are
-//! read and their profiles
+//! adapter or stack); one file service application at most, any number of ttcp transfers
+//! (each on two nodes of its own) and any number of background groups. A LAN of LANPERF
+//! (with or without ttcp transfers and background groups) runs as the `lanperf` workload,
+//! of PERFORM3 alone as `perform3`, of one ttcp transfer alone as `ttcp`, of one background
+//! group alone as `traffic` or `saturate`, and of any other mix as `shared`, on one cable
+//! with the file service's stations first. The nodes are read and their profiles
 //! resolved (`parse`, [`profiles`]), the applications placed on them (`place`), and this
 //! module writes the LAN in those workloads' sections, which validate it (`locate`:
 //! every error is located in the file that wrote the key).
 //!
-//! Stations: the server, the workstations, the ttcp hosts, then each background group's
-//! senders (and sink), along the cable.
+//! Stations: the server, the workstations, each transfer's two ttcp hosts (in the order of
+//! the applications), then each background group's senders (and sink), along the cable.
 
 mod locate;
 pub mod migrate;
@@ -247,7 +247,7 @@ fn load_inner(
         }
     }
     // one background group alone on the cable runs as its own workload, for a duration
-    let alone = perform3.is_none() && ttcp.is_none() && background.len() == 1;
+    let alone = perform3.is_none() && ttcp.is_empty() && background.len() == 1;
     for k in run.keys() {
         // a LAN of one background group alone runs for duration_s; any other for a
         // warm-up and a window
@@ -319,12 +319,14 @@ fn load_inner(
             map.add_scenario("workload.duration_s", "run.duration_s");
         }
         d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, None, &cat.files, &map, source, at_set);
+        return validate(d, Vec::new(), &cat.files, &map, source, at_set);
     }
-    let mut linked = None;
-    let mut tmap = Map::default();
-    if let Some((i, tx, rx)) = ttcp {
+    let mut linked = Vec::new();
+    // ttcp alone on the cable runs as the ttcp workload
+    let ttcp_alone = perform3.is_none() && background.is_empty() && ttcp.len() == 1;
+    for &(i, tx, rx) in &ttcp {
         let app = &apps[i];
+        let mut tmap = Map::default();
         let mut d = base(&mut tmap);
         let mut w = toml::Table::new();
         w.insert("kind".into(), "ttcp".into());
@@ -378,10 +380,10 @@ fn load_inner(
             Wrote::Profile(costs_profile, "costs".into()),
         ));
         d.insert("workload".into(), toml::Value::Table(w));
-        if perform3.is_none() && background.is_empty() {
-            return validate(d, None, &cat.files, &tmap, source, at_set);
+        if ttcp_alone {
+            return validate(d, Vec::new(), &cat.files, &tmap, source, at_set);
         }
-        let t = validate(d, None, &cat.files, &tmap, source, at_set)?;
+        let t = validate(d, Vec::new(), &cat.files, &tmap, source, at_set)?;
         let ttcp = match t.workload {
             Workload::Ttcp(w) => *w,
             other => {
@@ -396,11 +398,27 @@ fn load_inner(
                 ))
             }
         };
-        linked = Some(Linked {
+        linked.push(Linked {
             written: format!("nodes {} and {}", tx.name, rx.name),
+            key: format!("apps[{i}]"),
             ttcp,
         });
     }
+    // `workload.ttcp` of the lowered document: one transfer's name, or a list of them
+    let ttcp_value = |map: &mut Map| -> Option<toml::Value> {
+        match linked.as_slice() {
+            [] => None,
+            [l] => Some(l.written.clone().into()),
+            many => {
+                for (k, &(i, _, _)) in ttcp.iter().enumerate() {
+                    map.add_scenario(&format!("workload.ttcp[{k}]"), &format!("apps[{i}]"));
+                }
+                Some(toml::Value::Array(
+                    many.iter().map(|l| l.written.clone().into()).collect(),
+                ))
+            }
+        }
+    };
 
     // (a LAN of ttcp alone returned above)
     let Some((i, server, clients)) = perform3 else {
@@ -409,8 +427,8 @@ fn load_inner(
         let mut d = base(&mut map);
         let mut w = toml::Table::new();
         w.insert("kind".into(), "shared".into());
-        if let Some(l) = &linked {
-            w.insert("ttcp".into(), l.written.clone().into());
+        if let Some(v) = ttcp_value(&mut map) {
+            w.insert("ttcp".into(), v);
         }
         for (k, v) in &run {
             w.insert(k.clone(), v.clone());
@@ -528,8 +546,8 @@ fn load_inner(
             }
         }
         insert_groups(&mut w, &mut map);
-        if let Some(l) = &linked {
-            w.insert("ttcp".into(), l.written.clone().into());
+        if let Some(v) = ttcp_value(&mut map) {
+            w.insert("ttcp".into(), v);
         }
         d.insert("workload".into(), toml::Value::Table(w));
         return validate(d, linked, &cat.files, &map, source, at_set);
@@ -541,7 +559,7 @@ fn load_inner(
         map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
     }
     let blocks = app.get("block_sizes").cloned();
-    if linked.is_none() && background.is_empty() {
+    if linked.is_empty() && background.is_empty() {
         w.insert("kind".into(), "perform3".into());
         for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
             if let Some(v) = app.get(k) {
@@ -550,9 +568,10 @@ fn load_inner(
         }
     } else {
         w.insert("kind".into(), "shared".into());
-        let beside = match &linked {
-            Some(_) => "beside a ttcp transfer",
-            None => "beside background groups",
+        let beside = match linked.len() {
+            0 => "beside background groups",
+            1 => "beside a ttcp transfer",
+            _ => "beside ttcp transfers",
         };
         let one = match blocks.as_ref().and_then(toml::Value::as_array).map(Vec::as_slice) {
             Some([b]) => b.clone(),
@@ -579,8 +598,8 @@ fn load_inner(
         }
         w.insert("block_size".into(), one);
         map.add_scenario("workload.block_size", &format!("apps[{i}].block_sizes"));
-        if let Some(l) = &linked {
-            w.insert("ttcp".into(), l.written.clone().into());
+        if let Some(v) = ttcp_value(&mut map) {
+            w.insert("ttcp".into(), v);
         }
         insert_groups(&mut w, &mut map);
     }

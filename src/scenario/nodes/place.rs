@@ -36,8 +36,8 @@ pub(super) fn read_apps(doc: &toml::Table, files: &[Source]) -> Result<Vec<toml:
 pub(super) struct Placement<'n> {
     /// The file service's application (perform3 or lanperf): its index, server and clients.
     pub perform3: Option<(usize, &'n Node, &'n Node)>,
-    /// ttcp: its index, transmitter and receiver.
-    pub ttcp: Option<(usize, &'n Node, &'n Node)>,
+    /// Each ttcp transfer: its index, transmitter and receiver.
+    pub ttcp: Vec<(usize, &'n Node, &'n Node)>,
     /// Background groups: each one's index, group name and count.
     pub background: Vec<(usize, String, i64)>,
 }
@@ -52,7 +52,7 @@ pub(super) fn place<'n>(
 ) -> Result<Placement<'n>, ScenarioError> {
     let node_names: Vec<String> = nodes.keys().chain(bare.keys()).cloned().collect();
     let mut perform3: Option<(usize, &Node, &Node)> = None;
-    let mut ttcp: Option<(usize, &Node, &Node)> = None;
+    let mut ttcp: Vec<(usize, &Node, &Node)> = Vec::new();
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
     // background groups: (app index, group name, its count)
     let mut background: Vec<(usize, String, i64)> = Vec::new();
@@ -246,14 +246,6 @@ pub(super) fn place<'n>(
                 perform3 = Some((i, server, clients));
             }
             _ => {
-                if ttcp.is_some() {
-                    return Err(error_at(
-                        files,
-                        0,
-                        &format!("{here}.kind"),
-                        invalid("one ttcp application per LAN"),
-                    ));
-                }
                 let tx = node(
                     "transmitter",
                     "ttcp needs `transmitter`, the node that runs ttcp -t",
@@ -286,7 +278,7 @@ pub(super) fn place<'n>(
                         )),
                     ));
                 }
-                ttcp = Some((i, tx, rx));
+                ttcp.push((i, tx, rx));
             }
         }
     }

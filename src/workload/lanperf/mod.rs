@@ -29,15 +29,15 @@ pub use app::{LanperfApp, LanperfCosts, TestRun};
 pub use params::{LanperfParams, OptionError, Sharing, Test};
 
 use crate::engine::Engine;
+use crate::ether::consts::PREAMBLE_SFD_BITS;
 use crate::ether::{AnyWire, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
 use crate::lan::source::SourceConfig;
-use crate::lan::tcp::TcpLan;
 use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot, Net};
 use crate::time::{SimDuration, SimTime};
 use crate::workload::background::{mac_counts, shares, BackgroundShare, MacCounts};
-use crate::workload::shared::{ttcp_share, SharedTtcp, TtcpCounts, TtcpShare};
-use crate::workload::ttcp::{Role, Ttcp};
+use crate::workload::shared::{audit_pairs, ttcp_share, SharedTtcp, TtcpCounts, TtcpShare};
+use crate::workload::ttcp::Ttcp;
 
 /// The LAN LANPERF runs on.
 pub type LanperfLan = Net<LanperfApp, Ttcp>;
@@ -50,8 +50,9 @@ pub struct LanperfConfig {
     pub costs: LanperfCosts,
     /// A local baseline instead of the LAN: one station, no network.
     pub local: Option<local::LocalConfig>,
-    /// A ttcp transfer on the cable, after the file service's stations, if the run has one.
-    pub ttcp: Option<SharedTtcp>,
+    /// ttcp transfers on the cable, each on its own two hosts after the file service's
+    /// stations, in order.
+    pub ttcp: Vec<SharedTtcp>,
     /// Groups of background frame sources on the cable, after the file service's
     /// stations and the ttcp hosts, in order.
     pub background: Vec<SourceConfig>,
@@ -61,7 +62,7 @@ impl LanperfConfig {
     /// The first station of each background group (after the file service's and the ttcp
     /// hosts).
     pub fn background_bases(&self) -> Vec<usize> {
-        let first = self.lan.nodes() + if self.ttcp.is_some() { 2 } else { 0 };
+        let first = self.lan.nodes() + 2 * self.ttcp.len();
         crate::lan::source::bases(first, &self.background)
     }
 }
@@ -178,9 +179,9 @@ pub struct LanperfReport {
     /// Simulated seconds until the last station finished.
     pub finished_s: f64,
     pub events: u64,
-    /// The ttcp transfer over the whole run, if the run has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ttcp: Option<TtcpShare>,
+    /// Each ttcp transfer over the whole run (none without transfers).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ttcp: Vec<TtcpShare>,
     /// Each background group over the whole run (none without groups).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub background: Vec<BackgroundShare>,
@@ -226,15 +227,12 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
     let base = cfg.lan.nodes();
     let lan = Lan::new(cfg.lan.clone(), apps, segment.clone(), engine);
     let wire = AnyWire::Csma(segment);
-    let tcp = cfg.ttcp.as_ref().map(|t| {
-        let receive = || Ttcp::new(Role::Receive { buflen: t.buflen });
-        let mut apps = [receive(), receive()];
-        apps[t.transmitter] = Ttcp::new(Role::Transmit {
-            buflen: t.buflen,
-            nbuf: u32::MAX,
-        });
-        TcpLan::new(wire.clone(), base, t.hosts.clone(), apps, engine)
-    });
+    let tcp = cfg
+        .ttcp
+        .iter()
+        .enumerate()
+        .map(|(k, t)| t.pair(wire.clone(), base + 2 * k, engine))
+        .collect();
     let mut net = Net::new(wire, Some(lan), tcp, base);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
@@ -312,9 +310,7 @@ pub fn run_observed(
     drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
     let mut audit = audit_written(fs(&lan), engine.now());
     let mut stray = lan.audit_sources();
-    if let Some(Err(e)) = lan.tcp_hosts().map(|t| t.audit(engine.now())) {
-        stray.extend(e.violations.into_iter().map(|v| format!("ttcp: {v}")));
-    }
+    stray.extend(audit_pairs(lan.tcp_pairs(), engine.now()));
     if !stray.is_empty() {
         let at_ns = engine.now().as_nanos();
         audit = match audit {
@@ -329,28 +325,30 @@ pub fn run_observed(
         };
     }
     let mut report = report(cfg, fs(&lan), &windows, finished_s, engine.events_dispatched());
-    if let (Some(t), Some(tcp)) = (&cfg.ttcp, lan.tcp_hosts()) {
-        // the transfer over the whole run, from time zero
-        let mac = lan
+    if !cfg.ttcp.is_empty() {
+        // each transfer over the whole run, from time zero
+        let (macs, bit_ns) = lan
             .csma()
-            .map(|seg| mac_counts(&seg).swap_remove(cfg.lan.nodes() + t.transmitter))
+            .map(|seg| (mac_counts(&seg), seg.medium().bit_time().as_nanos() as f64))
             .unwrap_or_default();
-        let end = TtcpCounts {
-            mac,
-            read: tcp.app(1 - t.transmitter).bytes(),
-            cpu_busy: [tcp.node_report(0).cpu.busy_ns, tcp.node_report(1).cpu.busy_ns],
-        };
-        let start = TtcpCounts {
-            mac: MacCounts::default(),
-            read: 0,
-            cpu_busy: [0, 0],
-        };
-        report.ttcp = Some(ttcp_share(
-            t.transmitter,
-            &start,
-            &end,
-            engine.now().as_nanos() as f64,
-        ));
+        let run_ns = engine.now().as_nanos() as f64;
+        for (k, (t, pair)) in cfg.ttcp.iter().zip(lan.tcp_pairs()).enumerate() {
+            let base = cfg.lan.nodes() + 2 * k;
+            let none = MacCounts::default();
+            let mac = macs.get(base + t.transmitter).unwrap_or(&none);
+            let end = TtcpCounts::of(pair, t.transmitter, mac, pair.app(1 - t.transmitter).bytes());
+            let mut share = ttcp_share(&TtcpCounts::default(), &end, run_ns);
+            // the wire's time carrying the pair's frames intact, over the run
+            share.wire_share = macs
+                .get(base..base + 2)
+                .unwrap_or_default()
+                .iter()
+                .map(|m| (m.frames_delivered * PREAMBLE_SFD_BITS + 8 * m.bytes_delivered) as f64 * bit_ns)
+                .sum::<f64>()
+                / run_ns;
+            t.name(&mut share);
+            report.ttcp.push(share);
+        }
     }
     if !cfg.background.is_empty() {
         // each group over the whole run, from time zero
@@ -395,7 +393,7 @@ fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfR
         totals,
         finished_s: app.runs().last().map_or(0.0, |r| r.end.as_secs_f64()),
         events,
-        ttcp: None,
+        ttcp: Vec::new(),
         background: Vec::new(),
     }
 }
@@ -462,7 +460,7 @@ fn report(
         totals,
         finished_s,
         events,
-        ttcp: None,
+        ttcp: Vec::new(),
         background: Vec::new(),
     }
 }
