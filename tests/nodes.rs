@@ -459,7 +459,7 @@ fn every_rewritten_shipped_scenario_is_the_model_of_its_old_form() {
         // (a shared LAN notes where its transfer was written: a linked file, or two nodes)
         let model = |s: &scenario::Scenario| {
             let m = format!("{:?}", s.workload);
-            match (m.find("ttcp_file: Some(\""), m.find("\"), estimated_events")) {
+            match (m.find("ttcp_files: [\""), m.find("\"], estimated_events")) {
                 (Some(a), Some(b)) if a < b => format!("{}{}", &m[..a], &m[b..]),
                 _ => m,
             }

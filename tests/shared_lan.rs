@@ -83,7 +83,7 @@ fn ttcp_mean(n: usize) -> f64 {
             let seed = format!("seed={}", 1995 + k);
             shared(&[ws.as_str(), seed.as_str()])
                 .ttcp
-                .as_ref()
+                .first()
                 .expect("a ttcp transfer")
                 .throughput_kbps
         })

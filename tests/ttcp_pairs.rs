@@ -33,7 +33,8 @@ fn overrides(sets: &[&str]) -> Vec<Override> {
 
 /// A short run of the shipped scenario `name` with `sets`.
 fn shipped(name: &str, sets: &[&str]) -> (run::output::RunOutput, SharedReport) {
-    let s = scenario::load(&root().join("scenarios").join(name), &overrides(sets)).unwrap_or_else(|e| panic!("{e}"));
+    let s = scenario::load(&root().join("scenarios").join(name), &overrides(sets))
+        .unwrap_or_else(|e| panic!("{e}"));
     let out = run::run(&s);
     let r = match &out.detail {
         RunDetail::Shared(r) => (**r).clone(),
@@ -79,7 +80,11 @@ fn two_transfers_each_report_their_throughput_and_the_wire_adds_up() {
     assert!((sum - 1.0).abs() < 1e-9, "{w:?}");
     // the run's ttcp figures are the transfers together
     assert_eq!(out.headline.name, "ttcp_kbps");
-    assert!((out.headline.value - all).abs() < 1e-6, "{} against {all}", out.headline.value);
+    assert!(
+        (out.headline.value - all).abs() < 1e-6,
+        "{} against {all}",
+        out.headline.value
+    );
     assert!(r.audit_violations.is_empty(), "{:?}", r.audit_violations);
 }
 
@@ -124,10 +129,17 @@ fn alone(pair: usize) -> f64 {
     for seed in 1..=5 {
         let seed = format!("seed={seed}");
         // a transfer alone runs as the ttcp workload: its 16 MiB, timed as ttcp times it
-        let o: Vec<Override> = [seed.as_str()].iter().map(|s| Override::parse(s).unwrap()).collect();
+        let o: Vec<Override> = [seed.as_str()]
+            .iter()
+            .map(|s| Override::parse(s).unwrap())
+            .collect();
         let s = scenario::load(&path, &o).unwrap_or_else(|e| panic!("{e}"));
         let out = run::run(&s);
-        let i = out.columns.iter().position(|c| c == "kbytes_per_s").expect("kbytes_per_s");
+        let i = out
+            .columns
+            .iter()
+            .position(|c| c == "kbytes_per_s")
+            .expect("kbytes_per_s");
         // ttcp prints KiB/s
         kbps += out.points[0][i] * 1.024 / 5.0;
     }
@@ -164,7 +176,11 @@ fn every_transfer_s_audit_holds_with_frames_damaged_on_the_wire() {
     for corrupt in ["0", "0.01", "0.1"] {
         let set = format!("segment.corrupt_fraction={corrupt}");
         let (_, r) = shipped("two-ttcp-transfers.toml", &[set.as_str()]);
-        assert!(r.audit_violations.is_empty(), "{corrupt}: {:?}", r.audit_violations);
+        assert!(
+            r.audit_violations.is_empty(),
+            "{corrupt}: {:?}",
+            r.audit_violations
+        );
         for t in &r.ttcp {
             assert!(t.throughput_kbps > 0.0, "{corrupt}: {t:?}");
         }
@@ -191,7 +207,10 @@ fn workload_form(links: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn ttcp1995(name: &str) -> String {
-    format!("{:?}", root().join("scenarios/ttcp1995").join(name).display().to_string())
+    format!(
+        "{:?}",
+        root().join("scenarios/ttcp1995").join(name).display().to_string()
+    )
 }
 
 #[test]
@@ -224,7 +243,11 @@ fn a_malformed_or_unreadable_entry_of_the_list_is_refused_naming_the_file_line_a
         ("[]".to_string(), "workload.ttcp", "a list of paths"),
         ("5".to_string(), "workload.ttcp", "a list of paths"),
         (format!("[{a}, 5]"), "workload.ttcp", "a list of paths"),
-        (format!("[{a}, \"no-such.toml\"]"), "workload.ttcp[1]", "not a readable file"),
+        (
+            format!("[{a}, \"no-such.toml\"]"),
+            "workload.ttcp[1]",
+            "not a readable file",
+        ),
     ] {
         let (_dir, path) = workload_form(&links);
         let err = scenario::load(&path, &[]).expect_err(&links).to_string();
@@ -243,7 +266,9 @@ fn a_transfer_may_not_share_a_node_with_another() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shared-node.toml");
     std::fs::write(&path, text).unwrap();
-    let err = scenario::load(&path, &[]).expect_err("a node of two transfers").to_string();
+    let err = scenario::load(&path, &[])
+        .expect_err("a node of two transfers")
+        .to_string();
     assert!(err.contains("apps[1].transmitter"), "{err}");
     assert!(err.contains("p90-a"), "{err}");
 }

@@ -1,8 +1,9 @@
-//! JSON output, schema version 2 (documented in the guide, stable; version 2 added the
-//! `shared` workload, its points and its detail):
+//! JSON output, schema version 3 (documented in the guide, stable; version 2 added the
+//! `shared` workload, its points and its detail; version 3 made a run's ttcp transfers in
+//! its detail a list):
 //!
 //! ```text
-//! { "schema_version": 2, "scenario": str, "seed": u64, "workload": str,
+//! { "schema_version": 3, "scenario": str, "seed": u64, "workload": str,
 //!   "headline": { "name": str, "value": number },
 //!   "points": [ { column: number, ... }, ... ],   // one object per workload point
 //!   "detail": { ... } }                           // the workload's full report
@@ -18,7 +19,7 @@ use crate::run::output::RunOutput;
 /// The `json` format.
 pub struct JsonExporter;
 
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// A figure as a JSON number.
 pub fn number(v: f64) -> serde_json::Value {

@@ -165,6 +165,10 @@ pub const FILES: &[(&str, &str)] = &[
         "ttcp-under-background-load.toml",
         include_str!("../../scenarios/ttcp-under-background-load.toml"),
     ),
+    (
+        "two-ttcp-transfers.toml",
+        include_str!("../../scenarios/two-ttcp-transfers.toml"),
+    ),
 ];
 
 /// One catalogue file.
@@ -368,7 +372,7 @@ mod tests {
                 scenarios += 1;
             }
         }
-        assert!(scenarios >= 32, "only {scenarios} scenarios");
+        assert!(scenarios >= 33, "only {scenarios} scenarios");
     }
 
     #[test]

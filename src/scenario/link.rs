@@ -40,14 +40,23 @@ pub(super) fn read_linked(
         .iter()
         .enumerate()
         .map(|(k, written)| {
-            let key = if one { KEY.to_string() } else { format!("{KEY}[{k}]") };
+            let key = if one {
+                KEY.to_string()
+            } else {
+                format!("{KEY}[{k}]")
+            };
             read_one(written, &key, source, sources)
         })
         .collect()
 }
 
 /// The scenario `written` names (at key `key`), read and checked.
-fn read_one(written: &str, key: &str, source: &Source, sources: &Sources<'_>) -> Result<Linked, ScenarioError> {
+fn read_one(
+    written: &str,
+    key: &str,
+    source: &Source,
+    sources: &Sources<'_>,
+) -> Result<Linked, ScenarioError> {
     let fail = |message: String| ScenarioError::Linked {
         at: sources.locate(key),
         key: key.into(),

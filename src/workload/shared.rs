@@ -195,7 +195,10 @@ impl TtcpCounts {
         TtcpCounts {
             mac: mac.clone(),
             read,
-            cpu_busy: [pair.node_report(tx).cpu.busy_ns, pair.node_report(1 - tx).cpu.busy_ns],
+            cpu_busy: [
+                pair.node_report(tx).cpu.busy_ns,
+                pair.node_report(1 - tx).cpu.busy_ns,
+            ],
             transfers: 1,
         }
     }

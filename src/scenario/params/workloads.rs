@@ -300,12 +300,12 @@ const SHARED_PARAMS: &[Param] = &[
     .means("The block size PERFORM3 reads."),
     Param::text(
         "workload.ttcp",
-        "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate",
+        "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate, or a list of such paths (a transfer each)",
     )
     .kind("shared")
     .default("none: no ttcp transfer")
     .label("ttcp scenario")
-    .means("The ttcp transfer's hosts, cards, stack and -l (its own cable is not used: the transfer runs on this one, without end, measured over the window)."),
+    .means("Each ttcp transfer's hosts, cards, stack and -l (its own cable is not used: the transfer runs on this one, on two hosts of its own after the file service's, without end, measured over the window)."),
     Param::text(
         "workload.background",
         "[[workload.background]] tables, each the keys of a traffic or a saturate workload with its kind and without duration_s",
@@ -569,10 +569,10 @@ const LANPERF_PARAMS: &[Param] = &[
     .means("Groups of bare stations loading the cable beside the file service for the whole run, after its stations (not with a local baseline); reported over the whole run."),
     Param::text(
         "workload.ttcp",
-        "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate",
+        "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate, or a list of such paths (a transfer each)",
     )
     .kind("lanperf")
     .default("none: no ttcp transfer")
     .label("ttcp scenario")
-    .means("A ttcp transfer beside the file service for the whole run, its hosts after the file service's stations (not with a local baseline); reported over the whole run."),
+    .means("ttcp transfers beside the file service for the whole run, each on two hosts of its own after the file service's stations (not with a local baseline); each reported over the whole run."),
 ];
