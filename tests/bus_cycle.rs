@@ -53,8 +53,8 @@ fn each_hosts_8_and_16_bit_accesses_follow_from_its_bus_clock_recovery_and_the_c
     assert_eq!(number(&doc, "adapter.wait_states_16bit"), 1.0);
     assert_eq!(number(&doc, "adapter.wait_states_8bit"), 4.0);
     let by_hand = |host: &str, width: u32| {
-        let clock_ns = 1e3 / number(&doc, &format!("hosts.{host}.isa_clock_mhz"));
-        let recovery = number(&doc, &format!("hosts.{host}.io_recovery_clocks_{width}bit"));
+        let clock_ns = 1e3 / number(&doc, &format!("hosts.{host}.isa.clock_mhz"));
+        let recovery = number(&doc, &format!("hosts.{host}.isa.io_recovery_clocks_{width}bit"));
         let wait = if width == 16 { 1.0 } else { 4.0 };
         (2.0 + wait + recovery) * clock_ns + ready
     };
@@ -78,9 +78,9 @@ fn each_hosts_8_and_16_bit_accesses_follow_from_its_bus_clock_recovery_and_the_c
     let (s16, w16, _) = access(0, &[]).unwrap();
     let (s8, w8, _) = access(1, &[]).unwrap();
     for (host, d) in [("server", s8 - s16), ("workstation", w8 - w16)] {
-        let clock_ns = 1e3 / number(&doc, &format!("hosts.{host}.isa_clock_mhz"));
-        let clocks = 3.0 + number(&doc, &format!("hosts.{host}.io_recovery_clocks_8bit"))
-            - number(&doc, &format!("hosts.{host}.io_recovery_clocks_16bit"));
+        let clock_ns = 1e3 / number(&doc, &format!("hosts.{host}.isa.clock_mhz"));
+        let clocks = 3.0 + number(&doc, &format!("hosts.{host}.isa.io_recovery_clocks_8bit"))
+            - number(&doc, &format!("hosts.{host}.isa.io_recovery_clocks_16bit"));
         assert!((d - clocks * clock_ns).abs() < 1e-9, "{host}: {d} ns");
     }
 }
@@ -103,8 +103,8 @@ fn a_slower_bus_clock_or_a_longer_ready_time_slows_every_access_by_the_cycles_ar
     assert!((w16r - w16 - (200.0 - ready)).abs() < 1e-9);
     // the server's bus clock is the server's alone: 6 MHz makes its 16-bit access
     // (2+1+recovery) x 166.7 ns + ready, and leaves the workstations' alone
-    let (s6, w6, _) = access(0, &["hosts.server.isa_clock_mhz=6"]).unwrap();
-    let clocks = 3.0 + number(&doc, "hosts.server.io_recovery_clocks_16bit");
+    let (s6, w6, _) = access(0, &["hosts.server.isa.clock_mhz=6"]).unwrap();
+    let clocks = 3.0 + number(&doc, "hosts.server.isa.io_recovery_clocks_16bit");
     assert!((s6 - (clocks * 1e3 / 6.0 + ready)).abs() < 1e-9, "{s6}");
     assert_eq!(w6, w16);
 }
@@ -119,7 +119,7 @@ fn a_given_access_time_overrides_the_bus_cycle_with_a_warning_naming_both() {
         warnings
             .iter()
             .any(|w| w.contains("adapters.server.io_access_ns_16bit")
-                && w.contains("hosts.server.isa_clock_mhz")),
+                && w.contains("hosts.server.isa.clock_mhz")),
         "{warnings:?}"
     );
 }
@@ -127,10 +127,17 @@ fn a_given_access_time_overrides_the_bus_cycle_with_a_warning_naming_both() {
 #[test]
 fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
     // a LAN described with given access times, and a stray ready time or recovery
+    // the hardware file without its hosts' ISA buses (each `[hosts.X.isa]` table)
+    let mut in_isa = false;
     let hw = HARDWARE
         .1
         .lines()
-        .filter(|l| !l.starts_with("isa_clock_mhz") && !l.starts_with("io_recovery_clocks"))
+        .filter(|l| {
+            if l.starts_with('[') {
+                in_isa = l.ends_with(".isa]");
+            }
+            !in_isa
+        })
         .collect::<Vec<_>>()
         .join("\n");
     let (name, _) = SCENARIOS[0];
@@ -141,7 +148,7 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
         err.contains("adapters.server.wait_states_8bit") || err.contains("adapters.server.ready_ns"),
         "{err}"
     );
-    assert!(err.contains("isa_clock_mhz"), "{err}");
+    assert!(err.contains("isa.clock_mhz"), "{err}");
     let hw2 = format!("{hw}\n");
     let hw2 = hw2
         .replace("wait_states_8bit = 4\n", "")
@@ -154,16 +161,22 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
     let hw2 = hw2.replace("[adapter]\n", "[adapter]\nio_access_ns_16bit = 700.0\n");
     let ok = ethersim::repro::bulletin::load(name, Some(&hw2), &[]);
     assert!(ok.is_ok(), "given access times without a bus: {:?}", ok.err());
-    // a recovery with no clock
-    let hw3 = hw2.replace(
-        "[hosts.server]\n",
-        "[hosts.server]\nio_recovery_clocks_8bit = 3\n",
-    );
+    // a recovery with no clock: a bus without its clock
+    let hw3 = format!("{hw2}\n[hosts.server.isa]\nio_recovery_clocks_8bit = 3\n");
     let err = ethersim::repro::bulletin::load(name, Some(&hw3), &[])
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("hosts.server.io_recovery_clocks_8bit") && err.contains("isa_clock_mhz"),
+        err.contains("hosts.server.isa") && err.contains("clock_mhz"),
+        "{err}"
+    );
+    // the older shape's keys are refused naming the new ones
+    let hw4 = hw2.replace("[hosts.server]\n", "[hosts.server]\nisa_clock_mhz = 8.0\n");
+    let err = ethersim::repro::bulletin::load(name, Some(&hw4), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("hosts.server.isa_clock_mhz") && err.contains("hosts.server.isa.clock_mhz"),
         "{err}"
     );
 }
@@ -178,8 +191,8 @@ fn the_workstations_cards_may_run_in_another_mode_than_the_servers() {
     let (_, w8, _) = access(1, &[]).unwrap();
     assert_eq!(server, s16, "the server keeps its 16-bit port");
     assert_eq!(ws, w8, "the workstations take their 8-bit port");
-    let clock_ns = 1e3 / number(&doc, "hosts.workstation.isa_clock_mhz");
-    let r8 = number(&doc, "hosts.workstation.io_recovery_clocks_8bit");
+    let clock_ns = 1e3 / number(&doc, "hosts.workstation.isa.clock_mhz");
+    let r8 = number(&doc, "hosts.workstation.isa.io_recovery_clocks_8bit");
     assert!((ws - ((2.0 + 4.0 + r8) * clock_ns + ready)).abs() < 1e-9);
     // an unknown width is refused naming the key
     let err = access(0, &["adapters.workstation.bus_width=12"]).unwrap_err();

@@ -25,13 +25,7 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 fn hardware() -> String {
     let mut doc: toml_edit::DocumentMut = HARDWARE.1.parse().unwrap();
     // the server's port times given directly rather than from its bus cycle
-    for k in [
-        "isa_clock_mhz",
-        "io_recovery_clocks_8bit",
-        "io_recovery_clocks_16bit",
-    ] {
-        doc["hosts"]["server"].as_table_mut().unwrap().remove(k);
-    }
+    doc["hosts"]["server"].as_table_mut().unwrap().remove("isa");
     doc["adapter"]["io_access_ns_16bit"] = toml_edit::value(700.0);
     doc["adapter"]["io_access_ns_8bit"] = toml_edit::value(1740.0);
     doc.to_string()
@@ -231,7 +225,7 @@ fn fewer_than_five_report_seeds_are_refused_naming_the_key_and_file() {
 fn integer_bounds_with_no_integer_inside_are_refused_naming_the_parameter() {
     let dir = tempfile::tempdir().unwrap();
     let file = setup(dir.path(), |t| {
-        t + "\n[[parameter]]\nkey = \"hosts.workstation.io_recovery_clocks_8bit\"\nmin = 2.2\nmax = 2.8\n"
+        t + "\n[[parameter]]\nkey = \"hosts.workstation.isa.io_recovery_clocks_8bit\"\nmin = 2.2\nmax = 2.8\n"
     });
     let err = refused(&file, &[]);
     contains_all(
@@ -246,7 +240,7 @@ fn integer_bounds_with_no_integer_inside_are_refused_naming_the_parameter() {
     // bounds that hold one integer are fine
     let dir = tempfile::tempdir().unwrap();
     let file = setup(dir.path(), |t| {
-        t + "\n[[parameter]]\nkey = \"hosts.workstation.io_recovery_clocks_8bit\"\nmin = 2.2\nmax = 3.0\n"
+        t + "\n[[parameter]]\nkey = \"hosts.workstation.isa.io_recovery_clocks_8bit\"\nmin = 2.2\nmax = 3.0\n"
     });
     Calibration::load(&file).unwrap();
 }

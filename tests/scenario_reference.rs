@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use ethersim::scenario::host::{self, HostUse};
 use ethersim::scenario::params::{self, Param, Range};
 use ethersim::scenario::{
     self, de, lan, lanperf, medium, perform3, saturate, shared, stack, traffic, ttcp, unibus,
@@ -80,8 +81,14 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ("", None, fields::<scenario::RawScenario>(&[])),
         ("medium", None, fields::<medium::RawMedium>(&[])),
         ("hosts", None, fields::<lan::RawHosts>(&[])),
-        ("hosts.server", None, fields::<lan::RawHost>(&[])),
-        ("hosts.workstation", None, fields::<lan::RawHost>(&[])),
+        ("hosts.server", None, host_keys(HostUse::FileService, "")),
+        ("hosts.server.isa", None, host_keys(HostUse::FileService, "isa")),
+        ("hosts.workstation", None, host_keys(HostUse::FileService, "")),
+        (
+            "hosts.workstation.isa",
+            None,
+            host_keys(HostUse::FileService, "isa"),
+        ),
         ("adapter", None, fields::<lan::RawAdapter>(&[])),
         ("adapter.workstation", None, fields::<lan::RawDriver>(&[])),
         ("nos", None, fields::<lan::RawNos>(&[])),
@@ -109,14 +116,9 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ("workload", tc, fields::<ttcp::RawTtcp>(&[])),
         ("workload", sh, fields::<shared::RawShared>(&[])),
         ("workload.costs", tc, fields::<ttcp::RawCosts>(&[])),
-        ("workload.hosts.*", tc, fields::<ttcp::RawHost>(&[])),
-        ("workload.hosts.*.isa", tc, {
-            let mut f = vec!["path".to_string()];
-            f.extend(fields::<ttcp::RawIsa>(&[("path", s("vl_chipset"))]));
-            f.extend(fields::<ttcp::RawIsa>(&[("path", s("pci_bridge"))]));
-            f
-        }),
-        ("workload.hosts.*.pci", tc, fields::<ttcp::RawPci>(&[])),
+        ("workload.hosts.*", tc, host_keys(HostUse::Tcp, "")),
+        ("workload.hosts.*.isa", tc, host_keys(HostUse::Tcp, "isa")),
+        ("workload.hosts.*.pci", tc, fields::<host::RawPci>(&[])),
         ("workload.cards.*", tc, fields::<ttcp::RawCard>(&[])),
         ("workload.cards.*.dma", tc, fields::<unibus::RawDma>(&[])),
         ("workload.cards.*.command", tc, fields::<unibus::RawCommand>(&[])),
@@ -137,6 +139,30 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ),
         ("workload.stack.congestion", tc, vec!["max_segments".into()]),
     ]
+}
+
+/// The keys of a host (`within` "") or of its `isa` table that the model of `used_by`
+/// reads: the one host shape's keys less those the model refuses by name.
+fn host_keys(used_by: HostUse, within: &str) -> Vec<String> {
+    let unused: &[&str] = match used_by {
+        HostUse::FileService => &host::UNUSED_BY_FILE_SERVICE,
+        HostUse::Tcp => &host::UNUSED_BY_TCP,
+    };
+    let all = if within.is_empty() {
+        fields::<host::RawHost>(&[])
+    } else {
+        fields::<host::RawIsa>(&[])
+    };
+    all.into_iter()
+        .filter(|k| {
+            let key = if within.is_empty() {
+                k.clone()
+            } else {
+                format!("{within}.{k}")
+            };
+            !unused.contains(&key.as_str())
+        })
+        .collect()
 }
 
 /// Keys that are tables of names the file chooses, or tables checked as tables above.

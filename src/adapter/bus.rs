@@ -22,8 +22,9 @@
 /// How the ISA slots are reached.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum IsaPath {
-    /// The chipset of a 486 VL-bus board drives ISA itself (no bridge latency).
-    VlChipset,
+    /// The board's chipset drives ISA itself, as on an AT-bus 386/486 board or a 486
+    /// VL-bus board (no bridge latency).
+    Chipset,
     /// A PCI-ISA bridge (e.g. Intel 82378ZB SIO, which assumes an 8.33 MHz SYSCLK):
     /// each ISA access also pays the PCI transaction and the bridge, `bridge_ns`.
     PciBridge { bridge_ns: f64 },
@@ -59,7 +60,7 @@ impl HostBus {
     /// the bridge's cost on a PCI board, ns.
     pub fn isa_access_ns(&self, clocks: f64) -> f64 {
         let bridge = match self.isa.path {
-            IsaPath::VlChipset => 0.0,
+            IsaPath::Chipset => 0.0,
             IsaPath::PciBridge { bridge_ns } => bridge_ns,
         };
         clocks * 1e3 / self.isa.clock_mhz + bridge
@@ -156,7 +157,7 @@ mod tests {
     #[test]
     fn test_isa_access_from_clocks_and_bridge() {
         let vl = HostBus {
-            isa: isa(IsaPath::VlChipset),
+            isa: isa(IsaPath::Chipset),
             pci: None,
         };
         assert_eq!(vl.isa_access_ns(4.0), 500.0); // 4 clocks of 125 ns

@@ -6,7 +6,7 @@ use super::*;
 fn bus_486() -> HostBus {
     HostBus {
         isa: IsaBus {
-            path: IsaPath::VlChipset,
+            path: IsaPath::Chipset,
             clock_mhz: 8.0,
         },
         pci: None,

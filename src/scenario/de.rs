@@ -63,18 +63,10 @@ fn plain_types(message: &str) -> String {
         m = m.replace(rust, toml);
     }
     // serde names the Rust type it wanted: say what the key takes instead
-    for (rust, words) in [
-        (
-            "expected internally tagged enum RawIsa",
-            "expected a table with a `path` key",
-        ),
-        (
-            "expected internally tagged enum RawWindow",
-            "expected a table with a `rule` key",
-        ),
-    ] {
-        m = m.replace(rust, words);
-    }
+    m = m.replace(
+        "expected internally tagged enum RawWindow",
+        "expected a table with a `rule` key",
+    );
     for (rust, words) in [
         (
             "expected internally tagged enum",
@@ -105,6 +97,10 @@ fn classify(mut path: String, message: &str) -> FieldError {
             join(&mut path, &names[0]);
         }
         let valid = names[1..].to_vec();
+        // a key of a host's older shape: name the key that replaced it
+        if let Some(e) = super::host::retired(&path, &names[0], &valid) {
+            return e;
+        }
         let suggestions = nearest(&names[0], &valid);
         return FieldError::new(path, Problem::UnknownKey { suggestions, valid });
     }

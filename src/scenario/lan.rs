@@ -8,6 +8,8 @@
 use serde::Deserialize;
 
 use super::error::{show, FieldError};
+use super::host::HostUse;
+pub use super::host::RawHost;
 use super::medium::Medium;
 use super::params;
 use crate::adapter::bus::{io_access_ns, AtIoTiming, IoPort};
@@ -19,26 +21,14 @@ use crate::nos::config::{
 };
 use crate::time::SimDuration;
 
-/// `[hosts]`: the server and the workstations.
+/// `[hosts]`: the server and the workstations, each a host of the one shape
+/// ([`RawHost`]); its `isa` clock and recovery give the AT bus cycle the card's data-port
+/// accesses are derived from ([`crate::adapter::bus::io_access_ns`]).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawHosts {
     pub server: RawHost,
     pub workstation: RawHost,
-}
-
-/// `[hosts.server]` or `[hosts.workstation]`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawHost {
-    pub name: Option<String>,
-    pub mips: f64,
-    pub memcpy_ns_per_byte: f64,
-    /// The AT bus's clock; with it the card's data-port accesses are derived from the bus
-    /// cycle ([`crate::adapter::bus::io_access_ns`]).
-    pub isa_clock_mhz: Option<f64>,
-    pub io_recovery_clocks_8bit: Option<i64>,
-    pub io_recovery_clocks_16bit: Option<i64>,
 }
 
 /// `[adapter]`: the card in every node, and the AEX driver settings.
@@ -52,7 +42,7 @@ pub struct RawAdapter {
     pub io_access_ns_8bit: Option<f64>,
     pub io_access_ns_16bit: Option<f64>,
     pub io_access_ns_32bit: Option<f64>,
-    /// The card's side of the AT bus cycle, used where the host gives `isa_clock_mhz`.
+    /// The card's side of the AT bus cycle, used where the host gives an `isa` clock.
     pub wait_states_8bit: Option<i64>,
     pub wait_states_16bit: Option<i64>,
     pub ready_ns: Option<f64>,
@@ -266,51 +256,32 @@ fn real_in(path: &str, v: f64, lo: f64, hi: f64, lo_open: bool) -> Result<f64, F
     }
 }
 
-impl RawHost {
-    fn validate(&self, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
-        Ok(HostProfile {
-            name: self.name.clone().unwrap_or_else(|| default_name.to_string()),
-            mips: real_key(&format!("{at}.mips"), self.mips)?,
-            memcpy_ns_per_byte: real_key(&format!("{at}.memcpy_ns_per_byte"), self.memcpy_ns_per_byte)?,
-        })
-    }
+/// A file-service host's CPU, named `default_name` unless it gives a name; a key its model
+/// does not read is refused ([`RawHost::check`]).
+fn host_profile(h: &RawHost, at: &str, default_name: &str) -> Result<HostProfile, FieldError> {
+    h.check(at, HostUse::FileService)?;
+    Ok(HostProfile {
+        name: h.name.clone().unwrap_or_else(|| default_name.to_string()),
+        mips: real_key(&format!("{at}.mips"), h.mips)?,
+        memcpy_ns_per_byte: real_key(&format!("{at}.memcpy_ns_per_byte"), h.memcpy_ns_per_byte)?,
+    })
+}
 
-    /// The host's AT bus timing, if it gives a bus clock (recovery 0 unless given);
-    /// recovery without a clock is refused, since it would mean nothing.
-    fn bus(&self, at: &str) -> Result<Option<AtIoTiming>, FieldError> {
-        let rec = |w: u32, v: Option<i64>| -> Result<u32, FieldError> {
-            v.map_or(Ok(0), |v| {
-                int_key(&format!("{at}.io_recovery_clocks_{w}bit"), v, "")
-            })
-        };
-        let (r8, r16) = (
-            rec(8, self.io_recovery_clocks_8bit)?,
-            rec(16, self.io_recovery_clocks_16bit)?,
-        );
-        match self.isa_clock_mhz {
-            Some(mhz) => Ok(Some(AtIoTiming {
-                clock_mhz: real_key(&format!("{at}.isa_clock_mhz"), mhz)?,
-                recovery_8bit: r8,
-                recovery_16bit: r16,
-            })),
-            None => {
-                for (w, v) in [
-                    (8, self.io_recovery_clocks_8bit),
-                    (16, self.io_recovery_clocks_16bit),
-                ] {
-                    if v.is_some() {
-                        return Err(FieldError::invalid(
-                            format!("{at}.io_recovery_clocks_{w}bit"),
-                            format!(
-                                "means nothing without {at}.isa_clock_mhz: give the bus clock, or remove it"
-                            ),
-                        ));
-                    }
-                }
-                Ok(None)
-            }
-        }
-    }
+/// A file-service host's AT bus timing, if it has an ISA bus (recovery 0 unless given).
+fn at_bus(h: &RawHost, at: &str) -> Result<Option<AtIoTiming>, FieldError> {
+    let Some(isa) = &h.isa else {
+        return Ok(None);
+    };
+    let rec = |w: u32, v: Option<i64>| -> Result<u32, FieldError> {
+        v.map_or(Ok(0), |v| {
+            int_key(&format!("{at}.isa.io_recovery_clocks_{w}bit"), v, "")
+        })
+    };
+    Ok(Some(AtIoTiming {
+        clock_mhz: real_key(&format!("{at}.isa.clock_mhz"), isa.clock_mhz)?,
+        recovery_8bit: rec(8, isa.io_recovery_clocks_8bit)?,
+        recovery_16bit: rec(16, isa.io_recovery_clocks_16bit)?,
+    }))
 }
 
 /// The card's side of the AT bus cycle (`[adapter]` wait states and ready time; the AT's
@@ -344,7 +315,7 @@ fn port_access(
     match (bus, explicit) {
         (Some((at, _)), Some(v)) => {
             warnings.push(format!(
-                "{explicit_key} = {} overrides the access time derived from {at}.isa_clock_mhz \
+                "{explicit_key} = {} overrides the access time derived from {at}.isa.clock_mhz \
                  (bus clock, wait states, recovery, the card's ready time)",
                 show(v)
             ));
@@ -418,10 +389,10 @@ pub fn validate(
     medium: &Medium,
     warnings: &mut Vec<String>,
 ) -> Result<LanProfile, FieldError> {
-    let server_host = hosts.server.validate("hosts.server", "server")?;
-    let workstation_host = hosts.workstation.validate("hosts.workstation", "workstation")?;
-    let server_bus = hosts.server.bus("hosts.server")?;
-    let ws_bus = hosts.workstation.bus("hosts.workstation")?;
+    let server_host = host_profile(&hosts.server, "hosts.server", "server")?;
+    let workstation_host = host_profile(&hosts.workstation, "hosts.workstation", "workstation")?;
+    let server_bus = at_bus(&hosts.server, "hosts.server")?;
+    let ws_bus = at_bus(&hosts.workstation, "hosts.workstation")?;
     let port = io_port(&adapter)?;
     if server_bus.is_none() && ws_bus.is_none() {
         for (k, given) in [
@@ -432,8 +403,8 @@ pub fn validate(
             if given {
                 return Err(FieldError::invalid(
                     format!("adapter.{k}"),
-                    "means nothing without a host's isa_clock_mhz (the bus cycle it belongs to): \
-                     give hosts.server.isa_clock_mhz, or remove it",
+                    "means nothing without a host's isa.clock_mhz (the bus cycle it belongs to): \
+                     give hosts.server.isa.clock_mhz, or remove it",
                 ));
             }
         }
@@ -478,7 +449,7 @@ pub fn validate(
             &key,
             format!(
                 "missing: needed for adapter.bus_width = {width} (or, for 8 and 16, \
-                     hosts.server.isa_clock_mhz to derive it from the bus cycle)"
+                     hosts.server.isa.clock_mhz to derive it from the bus cycle)"
             ),
         )
     })?;
@@ -518,7 +489,7 @@ pub fn validate(
                             &ws_key,
                             format!(
                                 "missing: needed for a {ws_width}-bit workstation card (or \
-                                 hosts.workstation.isa_clock_mhz to derive it from the bus cycle)"
+                                 hosts.workstation.isa.clock_mhz to derive it from the bus cycle)"
                             ),
                         )
                     })?

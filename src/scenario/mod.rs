@@ -32,6 +32,7 @@ pub mod budget;
 pub mod de;
 mod durations;
 pub mod error;
+pub mod host;
 pub mod lan;
 pub mod lanperf;
 mod link;

@@ -3,9 +3,10 @@
 //! Keys under `[workload]` (the hardware file usually gives the catalogue, the scenario
 //! the choice): `stack` (a [`super::stack`] table), `costs` (the stack's CPU costs on a
 //! host: `syscall_kinstr`, `segment_kinstr`, `interrupt_kinstr`,
-//! `checksum_instr_per_byte`), `hosts.<name>` (`cpu`, `mips`, `memcpy_ns_per_byte`,
-//! `isa` = { `path` = `"vl_chipset"` | `"pci_bridge"`, `bridge_ns`, `clock_mhz` },
-//! optional `pci` = { `clock_mhz`, `bytes_per_clock` }), `cards.<name>` (`name`,
+//! `checksum_instr_per_byte`), `hosts.<name>` (a host of the one shape,
+//! [`super::host`]: `name`, `mips`, `memcpy_ns_per_byte`, `isa` = { `path` =
+//! `"at_bus"` | `"vl_chipset"` | `"pci_bridge"`, `bridge_ns`, `clock_mhz` }, optional
+//! `pci` = { `clock_mhz`, `bytes_per_clock` }), `cards.<name>` (`name`,
 //! `engine` = `"fifo_pio"` | `"shared_memory"` | `"bus_master"`, `setup_ns`, and per
 //! engine `tx_fifo_bytes`/`rx_fifo_bytes`/`io_clocks`, `ram_bytes`/`tx_buffers`/
 //! `mem_clocks`, `tx_ring`/`rx_ring`; `driver_queue` frames). An ISA card's access
@@ -26,6 +27,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::error::{real_within, FieldError, Problem};
+use super::host::{HostUse, RawIsaPath};
+pub use super::host::{RawHost, RawIsa, RawPci};
 use super::params;
 use super::stack::RawStack;
 use super::ttcp_keys::{int, param, real};
@@ -65,32 +68,6 @@ pub struct RawCosts {
     pub rx_mbuf_kinstr: Option<f64>,
     pub read_mbuf_kinstr: Option<f64>,
     pub data_input_kinstr: Option<f64>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawHost {
-    pub cpu: String,
-    pub mips: f64,
-    pub memcpy_ns_per_byte: f64,
-    pub isa: Option<RawIsa>,
-    pub pci: Option<RawPci>,
-    pub attached_processor: Option<bool>,
-    pub clock_tick_ms: Option<f64>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(tag = "path", rename_all = "snake_case", deny_unknown_fields)]
-pub enum RawIsa {
-    VlChipset { clock_mhz: f64 },
-    PciBridge { bridge_ns: f64, clock_mhz: f64 },
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawPci {
-    pub clock_mhz: f64,
-    pub bytes_per_clock: f64,
 }
 
 /// A card's copy engine and its own keys, built from a [`RawCard`] by
@@ -252,23 +229,25 @@ pub struct TtcpWorkload {
 }
 
 fn bus(path: &str, h: &RawHost, isa: RawIsa) -> Result<HostBus, FieldError> {
-    let (p, clock_mhz) = match isa {
-        RawIsa::VlChipset { clock_mhz } => (IsaPath::VlChipset, clock_mhz),
-        RawIsa::PciBridge { bridge_ns, clock_mhz } => {
+    let p = match (h.isa_path(), isa.bridge_ns) {
+        (Some(RawIsaPath::PciBridge), Some(bridge_ns)) => {
             let bridge_ns = real(
                 format!("{path}.isa.bridge_ns"),
                 "workload.hosts.*.isa.bridge_ns",
                 bridge_ns,
             )?;
-            (IsaPath::PciBridge { bridge_ns }, clock_mhz)
+            IsaPath::PciBridge { bridge_ns }
         }
+        // the chipset drives ISA itself (the bridge's delay and its path come together:
+        // `RawHost::check`)
+        _ => IsaPath::Chipset,
     };
     let isa = IsaBus {
         path: p,
         clock_mhz: real(
             format!("{path}.isa.clock_mhz"),
             "workload.hosts.*.isa.clock_mhz",
-            clock_mhz,
+            isa.clock_mhz,
         )?,
     };
     let pci = match h.pci {
@@ -457,6 +436,7 @@ impl RawTtcp {
         let mut built = Vec::new();
         for (name, h) in &self.hosts {
             let key = format!("workload.hosts.{name}");
+            h.check(&key, HostUse::Tcp)?;
             let mips = real(format!("{key}.mips"), "workload.hosts.*.mips", h.mips)?;
             let memcpy = real(
                 format!("{key}.memcpy_ns_per_byte"),
@@ -530,7 +510,7 @@ impl RawTtcp {
             };
             let host = TcpHost {
                 host: HostProfile {
-                    name: h.cpu.clone(),
+                    name: h.name.clone().unwrap_or_else(|| name.clone()),
                     mips,
                     memcpy_ns_per_byte: memcpy,
                 },

@@ -49,17 +49,25 @@ const HOSTS_PARAMS: &[Param] = &[
         .unit("ns/byte")
         .label("Server memory copy (ns/byte)")
         .means("The server's cost of moving one byte of file data in memory (cache to packet)."),
-    Param::real("hosts.server.isa_clock_mhz", CLOCK_MIN, CLOCK_MAX)
+    Param::choice(
+        "hosts.server.isa.path",
+        &["at_bus", "vl_chipset"],
+        "a file-service host's card sits on an ISA bus its chipset drives",
+    )
+    .default("\"at_bus\"")
+    .label("Server ISA path (at_bus; vl_chipset)")
+    .means("How the server's CPU reaches its card's ISA bus: the board's chipset runs the AT bus, or a VL board's chipset drives it (the same bus cycle here)."),
+    Param::real("hosts.server.isa.clock_mhz", CLOCK_MIN, CLOCK_MAX)
         .unit("MHz")
-        .default("none: the card's data-port access times are then given in [adapter]")
+        .default("no ISA bus: the card's data-port access times are then given in [adapter]")
         .label("Server AT bus clock (MHz)")
         .means("The server's ISA bus clock (BCLK). With it the card's 8- and 16-bit data-port accesses are derived from the AT bus cycle: (2 + wait states + recovery) clocks plus the card's ready time."),
-    Param::int("hosts.server.io_recovery_clocks_8bit", RECOVERY_MIN, RECOVERY_MAX)
+    Param::int("hosts.server.isa.io_recovery_clocks_8bit", RECOVERY_MIN, RECOVERY_MAX)
         .unit("clocks")
         .default("0")
         .label("Server 8-bit I/O recovery (clocks)")
         .means("Bus clocks the server's chipset inserts after each 8-bit I/O cycle (BIOS setup: 8-bit I/O recovery)."),
-    Param::int("hosts.server.io_recovery_clocks_16bit", RECOVERY_MIN, RECOVERY_MAX)
+    Param::int("hosts.server.isa.io_recovery_clocks_16bit", RECOVERY_MIN, RECOVERY_MAX)
         .unit("clocks")
         .default("0")
         .label("Server 16-bit I/O recovery (clocks)")
@@ -76,17 +84,25 @@ const HOSTS_PARAMS: &[Param] = &[
         .unit("ns/byte")
         .label("Workstation memory copy (ns/byte)")
         .means("A workstation's cost of moving one byte in memory."),
-    Param::real("hosts.workstation.isa_clock_mhz", CLOCK_MIN, CLOCK_MAX)
+    Param::choice(
+        "hosts.workstation.isa.path",
+        &["at_bus", "vl_chipset"],
+        "a file-service host's card sits on an ISA bus its chipset drives",
+    )
+    .default("\"at_bus\"")
+    .label("Workstation ISA path (at_bus; vl_chipset)")
+    .means("How the workstation's CPU reaches its card's ISA bus: the board's chipset runs the AT bus, or a VL board's chipset drives it (the same bus cycle here)."),
+    Param::real("hosts.workstation.isa.clock_mhz", CLOCK_MIN, CLOCK_MAX)
         .unit("MHz")
-        .default("none: the card's data-port access times are then given in [adapter]")
+        .default("no ISA bus: the card's data-port access times are then given in [adapter]")
         .label("Workstation AT bus clock (MHz)")
         .means("The workstation's ISA bus clock (BCLK). With it the card's 8- and 16-bit data-port accesses are derived from the AT bus cycle: (2 + wait states + recovery) clocks plus the card's ready time."),
-    Param::int("hosts.workstation.io_recovery_clocks_8bit", RECOVERY_MIN, RECOVERY_MAX)
+    Param::int("hosts.workstation.isa.io_recovery_clocks_8bit", RECOVERY_MIN, RECOVERY_MAX)
         .unit("clocks")
         .default("0")
         .label("Workstation 8-bit I/O recovery (clocks)")
         .means("Bus clocks the workstation's chipset inserts after each 8-bit I/O cycle (BIOS setup: 8-bit I/O recovery)."),
-    Param::int("hosts.workstation.io_recovery_clocks_16bit", RECOVERY_MIN, RECOVERY_MAX)
+    Param::int("hosts.workstation.isa.io_recovery_clocks_16bit", RECOVERY_MIN, RECOVERY_MAX)
         .unit("clocks")
         .default("0")
         .label("Workstation 16-bit I/O recovery (clocks)")
@@ -99,7 +115,7 @@ pub const ADAPTER: Section = Section {
             driver; `[adapter.workstation]` gives what differs on the workstations. The \
             data-port access time of the card's bus width is either given (io_access_ns_8bit, \
             _16bit or _32bit) or, for 8 and 16 bits, derived from the AT bus cycle where a \
-            host gives isa_clock_mhz.",
+            host gives an isa clock_mhz.",
     params: ADAPTER_PARAMS,
 };
 
@@ -161,12 +177,12 @@ const ADAPTER_PARAMS: &[Param] = &[
         .unit("clocks")
         .default("4 (the AT's standard 8-bit I/O cycle)")
         .label("8-bit wait states (clocks)")
-        .means("Wait states of the card's 8-bit I/O cycle, where a host gives isa_clock_mhz."),
+        .means("Wait states of the card's 8-bit I/O cycle, where a host gives an isa clock_mhz."),
     Param::int("adapter.wait_states_16bit", (0, "a zero-wait-state (NOWS) card"), (15, "engineering bound"))
         .unit("clocks")
         .default("1 (the AT's standard 16-bit I/O cycle)")
         .label("16-bit wait states (clocks)")
-        .means("Wait states of the card's 16-bit I/O cycle, where a host gives isa_clock_mhz."),
+        .means("Wait states of the card's 16-bit I/O cycle, where a host gives an isa clock_mhz."),
     Param::real("adapter.ready_ns", (0.0, "the card never holds IOCHRDY"), (5_000.0, "engineering bound: far beyond any card's hold per access"))
         .unit("ns")
         .default("0")

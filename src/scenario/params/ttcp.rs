@@ -120,9 +120,10 @@ const PARAMS: &[Param] = &[
         .default("0")
         .label("Data input cost (kinstr)")
         .means("Work per data segment taken in (beyond segment_kinstr)."),
-    Param::text("workload.hosts.*.cpu", "any text")
+    Param::text("workload.hosts.*.name", "any text")
         .kind("ttcp")
-        .label("CPU")
+        .default("the host's key")
+        .label("Host")
         .means("The host's CPU and board, for reports."),
     Param::real("workload.hosts.*.mips", (0.1, "engineering bound: slower than an 8088 PC"), (1e6, "engineering bound"))
         .kind("ttcp")
@@ -134,11 +135,11 @@ const PARAMS: &[Param] = &[
         .unit("ns/byte")
         .label("Memory copy (ns/byte)")
         .means("The host's cost of copying one byte in memory."),
-    Param::choice("workload.hosts.*.isa.path", &["vl_chipset", "pci_bridge"], "the two ISA paths of the 1995 hosts")
+    Param::choice("workload.hosts.*.isa.path", &["at_bus", "vl_chipset", "pci_bridge"], "the ISA paths of 1990s PCs: the chipset drives ISA, or a PCI-ISA bridge does")
         .kind("ttcp")
-        .default("no ISA bus (a VAX)")
-        .label("ISA path (vl_chipset; pci_bridge)")
-        .means("How the CPU reaches the ISA bus: the VL chipset drives it, or a PCI-ISA bridge."),
+        .default("\"at_bus\" with isa given; no ISA bus without (a VAX)")
+        .label("ISA path (at_bus; vl_chipset; pci_bridge)")
+        .means("How the CPU reaches the ISA bus: the board's chipset drives it (an AT-bus or a VL board: no added delay), or a PCI-ISA bridge (adding bridge_ns to each access)."),
     Param::real("workload.hosts.*.isa.clock_mhz", (4.0, "ISA bus clock, about 4.77 MHz on the PC"), (16.0, "engineering bound: above any ISA clock"))
         .kind("ttcp")
         .unit("MHz")
