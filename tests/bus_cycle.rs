@@ -176,7 +176,7 @@ fn bus_cycle_keys_without_a_bus_clock_are_refused_as_meaningless() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("hosts.server.isa_clock_mhz") && err.contains("hosts.server.isa.clock_mhz"),
+        err.contains("hosts.server.isa_clock_mhz") && err.contains("`isa.clock_mhz`"),
         "{err}"
     );
 }

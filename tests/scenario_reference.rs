@@ -421,7 +421,7 @@ fn validators_refuse_just_outside_each_registered_range() {
         "adapter.workstation.io_access_ns_32bit",
         "adapter.packet_size",
         "adapter.workstation.packet_size",
-        "adapter.card_ram_bytes",
+        "adapter.ram_bytes",
         "medium.positions_m",
         "medium.length_m",
         "medium.bit_rate_mbps",

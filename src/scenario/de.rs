@@ -97,8 +97,8 @@ fn classify(mut path: String, message: &str) -> FieldError {
             join(&mut path, &names[0]);
         }
         let valid = names[1..].to_vec();
-        // a key of a host's older shape: name the key that replaced it
-        if let Some(e) = super::host::retired(&path, &names[0], &valid) {
+        // a renamed key of a host or a card: name the key that replaced it
+        if let Some(e) = super::renamed::renamed(&path, &names[0], &valid) {
             return e;
         }
         let suggestions = nearest(&names[0], &valid);

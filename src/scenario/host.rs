@@ -17,7 +17,7 @@
 //! ([`super::ttcp`]) take the CPU, the ISA path and clock, PCI, an attached processor and
 //! the clock tick. Keys of the older shapes (`isa_clock_mhz`, `io_recovery_clocks_*`
 //! beside `mips`, a ttcp host's `cpu`) are refused naming the key that replaced them
-//! ([`retired`]).
+//! ([`super::renamed`]).
 //! Units: MIPS, ns per byte, MHz, bus clocks, ns, ms.
 
 use serde::Deserialize;
@@ -38,36 +38,11 @@ pub struct RawHost {
     pub clock_tick_ms: Option<f64>,
 }
 
-/// Keys of a host's older shapes, and the key that replaced each.
-pub const RETIRED: [(&str, &str); 4] = [
-    ("isa_clock_mhz", "isa.clock_mhz"),
-    ("io_recovery_clocks_8bit", "isa.io_recovery_clocks_8bit"),
-    ("io_recovery_clocks_16bit", "isa.io_recovery_clocks_16bit"),
-    ("cpu", "name"),
-];
-
 /// Keys of a host the file service's model does not read (refused by [`RawHost::check`]).
 pub const UNUSED_BY_FILE_SERVICE: [&str; 4] = ["pci", "attached_processor", "clock_tick_ms", "isa.bridge_ns"];
 
 /// Keys of a host a TCP/IP host's model does not read (refused by [`RawHost::check`]).
 pub const UNUSED_BY_TCP: [&str; 2] = ["isa.io_recovery_clocks_8bit", "isa.io_recovery_clocks_16bit"];
-
-/// The error for `key`, unknown in the table at `path` whose keys are `valid`, when the
-/// table is a host's (its keys are [`RawHost`]'s) and `key` belongs to an older shape.
-pub fn retired(path: &str, key: &str, valid: &[String]) -> Option<FieldError> {
-    let is_host = ["mips", "memcpy_ns_per_byte", "isa"]
-        .iter()
-        .all(|k| valid.iter().any(|v| v == k));
-    let (_, new) = RETIRED.iter().find(|(old, _)| *old == key).filter(|_| is_host)?;
-    let at = path.strip_suffix(key).map_or(path, |p| p.trim_end_matches('.'));
-    Some(FieldError::invalid(
-        path.to_string(),
-        format!(
-            "a host's keys have one shape for every stack: write {at}.{new} (an ISA bus is \
-             `isa = {{ path = \"at_bus\", clock_mhz = ..., io_recovery_clocks_8bit = ... }}`)"
-        ),
-    ))
-}
 
 /// `isa`: how the CPU reaches the ISA bus, and the bus's timing.
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -141,7 +116,10 @@ impl RawHost {
             )
         };
         if used_by == HostUse::FileService && self.isa_path() == Some(RawIsaPath::PciBridge) {
-            return Err(refuse("isa.path"));
+            return Err(FieldError::invalid(
+                format!("{at}.isa.path"),
+                format!("\"pci_bridge\" is not in this host's model: {why}; give a host whose chipset drives its ISA bus"),
+            ));
         }
         let given = |k: &str| match k {
             "pci" => self.pci.is_some(),
@@ -204,12 +182,9 @@ mod tests {
     fn test_a_key_of_an_older_shape_is_refused_naming_its_new_key() {
         let e = refused("mips = 10.0\nmemcpy_ns_per_byte = 100.0\nisa_clock_mhz = 8.0\n");
         assert_eq!(e.path, "hosts.server.isa_clock_mhz");
-        assert!(
-            format!("{:?}", e.problem).contains("hosts.server.isa.clock_mhz"),
-            "{e:?}"
-        );
+        assert!(format!("{:?}", e.problem).contains("`isa.clock_mhz`"), "{e:?}");
         let e = refused("cpu = \"VAX\"\nmips = 1.0\nmemcpy_ns_per_byte = 100.0\n");
-        assert!(format!("{:?}", e.problem).contains("hosts.server.name"), "{e:?}");
+        assert!(format!("{:?}", e.problem).contains("`name`"), "{e:?}");
         // any other unknown key is an unknown key, with the nearest names
         let e = refused("mips = 1.0\nmemcpy_ns_per_byte = 1.0\nmip = 2\n");
         assert!(

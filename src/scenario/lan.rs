@@ -36,8 +36,9 @@ pub struct RawHosts {
 #[serde(deny_unknown_fields)]
 pub struct RawAdapter {
     pub name: Option<String>,
-    /// The copy engine; only "programmed_io" (NE1000/NE2000 class) so far.
-    pub copy: Option<String>,
+    /// How the card moves frames: "programmed_io" (NE1000/NE2000 class), the one engine
+    /// the file service's model has (a TCP/IP host's card engines are refused by name).
+    pub engine: Option<String>,
     pub bus_width: i64,
     pub io_access_ns_8bit: Option<f64>,
     pub io_access_ns_16bit: Option<f64>,
@@ -51,7 +52,7 @@ pub struct RawAdapter {
     pub transmit_length: Option<RawTransmitLength>,
     /// Optional: `"queued"` (default), `"at_once"` or `"when_idle"` (see [`SendCopy`]).
     pub send_copy: Option<RawSendCopy>,
-    pub card_ram_bytes: i64,
+    pub ram_bytes: i64,
     pub page_bytes: Option<i64>,
     pub transmit_buffers: i64,
     pub packet_size: i64,
@@ -542,8 +543,8 @@ pub fn validate(
         Some(RawSendCopy::AtOnce) => SendCopy::AtOnce,
         Some(RawSendCopy::WhenIdle) => SendCopy::WhenIdle,
     };
-    let engines = params::get(None, "adapter.copy").choices();
-    let (copy, ws_copy) = match adapter.copy.as_deref().unwrap_or(engines[0]) {
+    let engines = params::get(None, "adapter.engine").choices();
+    let (copy, ws_copy) = match adapter.engine.as_deref().unwrap_or(engines[0]) {
         "programmed_io" if engines.contains(&"programmed_io") => (
             CopyEngine::ProgrammedIo {
                 access_ns,
@@ -558,17 +559,26 @@ pub fn validate(
                 send_copy,
             },
         ),
+        other if super::ttcp::TCP_ENGINES.contains(&other) => {
+            return Err(FieldError::invalid(
+                "adapter.engine",
+                format!(
+                    "{other:?} is a TCP/IP host's card engine; the file service's model moves \
+                     frames through an NE2000-class card's data port: \"programmed_io\""
+                ),
+            ))
+        }
         other => {
             return Err(FieldError::invalid(
-                "adapter.copy",
+                "adapter.engine",
                 format!(
-                    "unknown copy engine {:?}; this build models \"programmed_io\"",
+                    "unknown engine {:?}; the file service's model has \"programmed_io\"",
                     super::error::clip(other, 40)
                 ),
             ))
         }
     };
-    let card_ram_bytes = int_key("adapter.card_ram_bytes", adapter.card_ram_bytes, "")?;
+    let card_ram_bytes = int_key("adapter.ram_bytes", adapter.ram_bytes, "")?;
     let page_bytes = int_key("adapter.page_bytes", adapter.page_bytes.unwrap_or(256), "")?;
     let driver = |at: &str, tx: i64, pkt: i64| -> Result<(u32, u32), FieldError> {
         let tx = int_key(
@@ -608,7 +618,7 @@ pub fn validate(
         };
         if p.card_ram_bytes / 2 < p.max_frame_bytes() + crate::adapter::RX_HEADER_BYTES {
             return Err(FieldError::invalid(
-                "adapter.card_ram_bytes",
+                "adapter.ram_bytes",
                 format!(
                     "{} bytes cannot hold a {}-byte frame in each half (transmit, receive)",
                     p.card_ram_bytes,

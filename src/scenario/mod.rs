@@ -41,6 +41,7 @@ pub mod merge;
 pub mod nodes;
 pub mod params;
 pub mod perform3;
+mod renamed;
 pub mod saturate;
 pub mod shared;
 pub mod source;

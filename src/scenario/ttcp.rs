@@ -9,7 +9,7 @@
 //! `pci` = { `clock_mhz`, `bytes_per_clock` }), `cards.<name>` (`name`,
 //! `engine` = `"fifo_pio"` | `"shared_memory"` | `"bus_master"`, `setup_ns`, and per
 //! engine `tx_fifo_bytes`/`rx_fifo_bytes`/`io_clocks`, `ram_bytes`/`tx_buffers`/
-//! `mem_clocks`, `tx_ring`/`rx_ring`; `driver_queue` frames). An ISA card's access
+//! `mem_clocks`, `tx_ring`/`rx_ring`; `transmit_buffers`, the frames its driver queues). An ISA card's access
 //! length in bus clocks (`io_clocks`, `mem_clocks`) is the card's: the wait states it
 //! asks for (IOCHRDY, 0WS) decide it; the host gives the clock and the bridge, then the run: `card` = { host = card },
 //! `transmitter` (a host name), ttcp's `buflen` (-l), `nbuf` (-n), `socket_buffer` (-b,
@@ -98,6 +98,9 @@ pub enum RawEngine {
     },
 }
 
+/// The card engines of a TCP/IP host, as written.
+pub const TCP_ENGINES: [&str; 4] = ["fifo_pio", "shared_memory", "bus_master", "unibus_dma"];
+
 /// `engine = "..."` of a card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -117,7 +120,7 @@ pub enum RawEngineKind {
 pub struct RawCard {
     pub name: String,
     pub setup_ns: f64,
-    pub driver_queue: u32,
+    pub transmit_buffers: u32,
     pub link: Option<super::unibus::RawLink>,
     pub engine: RawEngineKind,
     pub tx_fifo_bytes: Option<u32>,
@@ -280,9 +283,9 @@ fn adapter(
     let (_, hi) = params::real_range("adapter.setup_ns");
     let setup_ns = real_within(format!("{key}.setup_ns"), c.setup_ns, lo, hi)?;
     int(
-        format!("{key}.driver_queue"),
-        "workload.cards.*.driver_queue",
-        c.driver_queue as i64,
+        format!("{key}.transmit_buffers"),
+        "workload.cards.*.transmit_buffers",
+        c.transmit_buffers as i64,
     )?;
     let (copy, ram, page) = match engine {
         RawEngine::FifoPio {
@@ -343,7 +346,7 @@ fn adapter(
         copy,
         card_ram_bytes: ram,
         page_bytes: page,
-        transmit_buffers: c.driver_queue,
+        transmit_buffers: c.transmit_buffers,
         packet_size: 1500,
     };
     if a.rx_pages() < a.rx_pages_for(a.max_frame_bytes()) {
@@ -473,7 +476,7 @@ impl RawTtcp {
                     &ckey,
                     &card.name,
                     card.setup_ns,
-                    card.driver_queue,
+                    card.transmit_buffers,
                     request_ns,
                     dma,
                     tx_slots,

@@ -2,7 +2,7 @@
 //! (`engine = "unibus_dma"`), a card's own link (`link`, the PCL-11's point-to-point
 //! medium), and the interface framing and accounting keys that go with them.
 //!
-//! Card keys (besides `name`, `setup_ns`, `driver_queue`): `request_ns` (CPU per frame
+//! Card keys (besides `name`, `setup_ns`, `transmit_buffers`): `request_ns` (CPU per frame
 //! for the card's requests, with `queue` per message, request or reply; 0 for none),
 //! `tx_slots`, `rx_bytes`, optional
 //! `dma = { word_ns, burst_words, burst_overhead_ns }` (absent: the card's DMA is its
@@ -97,7 +97,7 @@ pub fn adapter(
 ) -> Result<AdapterProfile, FieldError> {
     let setup_ns = num(key, "setup_ns", setup_ns)?;
     let request_ns = num(key, "request_ns", request_ns)?;
-    let driver_queue = int(key, "driver_queue", driver_queue as i64)?;
+    let driver_queue = int(key, "transmit_buffers", driver_queue as i64)?;
     let tx_slots = int(key, "tx_slots", tx_slots as i64)?;
     let dma = match dma {
         None => None,

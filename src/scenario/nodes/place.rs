@@ -123,7 +123,34 @@ pub(super) fn place<'n>(
          -> Result<(), ScenarioError> {
             let ok = family(&n.stack) == want && want_role.is_none_or(|r| role(&n.stack) == r);
             if ok {
-                return Ok(());
+                // the stack's model moves frames through the card's engines it has
+                let engine = str_of(&n.adapter.table, "engine").unwrap_or("programmed_io");
+                let (fits, engines) = if want == "lantastic" {
+                    (
+                        engine == "programmed_io",
+                        "\"programmed_io\" (an NE2000-class card)".to_string(),
+                    )
+                } else {
+                    (
+                        super::super::ttcp::TCP_ENGINES.contains(&engine),
+                        super::super::ttcp::TCP_ENGINES
+                            .map(|e| format!("{e:?}"))
+                            .join(", "),
+                    )
+                };
+                if fits {
+                    return Ok(());
+                }
+                return Err(error_at(
+                    files,
+                    0,
+                    &format!("nodes.{}.adapter", n.name),
+                    invalid(format!(
+                        "the card {:?} moves frames by engine {engine:?}; {kind} on {what} runs on a \
+                         card whose engine is {engines}",
+                        n.adapter.name
+                    )),
+                ));
             }
             Err(error_at(
                 files,

@@ -143,12 +143,12 @@ const ADAPTER_PARAMS: &[Param] = &[
         .label("Adapter")
         .means("The card's name in reports."),
     Param::choice(
-        "adapter.copy",
+        "adapter.engine",
         &["programmed_io"],
-        "the copy engines this build models for a LAN scenario (NE1000/NE2000 class)",
+        "the card engine the file service's model has (NE1000/NE2000 class); a TCP/IP host's engines are refused by name",
     )
     .default("programmed_io")
-    .label("Copy engine")
+    .label("Card engine")
     .means("How frames move between host and card: programmed I/O through the data port, the CPU busy throughout."),
     Param::ints(
         "adapter.bus_width",
@@ -209,7 +209,7 @@ const ADAPTER_PARAMS: &[Param] = &[
     .label("When the driver copies a frame into the card (queued; at_once; when_idle)")
     .means("When a packet handed to the driver is copied into the card: behind queued NOS work, inside the send call, or only when the transmitter is idle."),
     Param::int(
-        "adapter.card_ram_bytes",
+        "adapter.ram_bytes",
         (1024, "engineering bound: each half must still hold one frame (checked)"),
         (1 << 20, "engineering bound: 1 MiB, far above any ISA card's buffer"),
     )

@@ -189,7 +189,7 @@ const PARAMS: &[Param] = &[
         .unit("ns")
         .label("Transfer set-up (ns)")
         .means("Per-frame set-up of a transfer between host and card."),
-    Param::int("workload.cards.*.driver_queue", (1, "one frame"), (256, "engineering bound"))
+    Param::int("workload.cards.*.transmit_buffers", (1, "one frame"), (256, "engineering bound"))
         .kind("ttcp")
         .unit("frames")
         .label("Driver queue (frames)")
