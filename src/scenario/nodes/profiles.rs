@@ -565,7 +565,7 @@ pub fn list_source(src: &Source, given: &[Source]) -> Result<Vec<Summary>, Scena
             };
             let about = match kind {
                 "hosts" => {
-                    let what = text("cpu").or_else(|| text("name")).unwrap_or_default();
+                    let what = text("name").unwrap_or_default();
                     match num("mips") {
                         Some(m) => format!("{what}, {m} MIPS"),
                         None => what,
