@@ -9,7 +9,8 @@
 //! together no more than the wire carries (means of 5 seeds); two identical pairs split
 //! the wire evenly; every transfer's conservation audit holds with 0%, 1% and 10% of
 //! frames damaged on the wire; the workload form links a list of ttcp scenarios, and a
-//! malformed or unreadable entry of the list is refused naming the file, line and key.
+//! malformed or unreadable entry of the list is refused naming the file, line and key;
+//! LANPERF beside two transfers reports each by its hosts.
 
 use std::path::{Path, PathBuf};
 
@@ -271,4 +272,43 @@ fn a_transfer_may_not_share_a_node_with_another() {
         .to_string();
     assert!(err.contains("apps[1].transmitter"), "{err}");
     assert!(err.contains("p90-a"), "{err}");
+}
+
+#[test]
+fn lanperf_beside_two_transfers_reports_each_by_its_hosts() {
+    let lanperf = ethersim::scenario::nodes::migrate::migrate(
+        &root().join("tests/fixtures/workload-form/lanperf/lanperf-x.toml"),
+    )
+    .unwrap();
+    let catalogue = root().join("hardware/catalogue.toml");
+    let pairs = "[nodes.a1]\nhost = \"p90-pci\"\nadapter = \"pcnet-lance\"\nstack = \"linux-1-2\"\n\n\
+                 [nodes.a2]\nhost = \"p90-pci\"\nadapter = \"pcnet-lance\"\nstack = \"linux-1-2\"\n\n\
+                 [nodes.b1]\nhost = \"486dx2-66-vl\"\nadapter = \"smc-ultra\"\nstack = \"linux-1-2\"\n\n\
+                 [nodes.b2]\nhost = \"486dx2-66-vl\"\nadapter = \"smc-ultra\"\nstack = \"linux-1-2\"\n\n[[apps]]";
+    let text = format!("include = [{:?}]\n", catalogue.display().to_string())
+        + &lanperf.replacen("[[apps]]", pairs, 1)
+        + "\n[[apps]]\nkind = \"ttcp\"\ntransmitter = \"a1\"\nreceiver = \"a2\"\n\
+           \n[[apps]]\nkind = \"ttcp\"\ntransmitter = \"b1\"\nreceiver = \"b2\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lanperf-two-ttcp.toml");
+    std::fs::write(&path, &text).unwrap();
+    let o = [Override::parse("apps[0].options=t10 b512 f16").unwrap()];
+    let s = scenario::load(&path, &o).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(s.workload.kind(), "lanperf");
+    // (a build with debug assertions fails the run on any audit violation)
+    let RunDetail::Lanperf(r) = run::run(&s).detail else {
+        panic!("not a lanperf run")
+    };
+    let names: Vec<(&str, &str)> = r
+        .ttcp
+        .iter()
+        .map(|t| (t.transmitter.as_str(), t.receiver.as_str()))
+        .collect();
+    assert_eq!(names, [("a1", "a2"), ("b1", "b2")]);
+    for t in &r.ttcp {
+        assert!(t.throughput_kbps > 0.0 && t.wire_share > 0.0, "{t:?}");
+    }
+    // the two transfers and LANPERF's frames share one wire
+    let wire: f64 = r.ttcp.iter().map(|t| t.wire_share).sum();
+    assert!(wire < 1.0, "{:?}", r.ttcp);
 }
