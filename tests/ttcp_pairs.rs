@@ -10,7 +10,8 @@
 //! the wire evenly; every transfer's conservation audit holds with 0%, 1% and 10% of
 //! frames damaged on the wire; the workload form links a list of ttcp scenarios, and a
 //! malformed or unreadable entry of the list is refused naming the file, line and key;
-//! LANPERF beside two transfers reports each by its hosts.
+//! LANPERF beside two transfers reports each by its hosts; `--explain` names each transfer
+//! and, for the starved one, the capture effect.
 
 use std::path::{Path, PathBuf};
 
@@ -311,4 +312,22 @@ fn lanperf_beside_two_transfers_reports_each_by_its_hosts() {
     // the two transfers and LANPERF's frames share one wire
     let wire: f64 = r.ttcp.iter().map(|t| t.wire_share).sum();
     assert!(wire < 1.0, "{:?}", r.ttcp);
+}
+
+#[test]
+fn the_explanation_names_each_transfer_and_the_capture_effect_on_the_starved_one() {
+    let s = scenario::load(&root().join("scenarios/two-ttcp-transfers.toml"), &[]).unwrap();
+    let out = run::run(&s);
+    let text = ethersim::report::explain::run(&out).replace('\n', " ");
+    assert!(text.contains("ttcp from p90-a to p90-b:"), "{text}");
+    assert!(text.contains("ttcp from vl-a to vl-b:"), "{text}");
+    assert!(text.contains("the other ttcp transfers' frames"), "{text}");
+    // the 3C509 pair's paragraph, and only it, names the capture effect
+    let slow = &text[text.find("ttcp from vl-a").unwrap()..];
+    let fast = &text[text.find("ttcp from p90-a").unwrap()..text.find("ttcp from vl-a").unwrap()];
+    assert!(
+        slow.contains("capture effect") && slow.contains("the transfer from p90-a"),
+        "{slow}"
+    );
+    assert!(!fast.contains("capture effect"), "{fast}");
 }

@@ -91,6 +91,28 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
                  the waits hold back the transfer's window and the writes behind it"
             ),
         };
+        // another transfer whose frames reach the wire far sooner: it wins the backoff
+        // contests this one's frames lose (at least 3 times sooner, with collisions)
+        let captured = r
+            .ttcp
+            .iter()
+            .filter(|u| !std::ptr::eq(*u, t))
+            .min_by(|a, b| a.access_delay_mean_us.total_cmp(&b.access_delay_mean_us))
+            .filter(|u| {
+                t.collisions_per_frame >= 0.5 && t.access_delay_mean_us > 3.0 * u.access_delay_mean_us
+            });
+        let why = match captured {
+            Some(u) => format!(
+                "{why}. Its frames wait {} times as long for the wire as those of the transfer \
+                 from {}: after a collision, the station that wins sends again at once with its \
+                 count of collisions reset, while the loser backs off over a range that doubles \
+                 with each one, so the transmitter with frames queued behind keeps the wire (the \
+                 capture effect)",
+                Unit::Ratio("").number(t.access_delay_mean_us / u.access_delay_mean_us.max(1e-9)),
+                u.transmitter
+            ),
+            None => why,
+        };
         let delay = format!(
             "{} {}",
             Unit::Microseconds.number(t.access_delay_mean_us),

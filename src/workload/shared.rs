@@ -6,9 +6,10 @@
 //! throughput is what the MAC leaves it. A run has two applications or more of these.
 //!
 //! The file service is stations 0..=n (server first), each ttcp pair the next two (in
-//! order), then each background group's senders and sink. The run has a warm-up, not counted, then a
-//! measurement window. Each application's throughput is the data its receivers took in
-//! during the window, per second: PERFORM3's file data at the workstations, ttcp's bytes
+//! order), then each background group's senders and sink. The run has a warm-up, not
+//! counted, then a measurement window. Each application's throughput is the data its
+//! receivers took in during the window, per second: PERFORM3's file data at the
+//! workstations, ttcp's bytes
 //! read by its receiver (the transmitter writes without end, `ttcp -t -s` with an
 //! unbounded `-n`), and the background frames delivered intact.
 //!
