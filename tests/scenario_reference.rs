@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use ethersim::scenario::card;
 use ethersim::scenario::host::{self, HostUse};
 use ethersim::scenario::params::{self, Param, Range};
 use ethersim::scenario::{
@@ -89,7 +90,7 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
             None,
             host_keys(HostUse::FileService, "isa"),
         ),
-        ("adapter", None, fields::<lan::RawAdapter>(&[])),
+        ("adapter", None, card_keys(&[card::RawEngineKind::ProgrammedIo])),
         ("adapter.workstation", None, fields::<lan::RawDriver>(&[])),
         ("nos", None, fields::<lan::RawNos>(&[])),
         ("nos.protocol", None, fields::<lan::RawProtocol>(&[])),
@@ -119,7 +120,16 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ("workload.hosts.*", tc, host_keys(HostUse::Tcp, "")),
         ("workload.hosts.*.isa", tc, host_keys(HostUse::Tcp, "isa")),
         ("workload.hosts.*.pci", tc, fields::<host::RawPci>(&[])),
-        ("workload.cards.*", tc, fields::<ttcp::RawCard>(&[])),
+        (
+            "workload.cards.*",
+            tc,
+            card_keys(&[
+                card::RawEngineKind::FifoPio,
+                card::RawEngineKind::SharedMemory,
+                card::RawEngineKind::BusMaster,
+                card::RawEngineKind::UnibusDma,
+            ]),
+        ),
         ("workload.cards.*.dma", tc, fields::<unibus::RawDma>(&[])),
         ("workload.cards.*.command", tc, fields::<unibus::RawCommand>(&[])),
         ("workload.cards.*.queue", tc, fields::<unibus::RawQueue>(&[])),
@@ -139,6 +149,26 @@ fn accepted_tables() -> Vec<(&'static str, Option<&'static str>, Vec<String>)> {
         ),
         ("workload.stack.congestion", tc, vec!["max_segments".into()]),
     ]
+}
+
+/// The keys of a card that a model of the engines `kinds` reads: the keys every card has
+/// and those of its engines (the one card shape's keys less the other engines' own).
+fn card_keys(kinds: &[card::RawEngineKind]) -> Vec<String> {
+    use card::RawEngineKind::*;
+    let all_engines = [ProgrammedIo, FifoPio, SharedMemory, BusMaster, UnibusDma];
+    let own: Vec<&str> = kinds
+        .iter()
+        .flat_map(|k| card::engine_keys(*k).1.iter().copied())
+        .collect();
+    let foreign: Vec<&str> = all_engines
+        .iter()
+        .flat_map(|k| card::engine_keys(*k).1.iter().copied())
+        .filter(|k| !own.contains(k))
+        .collect();
+    fields::<card::RawCard>(&[])
+        .into_iter()
+        .filter(|k| !foreign.contains(&k.as_str()))
+        .collect()
 }
 
 /// The keys of a host (`within` "") or of its `isa` table that the model of `used_by`
@@ -265,11 +295,11 @@ fn choice_keys_list_the_parser_s_names() {
         },
         Ok(v) => panic!("probe accepted: {v:?}"),
     }
-    check(
-        "workload.cards.*.engine",
-        Some("ttcp"),
-        variants::<ttcp::RawEngineKind>(),
-    );
+    // one card shape, one list of engines: each stack's keys list those its model runs
+    let engines = variants::<card::RawEngineKind>();
+    let (fs, tcp): (Vec<String>, Vec<String>) = engines.into_iter().partition(|e| e == "programmed_io");
+    check("workload.cards.*.engine", Some("ttcp"), tcp);
+    check("adapter.engine", None, fs);
     check(
         "workload.cards.*.queue.take_up",
         Some("ttcp"),

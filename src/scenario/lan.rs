@@ -7,7 +7,8 @@
 
 use serde::Deserialize;
 
-use super::error::{show, FieldError};
+pub use super::card::{RawCard, RawDriver, RawEngineKind, RawSendCopy, RawTransmitLength};
+use super::error::{show, FieldError, Problem};
 use super::host::HostUse;
 pub use super::host::RawHost;
 use super::medium::Medium;
@@ -29,52 +30,6 @@ use crate::time::SimDuration;
 pub struct RawHosts {
     pub server: RawHost,
     pub workstation: RawHost,
-}
-
-/// `[adapter]`: the card in every node, and the AEX driver settings.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawAdapter {
-    pub name: Option<String>,
-    /// How the card moves frames: "programmed_io" (NE1000/NE2000 class), the one engine
-    /// the file service's model has (a TCP/IP host's card engines are refused by name).
-    pub engine: Option<String>,
-    pub bus_width: i64,
-    pub io_access_ns_8bit: Option<f64>,
-    pub io_access_ns_16bit: Option<f64>,
-    pub io_access_ns_32bit: Option<f64>,
-    /// The card's side of the AT bus cycle, used where the host gives an `isa` clock.
-    pub wait_states_8bit: Option<i64>,
-    pub wait_states_16bit: Option<i64>,
-    pub ready_ns: Option<f64>,
-    pub setup_ns: f64,
-    /// Optional: `"frame"` (default), `"data"` or `"message"` (see [`TransmitLength`]).
-    pub transmit_length: Option<RawTransmitLength>,
-    /// Optional: `"queued"` (default), `"at_once"` or `"when_idle"` (see [`SendCopy`]).
-    pub send_copy: Option<RawSendCopy>,
-    pub ram_bytes: i64,
-    pub page_bytes: Option<i64>,
-    pub transmit_buffers: i64,
-    pub packet_size: i64,
-    /// Driver settings that differ on the workstations.
-    pub workstation: Option<RawDriver>,
-}
-
-/// `[adapter.workstation]`: what differs on the workstations: the AEX driver settings, and
-/// the data-port timing (another CPU, chipset and bus clock than the server's).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawDriver {
-    /// The workstations' cards in another mode (8 or 16 bits) than the server's.
-    pub bus_width: Option<i64>,
-    /// Each workstation's card mode, in node order (one entry per workstation).
-    pub bus_widths: Option<Vec<i64>>,
-    pub transmit_buffers: Option<i64>,
-    pub packet_size: Option<i64>,
-    pub io_access_ns_8bit: Option<f64>,
-    pub io_access_ns_16bit: Option<f64>,
-    pub io_access_ns_32bit: Option<f64>,
-    pub setup_ns: Option<f64>,
 }
 
 /// `[nos]`: LANtastic.
@@ -185,24 +140,6 @@ pub struct RawRedir {
     pub large_reads: Option<RawLargeReads>,
 }
 
-/// `transmit_length` of `[adapter]`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RawTransmitLength {
-    Frame,
-    Data,
-    Message,
-}
-
-/// `send_copy` of `[adapter]`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RawSendCopy {
-    Queued,
-    AtOnce,
-    WhenIdle,
-}
-
 /// `large_reads` of `[nos.workstation.redir]`.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -287,7 +224,7 @@ fn at_bus(h: &RawHost, at: &str) -> Result<Option<AtIoTiming>, FieldError> {
 
 /// The card's side of the AT bus cycle (`[adapter]` wait states and ready time; the AT's
 /// standard wait states and no ready time where not given).
-fn io_port(adapter: &RawAdapter) -> Result<IoPort, FieldError> {
+fn io_port(adapter: &RawCard) -> Result<IoPort, FieldError> {
     let ws = |w: u32, v: Option<i64>, d: u32| -> Result<u32, FieldError> {
         v.map_or(Ok(d), |v| int_key(&format!("adapter.wait_states_{w}bit"), v, ""))
     };
@@ -385,7 +322,7 @@ pub fn check_workstation_cards(profile: &LanProfile, workstations: usize) -> Res
 /// Validates the three LAN sections together (they refer to one another).
 pub fn validate(
     hosts: RawHosts,
-    adapter: RawAdapter,
+    adapter: RawCard,
     nos: RawNos,
     medium: &Medium,
     warnings: &mut Vec<String>,
@@ -394,6 +331,23 @@ pub fn validate(
     let workstation_host = host_profile(&hosts.workstation, "hosts.workstation", "workstation")?;
     let server_bus = at_bus(&hosts.server, "hosts.server")?;
     let ws_bus = at_bus(&hosts.workstation, "hosts.workstation")?;
+    // the file service's model moves frames through an NE2000-class card's data port
+    match adapter.engine {
+        None | Some(RawEngineKind::ProgrammedIo) => {}
+        Some(other) => {
+            let (name, _) = super::card::engine_keys(other);
+            return Err(FieldError::invalid(
+                "adapter.engine",
+                format!(
+                    "{name:?} is a TCP/IP host's card engine; the file service's model moves \
+                     frames through an NE2000-class card's data port: \"programmed_io\""
+                ),
+            ));
+        }
+    }
+    adapter.foreign_keys("adapter", RawEngineKind::ProgrammedIo)?;
+    let need =
+        |k: &str, v: Option<i64>| v.ok_or_else(|| FieldError::new(format!("adapter.{k}"), Problem::Missing));
     let port = io_port(&adapter)?;
     if server_bus.is_none() && ws_bus.is_none() {
         for (k, given) in [
@@ -424,7 +378,7 @@ pub fn validate(
             format!("{} or {last}", rest.join(", ")),
         ))
     };
-    let width = check_width("adapter.bus_width", adapter.bus_width)?;
+    let width = check_width("adapter.bus_width", need("bus_width", adapter.bus_width)?)?;
     let ws = adapter.workstation.clone().unwrap_or_default();
     let ws_width = match ws.bus_width {
         Some(w) => check_width("adapter.workstation.bus_width", w)?,
@@ -543,42 +497,21 @@ pub fn validate(
         Some(RawSendCopy::AtOnce) => SendCopy::AtOnce,
         Some(RawSendCopy::WhenIdle) => SendCopy::WhenIdle,
     };
-    let engines = params::get(None, "adapter.engine").choices();
-    let (copy, ws_copy) = match adapter.engine.as_deref().unwrap_or(engines[0]) {
-        "programmed_io" if engines.contains(&"programmed_io") => (
-            CopyEngine::ProgrammedIo {
-                access_ns,
-                setup_ns,
-                transmit_length,
-                send_copy,
-            },
-            move |access_ns: f64| CopyEngine::ProgrammedIo {
-                access_ns,
-                setup_ns: ws_setup_ns,
-                transmit_length,
-                send_copy,
-            },
-        ),
-        other if super::ttcp::TCP_ENGINES.contains(&other) => {
-            return Err(FieldError::invalid(
-                "adapter.engine",
-                format!(
-                    "{other:?} is a TCP/IP host's card engine; the file service's model moves \
-                     frames through an NE2000-class card's data port: \"programmed_io\""
-                ),
-            ))
-        }
-        other => {
-            return Err(FieldError::invalid(
-                "adapter.engine",
-                format!(
-                    "unknown engine {:?}; the file service's model has \"programmed_io\"",
-                    super::error::clip(other, 40)
-                ),
-            ))
-        }
-    };
-    let card_ram_bytes = int_key("adapter.ram_bytes", adapter.ram_bytes, "")?;
+    let (copy, ws_copy) = (
+        CopyEngine::ProgrammedIo {
+            access_ns,
+            setup_ns,
+            transmit_length,
+            send_copy,
+        },
+        move |access_ns: f64| CopyEngine::ProgrammedIo {
+            access_ns,
+            setup_ns: ws_setup_ns,
+            transmit_length,
+            send_copy,
+        },
+    );
+    let card_ram_bytes = int_key("adapter.ram_bytes", need("ram_bytes", adapter.ram_bytes)?, "")?;
     let page_bytes = int_key("adapter.page_bytes", adapter.page_bytes.unwrap_or(256), "")?;
     let driver = |at: &str, tx: i64, pkt: i64| -> Result<(u32, u32), FieldError> {
         let tx = int_key(
@@ -597,7 +530,11 @@ pub fn validate(
         }
         Ok((tx, pkt))
     };
-    let (tx, pkt) = driver("adapter", adapter.transmit_buffers, adapter.packet_size)?;
+    let (tx, pkt) = driver(
+        "adapter",
+        adapter.transmit_buffers,
+        need("packet_size", adapter.packet_size)?,
+    )?;
     let (ws_tx, ws_pkt) = driver(
         "adapter.workstation",
         ws.transmit_buffers.unwrap_or(tx as i64),

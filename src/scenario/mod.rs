@@ -29,6 +29,7 @@
 //! Either way its keys are declared in [`params`] (a test refuses an undeclared key).
 
 pub mod budget;
+pub mod card;
 pub mod de;
 mod durations;
 pub mod error;
@@ -78,7 +79,7 @@ pub struct RawScenario {
     pub medium: medium::RawMedium,
     /// `[hosts]`, `[adapter]`, `[nos]`: a LAN's computers, cards and NOS (see [`lan`]).
     pub hosts: Option<lan::RawHosts>,
-    pub adapter: Option<lan::RawAdapter>,
+    pub adapter: Option<lan::RawCard>,
     pub nos: Option<lan::RawNos>,
     /// Kept as a table: its `kind` picks the raw struct (see [`workload::validate`]).
     pub workload: toml::Table,

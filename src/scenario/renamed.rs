@@ -1,7 +1,7 @@
 //! Keys that were renamed when hosts and cards took one shape for every stack: an older
 //! key in a host's or a card's table is refused naming the key that replaced it, instead
 //! of as an unknown key. A table is told by keys only its kind has (a host's `mips`, a
-//! file-service card's `bus_width`, a TCP/IP host's card's `io_clocks`), since the same
+//! card's `engine` and `transmit_buffers`), since the same
 //! profile may sit under several paths (`[hosts.NAME]`, `[hosts.server]`,
 //! `[workload.hosts.NAME]`).
 
@@ -14,7 +14,7 @@ struct Renames {
     shape: &'static str,
 }
 
-const RENAMES: [Renames; 3] = [
+const RENAMES: [Renames; 2] = [
     Renames {
         tells: &["mips", "memcpy_ns_per_byte", "isa"],
         keys: &[
@@ -27,18 +27,15 @@ const RENAMES: [Renames; 3] = [
                 \"at_bus\", clock_mhz = ..., io_recovery_clocks_8bit = ... }`)",
     },
     Renames {
-        tells: &["bus_width", "packet_size"],
-        keys: &[("copy", "engine"), ("card_ram_bytes", "ram_bytes")],
-        shape: "a card's keys are named alike for every stack (`engine` picks how it moves \
-                frames, `ram_bytes` is its buffer memory, `transmit_buffers` the frames its \
-                driver queues)",
-    },
-    Renames {
-        tells: &["io_clocks", "tx_ring"],
-        keys: &[("driver_queue", "transmit_buffers")],
-        shape: "a card's keys are named alike for every stack (`engine` picks how it moves \
-                frames, `ram_bytes` is its buffer memory, `transmit_buffers` the frames its \
-                driver queues)",
+        tells: &["engine", "setup_ns", "transmit_buffers"],
+        keys: &[
+            ("copy", "engine"),
+            ("card_ram_bytes", "ram_bytes"),
+            ("driver_queue", "transmit_buffers"),
+        ],
+        shape: "a card has one shape for every stack (`engine` picks how it moves frames, \
+                `ram_bytes` is its buffer memory, `transmit_buffers` the frames its driver \
+                queues)",
     },
 ];
 

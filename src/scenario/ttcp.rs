@@ -26,7 +26,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::error::{real_within, FieldError, Problem};
+pub use super::card::{RawCard, RawEngine, RawEngineKind, TCP_ENGINES};
+use super::error::{real_within, FieldError};
 use super::host::{HostUse, RawIsaPath};
 pub use super::host::{RawHost, RawIsa, RawPci};
 use super::params;
@@ -68,159 +69,6 @@ pub struct RawCosts {
     pub rx_mbuf_kinstr: Option<f64>,
     pub read_mbuf_kinstr: Option<f64>,
     pub data_input_kinstr: Option<f64>,
-}
-
-/// A card's copy engine and its own keys, built from a [`RawCard`] by
-/// [`RawCard::engine`].
-#[derive(Clone, Copy, Debug)]
-pub enum RawEngine {
-    FifoPio {
-        tx_fifo_bytes: u32,
-        rx_fifo_bytes: u32,
-        io_clocks: f64,
-    },
-    SharedMemory {
-        ram_bytes: u32,
-        tx_buffers: u32,
-        mem_clocks: f64,
-    },
-    BusMaster {
-        tx_ring: u32,
-        rx_ring: u32,
-    },
-    UnibusDma {
-        request_ns: f64,
-        dma: Option<super::unibus::RawDma>,
-        tx_slots: u32,
-        rx_bytes: u32,
-        command: Option<super::unibus::RawCommand>,
-        queue: Option<super::unibus::RawQueue>,
-    },
-}
-
-/// The card engines of a TCP/IP host, as written.
-pub const TCP_ENGINES: [&str; 4] = ["fifo_pio", "shared_memory", "bus_master", "unibus_dma"];
-
-/// `engine = "..."` of a card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RawEngineKind {
-    FifoPio,
-    SharedMemory,
-    BusMaster,
-    UnibusDma,
-}
-
-/// A card as written: the keys every card has, its `engine`, and each engine's own keys,
-/// all optional here (one flat table, so that a bad key or value is reported at its own
-/// path, and from `--set` when it came from there); [`RawCard::engine`] takes the keys of
-/// the card's engine and refuses the others.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCard {
-    pub name: String,
-    pub setup_ns: f64,
-    pub transmit_buffers: u32,
-    pub link: Option<super::unibus::RawLink>,
-    pub engine: RawEngineKind,
-    pub tx_fifo_bytes: Option<u32>,
-    pub rx_fifo_bytes: Option<u32>,
-    pub io_clocks: Option<f64>,
-    pub ram_bytes: Option<u32>,
-    pub tx_buffers: Option<u32>,
-    pub mem_clocks: Option<f64>,
-    pub tx_ring: Option<u32>,
-    pub rx_ring: Option<u32>,
-    pub request_ns: Option<f64>,
-    pub dma: Option<super::unibus::RawDma>,
-    pub tx_slots: Option<u32>,
-    pub rx_bytes: Option<u32>,
-    pub command: Option<super::unibus::RawCommand>,
-    pub queue: Option<super::unibus::RawQueue>,
-}
-
-impl RawCard {
-    /// The card's engine with its keys (the card at key path `key`): each key its engine
-    /// needs must be there, and no key of another engine.
-    pub fn engine(&self, key: &str) -> Result<RawEngine, FieldError> {
-        let given: [(&str, bool); 14] = [
-            ("tx_fifo_bytes", self.tx_fifo_bytes.is_some()),
-            ("rx_fifo_bytes", self.rx_fifo_bytes.is_some()),
-            ("io_clocks", self.io_clocks.is_some()),
-            ("ram_bytes", self.ram_bytes.is_some()),
-            ("tx_buffers", self.tx_buffers.is_some()),
-            ("mem_clocks", self.mem_clocks.is_some()),
-            ("tx_ring", self.tx_ring.is_some()),
-            ("rx_ring", self.rx_ring.is_some()),
-            ("request_ns", self.request_ns.is_some()),
-            ("dma", self.dma.is_some()),
-            ("tx_slots", self.tx_slots.is_some()),
-            ("rx_bytes", self.rx_bytes.is_some()),
-            ("command", self.command.is_some()),
-            ("queue", self.queue.is_some()),
-        ];
-        let (name, own): (&str, &[&str]) = match self.engine {
-            RawEngineKind::FifoPio => ("fifo_pio", &["tx_fifo_bytes", "rx_fifo_bytes", "io_clocks"]),
-            RawEngineKind::SharedMemory => ("shared_memory", &["ram_bytes", "tx_buffers", "mem_clocks"]),
-            RawEngineKind::BusMaster => ("bus_master", &["tx_ring", "rx_ring"]),
-            RawEngineKind::UnibusDma => (
-                "unibus_dma",
-                &["request_ns", "dma", "tx_slots", "rx_bytes", "command", "queue"],
-            ),
-        };
-        if let Some((k, _)) = given.iter().find(|(k, set)| *set && !own.contains(k)) {
-            return Err(FieldError::invalid(
-                format!("{key}.{k}"),
-                format!("not a key of engine {name:?} (its keys: {})", own.join(", ")),
-            ));
-        }
-        // present, and within the registry's range (a zero buffer count or size is refused)
-        let need = |k: &str, v: Option<u32>| {
-            let v = v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))?;
-            let p = param(&format!("workload.cards.*.{k}"));
-            match p.range {
-                params::Range::Int { min, max } if !(min.value..=max.value).contains(&(v as i64)) => {
-                    let source = if (v as i64) < min.value {
-                        min.source
-                    } else {
-                        max.source
-                    };
-                    Err(
-                        FieldError::range(format!("{key}.{k}"), v, format!("{}..={}", min.value, max.value))
-                            .with_note(source),
-                    )
-                }
-                _ => Ok(v),
-            }
-        };
-        let need_f = |k: &str, v: Option<f64>| {
-            v.ok_or_else(|| FieldError::new(format!("{key}.{k}"), Problem::Missing))
-        };
-        Ok(match self.engine {
-            RawEngineKind::FifoPio => RawEngine::FifoPio {
-                tx_fifo_bytes: need("tx_fifo_bytes", self.tx_fifo_bytes)?,
-                rx_fifo_bytes: need("rx_fifo_bytes", self.rx_fifo_bytes)?,
-                io_clocks: need_f("io_clocks", self.io_clocks)?,
-            },
-            RawEngineKind::SharedMemory => RawEngine::SharedMemory {
-                ram_bytes: need("ram_bytes", self.ram_bytes)?,
-                tx_buffers: need("tx_buffers", self.tx_buffers)?,
-                mem_clocks: need_f("mem_clocks", self.mem_clocks)?,
-            },
-            RawEngineKind::BusMaster => RawEngine::BusMaster {
-                tx_ring: need("tx_ring", self.tx_ring)?,
-                rx_ring: need("rx_ring", self.rx_ring)?,
-            },
-            RawEngineKind::UnibusDma => RawEngine::UnibusDma {
-                request_ns: need_f("request_ns", self.request_ns)?,
-                dma: self.dma,
-                tx_slots: need("tx_slots", self.tx_slots)?,
-                rx_bytes: need("rx_bytes", self.rx_bytes)?,
-                command: self.command,
-                queue: self.queue,
-            },
-        })
-    }
 }
 
 /// A validated ttcp run.
@@ -282,10 +130,10 @@ fn adapter(
     let (lo, _) = param("workload.cards.*.setup_ns").real_range();
     let (_, hi) = params::real_range("adapter.setup_ns");
     let setup_ns = real_within(format!("{key}.setup_ns"), c.setup_ns, lo, hi)?;
-    int(
+    let transmit_buffers = int(
         format!("{key}.transmit_buffers"),
         "workload.cards.*.transmit_buffers",
-        c.transmit_buffers as i64,
+        c.transmit_buffers,
     )?;
     let (copy, ram, page) = match engine {
         RawEngine::FifoPio {
@@ -341,12 +189,15 @@ fn adapter(
         RawEngine::UnibusDma { .. } => unreachable!("built by super::unibus"),
     };
     let a = AdapterProfile {
-        name: c.name.clone(),
+        name: c
+            .name
+            .clone()
+            .unwrap_or_else(|| key.rsplit('.').next().unwrap_or(key).to_string()),
         bus_width_bits: 16,
         copy,
         card_ram_bytes: ram,
         page_bytes: page,
-        transmit_buffers: c.transmit_buffers,
+        transmit_buffers,
         packet_size: 1500,
     };
     if a.rx_pages() < a.rx_pages_for(a.max_frame_bytes()) {
@@ -474,7 +325,7 @@ impl RawTtcp {
                     _,
                 ) => super::unibus::adapter(
                     &ckey,
-                    &card.name,
+                    &card.name.clone().unwrap_or_else(|| card_name.clone()),
                     card.setup_ns,
                     card.transmit_buffers,
                     request_ns,

@@ -87,7 +87,7 @@ pub fn adapter(
     key: &str,
     name: &str,
     setup_ns: f64,
-    driver_queue: u32,
+    driver_queue: i64,
     request_ns: f64,
     dma: Option<RawDma>,
     tx_slots: u32,
@@ -97,7 +97,7 @@ pub fn adapter(
 ) -> Result<AdapterProfile, FieldError> {
     let setup_ns = num(key, "setup_ns", setup_ns)?;
     let request_ns = num(key, "request_ns", request_ns)?;
-    let driver_queue = int(key, "transmit_buffers", driver_queue as i64)?;
+    let driver_queue = int(key, "transmit_buffers", driver_queue)?;
     let tx_slots = int(key, "tx_slots", tx_slots as i64)?;
     let dma = match dma {
         None => None,

@@ -175,6 +175,7 @@ const PARAMS: &[Param] = &[
         .means("4.2BSD's tick: CPU time is charged by whole ticks."),
     Param::text("workload.cards.*.name", "any text")
         .kind("ttcp")
+        .default("the card's key")
         .label("Card")
         .means("The card's name in reports."),
     Param::real(
