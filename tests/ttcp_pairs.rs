@@ -331,3 +331,20 @@ fn the_explanation_names_each_transfer_and_the_capture_effect_on_the_starved_one
     );
     assert!(!fast.contains("capture effect"), "{fast}");
 }
+
+#[test]
+fn admission_s_estimate_counts_every_transfer_within_a_factor_of_two() {
+    let s = scenario::load(&root().join("scenarios/two-ttcp-transfers.toml"), &[]).unwrap();
+    let scenario::Workload::Shared(w) = &s.workload else {
+        panic!("not shared")
+    };
+    let events = ethersim::workload::shared::run(&w.config, s.seed).events as f64;
+    let ratio = w.estimated_events / events;
+    // each transfer's events are estimated as if it had the wire alone (1.8 times the run's
+    // here); counting one transfer only would fall below the run's (0.9)
+    assert!(
+        (1.0..=2.0).contains(&ratio),
+        "estimated {} for {events}",
+        w.estimated_events
+    );
+}
