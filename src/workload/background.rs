@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::ether::consts::PREAMBLE_SFD_BITS;
 use crate::ether::Segment;
 use crate::lan::source::{Offer, SourceConfig, SourceStats};
 
@@ -23,6 +24,11 @@ pub struct MacCounts {
 }
 
 impl MacCounts {
+    /// The bits on the wire (preamble and frame) of the frames delivered intact.
+    pub fn delivered_bits(&self) -> u64 {
+        self.frames_delivered * PREAMBLE_SFD_BITS + 8 * self.bytes_delivered
+    }
+
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &MacCounts) {
         self.frames_sent += other.frames_sent;

@@ -28,7 +28,6 @@ use super::background::{mac_counts, shares, MacCounts};
 use super::perform3::{self, Perform3App, Perform3Point};
 use super::ttcp::{Role, Ttcp};
 use crate::engine::Engine;
-use crate::ether::consts::PREAMBLE_SFD_BITS;
 use crate::ether::medium::MediumTime;
 use crate::ether::{AnyWire, SegmentConfig, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
@@ -394,12 +393,7 @@ fn report(
     // wire time of the frames stations `range` delivered intact in the window
     let delivered = |range: std::ops::Range<usize>| -> f64 {
         range
-            .map(|i| {
-                let (x, y) = (&a.macs[i], &b.macs[i]);
-                let frames = y.frames_delivered - x.frames_delivered;
-                let bytes = y.bytes_delivered - x.bytes_delivered;
-                (frames * PREAMBLE_SFD_BITS + 8 * bytes) as f64 * bit_ns
-            })
+            .map(|i| (b.macs[i].delivered_bits() - a.macs[i].delivered_bits()) as f64 * bit_ns)
             // from +0: a part with no stations has a share of +0, not -0
             .fold(0.0, |a, x| a + x)
             / w_ns

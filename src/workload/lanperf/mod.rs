@@ -29,7 +29,6 @@ pub use app::{LanperfApp, LanperfCosts, TestRun};
 pub use params::{LanperfParams, OptionError, Sharing, Test};
 
 use crate::engine::Engine;
-use crate::ether::consts::PREAMBLE_SFD_BITS;
 use crate::ether::{AnyWire, SharedSegment};
 use crate::lan::observe::{drive, reborrow, Observer};
 use crate::lan::source::SourceConfig;
@@ -343,7 +342,7 @@ pub fn run_observed(
                 .get(base..base + 2)
                 .unwrap_or_default()
                 .iter()
-                .map(|m| (m.frames_delivered * PREAMBLE_SFD_BITS + 8 * m.bytes_delivered) as f64 * bit_ns)
+                .map(|m| m.delivered_bits() as f64 * bit_ns)
                 .sum::<f64>()
                 / run_ns;
             t.name(&mut share);
