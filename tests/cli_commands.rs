@@ -65,7 +65,7 @@ fn run_prints_a_table_by_default() {
 #[test]
 fn run_json_follows_the_schema() {
     let v = json(&[]);
-    assert_eq!(v["schema_version"], 3);
+    assert_eq!(v["schema_version"], 4);
     assert_eq!(v["scenario"], "saturate");
     assert_eq!(v["seed"], 1);
     assert_eq!(v["workload"], "saturate");

@@ -43,10 +43,7 @@ fn lan(sets: &[&str]) -> SharedReport {
 #[test]
 fn three_applications_each_report_their_throughput_and_the_wire_adds_up() {
     let r = lan(&[]);
-    assert!(
-        r.file_service.as_ref().expect("a file service").throughput_kbps > 50.0,
-        "{r:?}"
-    );
+    assert!(r.file_services[0].point.throughput_kbps > 50.0, "{r:?}");
     let t = r.ttcp.first().expect("a ttcp transfer");
     assert!(t.throughput_kbps > 20.0, "{r:?}");
     assert_eq!(r.background.len(), 1);
@@ -83,27 +80,10 @@ fn more_background_load_slows_ttcp_and_the_file_service_and_waits_longer() {
         kbps(&light)
     );
     assert!(
-        heavy
-            .file_service
-            .as_ref()
-            .expect("a file service")
-            .throughput_kbps
-            < light
-                .file_service
-                .as_ref()
-                .expect("a file service")
-                .throughput_kbps,
+        heavy.file_services[0].point.throughput_kbps < light.file_services[0].point.throughput_kbps,
         "file service {} against {}",
-        heavy
-            .file_service
-            .as_ref()
-            .expect("a file service")
-            .throughput_kbps,
-        light
-            .file_service
-            .as_ref()
-            .expect("a file service")
-            .throughput_kbps
+        heavy.file_services[0].point.throughput_kbps,
+        light.file_services[0].point.throughput_kbps
     );
     let delay = |r: &SharedReport| r.background[0].queue_access_delay_mean_us.expect("frames sent");
     assert!(
@@ -125,10 +105,7 @@ fn every_audit_holds_with_frames_damaged_on_the_wire() {
             "{corrupt}: {:?}",
             r.audit_violations
         );
-        assert!(
-            r.file_service.as_ref().expect("a file service").throughput_kbps > 0.0,
-            "{corrupt}"
-        );
+        assert!(r.file_services[0].point.throughput_kbps > 0.0, "{corrupt}");
         assert!(
             r.ttcp.first().expect("a ttcp transfer").throughput_kbps > 0.0,
             "{corrupt}"
@@ -178,10 +155,7 @@ fn a_backlogged_group_beside_the_file_service_fills_the_wire() {
     assert!(r.wire.idle < 0.05, "{:?}", r.wire);
     assert!(r.wire.background > 0.8, "{:?}", r.wire);
     assert_eq!(r.wire.ttcp.to_bits(), 0.0f64.to_bits(), "{:?}", r.wire);
-    assert!(
-        r.file_service.as_ref().expect("a file service").throughput_kbps > 0.0,
-        "{r:?}"
-    );
+    assert!(r.file_services[0].point.throughput_kbps > 0.0, "{r:?}");
     assert!(r.audit_violations.is_empty(), "{:?}", r.audit_violations);
 }
 
@@ -290,7 +264,7 @@ fn shipped_run(name: &str, sets: &[&str]) -> (run::output::RunOutput, SharedRepo
 #[test]
 fn ttcp_under_background_load_runs_without_a_file_service() {
     let (out, r) = shipped_run("ttcp-under-background-load.toml", &[]);
-    assert!(r.file_service.is_none());
+    assert!(r.file_services.is_empty());
     assert_eq!(r.workstations, 0);
     let col = |name: &str| out.points[0][out.columns.iter().position(|c| c == name).unwrap()];
     assert!(col("file_service_kbps").is_nan() && col("server_cpu").is_nan());
@@ -347,7 +321,7 @@ measure_s = 1
     let RunDetail::Shared(r) = &out.detail else {
         panic!("not a shared run")
     };
-    assert!(r.file_service.is_none() && r.ttcp.is_empty());
+    assert!(r.file_services.is_empty() && r.ttcp.is_empty());
     assert_eq!(r.background.len(), 2);
     assert_eq!(out.headline.name, "background_mbps");
     // the backlogged long frames take what the short ones leave: the wire is full

@@ -38,9 +38,9 @@ fn each_application_s_throughput_is_reported_and_the_wire_s_shares_add_up_to_the
     let r = shared(&[]);
     assert_eq!(r.workstations, 5);
     assert!(
-        r.file_service.as_ref().expect("a file service").throughput_kbps > 50.0,
+        r.file_services[0].point.throughput_kbps > 50.0,
         "file service {:.1} KB/s",
-        r.file_service.as_ref().expect("a file service").throughput_kbps
+        r.file_services[0].point.throughput_kbps
     );
     assert!(
         r.ttcp.first().expect("a ttcp transfer").throughput_kbps > 50.0,
@@ -112,11 +112,7 @@ fn ttcp_slows_as_perform3_workstations_join_the_cable() {
 fn with_no_workstations_the_file_service_carries_nothing_and_ttcp_has_the_wire() {
     let r = shared(&["nodes.workstations.count=0"]);
     assert_eq!(
-        r.file_service
-            .as_ref()
-            .expect("a file service")
-            .throughput_kbps
-            .to_bits(),
+        r.file_services[0].point.throughput_kbps.to_bits(),
         0.0f64.to_bits()
     );
     assert_eq!(r.wire.file_service, 0.0);
@@ -138,10 +134,7 @@ fn both_audits_hold_with_frames_damaged_on_the_wire() {
             "{corrupt}: {:?}",
             r.audit_violations
         );
-        assert!(
-            r.file_service.as_ref().expect("a file service").throughput_kbps > 0.0,
-            "{corrupt}: {r:?}"
-        );
+        assert!(r.file_services[0].point.throughput_kbps > 0.0, "{corrupt}: {r:?}");
         assert!(
             r.ttcp.first().expect("a ttcp transfer").throughput_kbps > 0.0,
             "{corrupt}: {r:?}"

@@ -52,6 +52,8 @@ use crate::time::SimTime;
 /// Packets lost or delivered to NetBIOS, counted by the LAN as it runs (for the audit).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Ledger {
+    /// The station of the part's node 0 (the ledger counts by node).
+    base: usize,
     /// Data packets lost, by sending node.
     data_lost_from: Vec<u64>,
     /// Data packets lost, by destination node.
@@ -66,8 +68,9 @@ fn is_ack(f: &Frame) -> bool {
 }
 
 impl Ledger {
-    pub(super) fn new(nodes: usize) -> Self {
+    pub(super) fn new(nodes: usize, base: usize) -> Self {
         Ledger {
+            base,
             data_lost_from: vec![0; nodes],
             data_lost_to: vec![0; nodes],
             ..Ledger::default()
@@ -79,8 +82,8 @@ impl Ledger {
         if is_ack(frame) {
             self.acks_lost += 1;
         } else {
-            self.data_lost_from[frame.src] += 1;
-            self.data_lost_to[frame.dst] += 1;
+            self.data_lost_from[frame.src - self.base] += 1;
+            self.data_lost_to[frame.dst - self.base] += 1;
         }
     }
 
@@ -224,10 +227,11 @@ impl<A: Application> Lan<A> {
         let mut on_wire = vec![0u64; self.nodes.len()];
         let mut wire_data = 0u64;
         let mut wire_acks = 0u64;
-        for x in medium.records().filter(|x| x.src < self.nodes.len()) {
+        let mine = self.base..self.base + self.nodes.len();
+        for x in medium.records().filter(|x| mine.contains(&x.src)) {
             let arrives = x.end + medium.prop(x.src, x.frame.dst);
             if !x.collided && x.end <= now && arrives > now {
-                on_wire[x.src] += 1;
+                on_wire[x.src - self.base] += 1;
                 if is_ack(&x.frame) {
                     wire_acks += 1;
                 } else {
@@ -238,7 +242,7 @@ impl<A: Application> Lan<A> {
         let mut in_mac_data = 0u64;
         let mut in_mac_acks = 0u64;
         for (i, node) in self.nodes.iter().enumerate() {
-            let mac = segment.mac(i);
+            let mac = segment.mac(self.base + i);
             let st = &mac.stats;
             let queued = mac.queue.len() as u64;
             for f in &mac.queue {

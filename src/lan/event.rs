@@ -6,8 +6,8 @@
 //! own sub-enum, so no part has arms for another's events; a group of frame sources
 //! (`super::source`) has [`super::SourceEvent`].
 //!
-//! Node numbers are stations on the segment: the NetBIOS nodes first (server 0,
-//! workstations 1..=n, further servers after them), then the TCP/IP hosts.
+//! Node numbers (and peers) are stations on the segment: each part knows the stations
+//! it was built on, so an event reaches the part that owns its node.
 
 use crate::ether::EtherEvent;
 use crate::nos::session::OutMsg;
@@ -63,6 +63,19 @@ pub enum TcpEvent {
     UserDone { node: u32 },
     /// A host's clock tick, sampled for CPU accounting.
     ClockTick { node: u32 },
+}
+
+impl NosEvent {
+    /// The station of the node the event belongs to.
+    pub fn node(&self) -> u32 {
+        match *self {
+            NosEvent::Retry { node, .. }
+            | NosEvent::AckTimer { node, .. }
+            | NosEvent::Start { node }
+            | NosEvent::DiskDone { node, .. }
+            | NosEvent::Flush { node } => node,
+        }
+    }
 }
 
 impl TcpEvent {

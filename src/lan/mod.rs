@@ -119,6 +119,10 @@ pub struct Lan<A> {
     cfg: LanConfig,
     /// The segment, shared with the other parts of the LAN if there are any.
     segment: SharedSegment,
+    /// The station of node 0: node `i` is station `base + i` of the segment. Nodes are
+    /// numbered from 0 inside the part; frames, CPU completions and events carry
+    /// stations.
+    base: usize,
     nodes: Vec<Node<A>>,
     /// One host stream per node, for its application's randomness.
     rngs: Vec<SimRng>,
@@ -130,17 +134,18 @@ pub struct Lan<A> {
 
 impl<A: Application> Lan<A> {
     /// Builds the file service with one application per workstation (`apps[i]` runs on
-    /// node `i + 1`) on `segment`, whose stations 0..`cfg.nodes()` are its nodes; each
-    /// application starts after its own [`Application::start_delay`].
+    /// node `i + 1`) on `segment`, whose stations `base..base + cfg.nodes()` are its
+    /// nodes; each application starts after its own [`Application::start_delay`].
     pub(crate) fn new(
         cfg: LanConfig,
         apps: Vec<A>,
         segment: SharedSegment,
+        base: usize,
         engine: &mut Engine<LanEvent>,
     ) -> Self {
         assert_eq!(apps.len(), cfg.workstations, "one application per workstation");
         assert!(
-            segment.get().stations() >= cfg.nodes(),
+            segment.get().stations() >= base + cfg.nodes(),
             "a station for every node"
         );
         let n = cfg.workstations;
@@ -153,34 +158,55 @@ impl<A: Application> Lan<A> {
             nodes.push(Node::server(&cfg, s));
         }
         let rngs: Vec<SimRng> = (0..nodes.len())
-            .map(|i| engine.rng_streams().stream(StreamKind::Host, i as u64))
+            .map(|i| engine.rng_streams().stream(StreamKind::Host, (base + i) as u64))
             .collect();
         let nodes_len = nodes.len();
         let mut lan = Lan {
             cfg,
             segment,
+            base,
             nodes,
             rngs,
-            ledger: audit::Ledger::new(nodes_len),
+            ledger: audit::Ledger::new(nodes_len, base),
             tap: observe::Tap::default(),
         };
         if let Some(WritePolicy::Delayed { flush_every }) = lan.cfg.storage.as_ref().map(|s| s.cache.policy) {
             for s in lan.cfg.server_nodes() {
                 if lan.nodes[s].storage.as_ref().is_some_and(|st| st.delay_writes) {
-                    engine.schedule_in(flush_every, NosEvent::Flush { node: s as u32 });
+                    engine.schedule_in(
+                        flush_every,
+                        NosEvent::Flush {
+                            node: (base + s) as u32,
+                        },
+                    );
                 }
             }
         }
         for w in 1..=n {
             let (_, app) = lan.nodes[w].workstation_mut();
             let delay = app.start_delay(&mut lan.rngs[w]);
-            engine.schedule_in(delay, NosEvent::Start { node: w as u32 });
+            engine.schedule_in(
+                delay,
+                NosEvent::Start {
+                    node: (base + w) as u32,
+                },
+            );
         }
         lan
     }
 
     pub fn config(&self) -> &LanConfig {
         &self.cfg
+    }
+
+    /// The station of node 0 (the server).
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
+    /// Does station `s` belong to this part?
+    pub fn owns(&self, s: usize) -> bool {
+        (self.base..self.base + self.nodes.len()).contains(&s)
     }
 
     /// The application of node `node`, if it is a workstation.
@@ -243,11 +269,11 @@ impl<A: Application> Lan<A> {
     }
 
     fn start_job(&mut self, n: usize, prio: Priority, cost: Cost, job: Job, engine: &mut Engine<LanEvent>) {
-        path::start_job(&mut self.nodes[n].cpu, n, prio, cost, job, engine);
+        path::start_job(&mut self.nodes[n].cpu, self.base + n, prio, cost, job, engine);
     }
 
     fn arm(&mut self, n: usize, peer: usize, t: Option<TimerRequest>, engine: &mut Engine<LanEvent>) {
-        let (node, peer32) = (n as u32, peer as u32);
+        let (node, peer32) = ((self.base + n) as u32, (self.base + peer) as u32);
         match t {
             Some(TimerRequest::Retry { gen }) => engine.schedule_in(
                 self.nodes[n].session_cfg.retry_period,
@@ -308,14 +334,20 @@ impl<A: Application> Lan<A> {
             if self.tap.is_on() {
                 let bytes = frame_bytes(self.nodes[n].session_cfg.header_bytes + payload);
                 let f = Frame {
-                    src: n,
-                    dst: peer,
+                    src: self.base + n,
+                    dst: self.base + peer,
                     bytes,
                     tag: packet.encode(),
                     pad: 0,
                 };
-                self.tap
-                    .host(now, n, observe::HostWorkKind::Build, &f, cost.copy, cost.protocol);
+                self.tap.host(
+                    now,
+                    self.base + n,
+                    observe::HostWorkKind::Build,
+                    &f,
+                    cost.copy,
+                    cost.protocol,
+                );
             }
             let prio = level_of(&packet);
             let peer = peer as u32;
@@ -342,8 +374,8 @@ impl<A: Application> Lan<A> {
             } => {
                 let header = self.nodes[n].session_cfg.header_bytes;
                 let frame = Frame {
-                    src: n,
-                    dst: peer as usize,
+                    src: self.base + n,
+                    dst: self.base + peer as usize,
                     bytes: frame_bytes(header + payload),
                     tag: packet.encode(),
                     pad: 0,
@@ -372,7 +404,7 @@ impl<A: Application> Lan<A> {
             Job::RxIsr { frame } => {
                 self.ledger.arrived(&frame);
                 self.nodes[n].adapter.copied_from_card(&frame);
-                self.receive_packet(n, frame.src, Packet::decode(frame.tag), engine);
+                self.receive_packet(n, frame.src - self.base, Packet::decode(frame.tag), engine);
             }
             Job::ServerRead { peer, asked } => {
                 let p = peer as usize;
@@ -468,8 +500,8 @@ impl<A: Application> Lan<A> {
                 engine.schedule(
                     t,
                     NosEvent::DiskDone {
-                        node: n as u32,
-                        peer: p as u32,
+                        node: (self.base + n) as u32,
+                        peer: (self.base + p) as u32,
                         reply,
                     },
                 )
@@ -493,13 +525,14 @@ impl<A: Application> Lan<A> {
         if let (true, Some(f)) = (self.tap.is_on(), step.copy) {
             let copy = node.adapter.profile.tx_copy_time(f.bytes);
             let kind = observe::HostWorkKind::TxCopy;
-            self.tap.host(engine.now(), n, kind, &f, copy, Default::default());
+            self.tap
+                .host(engine.now(), self.base + n, kind, &f, copy, Default::default());
         }
         path::apply_tx(
             &mut self.segment,
             &mut node.cpu,
             &node.adapter,
-            n,
+            self.base + n,
             step,
             prio,
             engine,
@@ -616,7 +649,7 @@ impl<A: Application> Lan<A> {
         }
         match ind {
             Indication::Sent { frame } | Indication::Dropped { frame } => {
-                let node = &mut self.nodes[frame.src];
+                let node = &mut self.nodes[frame.src - self.base];
                 let cost = Cost {
                     protocol: node.host.instructions(self.cfg.profile.costs.interrupt_kinstr),
                     ..Cost::default()
@@ -631,7 +664,7 @@ impl<A: Application> Lan<A> {
                 );
             }
             Indication::Received { frame } => {
-                let n = frame.dst;
+                let n = frame.dst - self.base;
                 let costs = &self.cfg.profile.costs;
                 let kinstr = costs.interrupt_kinstr + costs.packet_kinstr;
                 let node = &mut self.nodes[n];
@@ -639,7 +672,7 @@ impl<A: Application> Lan<A> {
                     &mut node.cpu,
                     &mut node.adapter,
                     &node.host,
-                    n,
+                    self.base + n,
                     frame,
                     kinstr,
                     engine,
@@ -649,7 +682,8 @@ impl<A: Application> Lan<A> {
                     let copy = node.adapter.profile.rx_copy_time(frame.bytes);
                     let cpu = node.host.instructions(kinstr);
                     let kind = observe::HostWorkKind::RxInterrupt;
-                    self.tap.host(engine.now(), n, kind, &frame, copy, cpu);
+                    self.tap
+                        .host(engine.now(), self.base + n, kind, &frame, copy, cpu);
                 }
             }
             // the receiver's FCS check discards it; the sender's session recovers
@@ -673,13 +707,13 @@ impl<A: Application> Lan<A> {
     pub(crate) fn content(&self, f: &Frame) -> observe::Content {
         observe::Content::Nos {
             packet: Packet::decode(f.tag),
-            header_bytes: self.nodes[f.src].session_cfg.header_bytes,
+            header_bytes: self.nodes[f.src - self.base].session_cfg.header_bytes,
         }
     }
 
     /// The running job on node `node`'s CPU is done (if `gen` is current).
     pub(crate) fn cpu_done(&mut self, node: u32, gen: u32, engine: &mut Engine<LanEvent>) {
-        let n = node as usize;
+        let n = node as usize - self.base;
         let Some(job) = path::cpu_done(&mut self.nodes[n].cpu, node, gen, engine) else {
             return; // the job was preempted; it completes later
         };
@@ -690,24 +724,24 @@ impl<A: Application> Lan<A> {
     pub(crate) fn handle(&mut self, ev: NosEvent, engine: &mut Engine<LanEvent>) {
         match ev {
             NosEvent::Retry { node, peer, gen } => {
-                let (n, p) = (node as usize, peer as usize);
+                let (n, p) = (node as usize - self.base, peer as usize - self.base);
                 self.nodes[n].session_mut(p).retry_expired(gen);
                 self.nodes[n].track_stall(p, engine.now());
                 self.pump(n, engine);
             }
             NosEvent::AckTimer { node, peer, gen } => {
-                let (n, p) = (node as usize, peer as usize);
+                let (n, p) = (node as usize - self.base, peer as usize - self.base);
                 self.nodes[n].session_mut(p).ack_expired(gen);
                 self.pump(n, engine);
             }
-            NosEvent::Start { node } => self.next_op(node as usize, engine),
+            NosEvent::Start { node } => self.next_op(node as usize - self.base, engine),
             NosEvent::DiskDone { node, peer, reply } => {
-                let n = node as usize;
+                let n = node as usize - self.base;
                 self.nodes[n].replies_waiting -= 1;
-                self.send_reply(n, peer as usize, reply, engine);
+                self.send_reply(n, peer as usize - self.base, reply, engine);
             }
             NosEvent::Flush { node } => {
-                let n = node as usize;
+                let n = node as usize - self.base;
                 let now = engine.now();
                 if let Some(st) = self.nodes[n].storage.as_mut() {
                     for x in st.cache.flush() {

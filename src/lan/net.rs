@@ -1,10 +1,12 @@
 //! One LAN: the medium and the parts of the LAN that share it, each part a group of
-//! nodes running one stack. The NetBIOS file service ([`Lan`]: a server and its
-//! workstations, the stations below the first TCP/IP host), pairs of TCP/IP hosts
+//! nodes running one stack. NetBIOS file services ([`Lan`]: a server and its
+//! workstations, each service on consecutive stations of its own), pairs of TCP/IP hosts
 //! ([`TcpLan`]: each pair two consecutive stations of its own) and groups of bare frame
 //! sources ([`Sources`]: open-loop or backlogged stations, each group on its own stations)
-//! are parts; a LAN has any of them, any number of TCP/IP pairs and source groups, on one
-//! cable.
+//! are parts; a LAN has any number of each on one cable.
+//!
+//! Invariant: every station belongs to one part at most (the owner table says which;
+//! checked when a part is added).
 //!
 //! [`Net`] is the one model the engine runs for any LAN. It owns the dispatch of
 //! [`LanEvent`]: the medium's events to the medium, whose indications go to the part
@@ -26,48 +28,74 @@ use crate::ether::{AnyWire, Indication, Wire, WireEvent};
 /// A LAN: the medium and the parts on it.
 pub struct Net<A, S> {
     wire: AnyWire,
-    nos: Option<Lan<A>>,
+    /// File services, each on its own stations, in station order.
+    nos: Vec<Lan<A>>,
     /// Pairs of TCP/IP hosts, each on its own two stations, in station order.
     tcp: Vec<TcpLan<S>>,
     /// Groups of frame sources, each on its own stations.
     sources: Vec<Sources>,
-    /// The first station of the TCP/IP hosts (stations below it are the file service's).
-    tcp_base: usize,
+    /// The part each station belongs to, by station (`None`: no part's).
+    owners: Vec<Option<Owner>>,
     inds: Vec<Indication>,
     /// Wire observations waiting to be handed out (observing only).
     wire_seen: Vec<WireEvent>,
 }
 
-/// Which part of the LAN a station belongs to.
+/// Which part of the LAN a station belongs to (the index of the part among its kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Owner {
-    Nos,
+    Nos(usize),
     Tcp(usize),
     Source(usize),
 }
 
 impl<A: Application, S: SocketApp> Net<A, S> {
-    /// A LAN of `wire` with the parts given; the TCP/IP pairs are stations `tcp_base`,
-    /// `tcp_base + 1`, ... (two each, in order), every station below them the file
-    /// service's.
-    pub(crate) fn new(wire: AnyWire, nos: Option<Lan<A>>, tcp: Vec<TcpLan<S>>, tcp_base: usize) -> Self {
-        debug_assert!(
-            tcp.iter().enumerate().all(|(i, t)| t.base() == tcp_base + 2 * i),
-            "the TCP/IP pairs take two stations each from tcp_base, in order"
-        );
-        Net {
+    /// A LAN of `wire` with the parts given, each on the stations it was built on (a
+    /// file service's `base..base + nodes`, a TCP/IP pair's `base` and `base + 1`).
+    pub(crate) fn new(wire: AnyWire, nos: Vec<Lan<A>>, tcp: Vec<TcpLan<S>>) -> Self {
+        let mut net = Net {
             wire,
-            nos,
-            tcp,
+            nos: Vec::new(),
+            tcp: Vec::new(),
             sources: Vec::new(),
-            tcp_base,
+            owners: Vec::new(),
             inds: Vec::with_capacity(8),
             wire_seen: Vec::new(),
+        };
+        for (i, lan) in nos.iter().enumerate() {
+            net.claim(lan.base()..lan.base() + lan.config().nodes(), Owner::Nos(i));
+        }
+        for (i, pair) in tcp.iter().enumerate() {
+            net.claim(pair.base()..pair.base() + 2, Owner::Tcp(i));
+        }
+        net.nos = nos;
+        net.tcp = tcp;
+        net
+    }
+
+    /// Gives `stations` to part `owner`; no other part may have any of them.
+    fn claim(&mut self, stations: std::ops::Range<usize>, owner: Owner) {
+        if self.owners.len() < stations.end {
+            self.owners.resize(stations.end, None);
+        }
+        for s in stations {
+            assert!(
+                self.owners[s].is_none(),
+                "station {s} given to {owner:?} belongs to {:?}",
+                self.owners[s]
+            );
+            self.owners[s] = Some(owner);
         }
     }
 
-    /// The NetBIOS file service, if this LAN has one.
+    /// The NetBIOS file service, if this LAN has one (the first, if it has several).
     pub fn file_service(&self) -> Option<&Lan<A>> {
-        self.nos.as_ref()
+        self.nos.first()
+    }
+
+    /// The NetBIOS file services, in station order (none if this LAN has none).
+    pub fn file_services(&self) -> &[Lan<A>] {
+        &self.nos
     }
 
     /// The pairs of TCP/IP hosts, in station order (none if this LAN has none).
@@ -116,6 +144,9 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         let bit_ns = seg.medium().bit_time().as_nanos();
         let mut group = Sources::new(cfg, base, bit_ns, engine.rng_streams());
         group.start(&mut seg, engine);
+        drop(seg);
+        let n = self.sources.len();
+        self.claim(group.stations(), Owner::Source(n));
         self.sources.push(group);
     }
 
@@ -132,14 +163,8 @@ impl<A: Application, S: SocketApp> Net<A, S> {
         &self.wire
     }
 
-    fn owner(&self, station: usize) -> Owner {
-        if let Some(i) = self.sources.iter().position(|g| g.owns(station)) {
-            Owner::Source(i)
-        } else if station < self.tcp_base {
-            Owner::Nos
-        } else {
-            Owner::Tcp((station - self.tcp_base) / 2)
-        }
+    fn owner(&self, station: usize) -> Option<Owner> {
+        self.owners.get(station).copied().flatten()
     }
 
     fn on_indication(&mut self, ind: Indication, engine: &mut Engine<LanEvent>) {
@@ -148,21 +173,14 @@ impl<A: Application, S: SocketApp> Net<A, S> {
             Indication::Received { frame } | Indication::Corrupted { frame } => frame.dst,
         };
         match self.owner(station) {
-            Owner::Nos => {
-                if let Some(lan) = self.nos.as_mut() {
-                    lan.on_indication(ind, engine);
-                }
-            }
-            Owner::Tcp(i) => {
-                if let Some(tcp) = self.tcp.get_mut(i) {
-                    tcp.on_indication(ind, engine);
-                }
-            }
-            Owner::Source(i) => {
+            Some(Owner::Nos(i)) => self.nos[i].on_indication(ind, engine),
+            Some(Owner::Tcp(i)) => self.tcp[i].on_indication(ind, engine),
+            Some(Owner::Source(i)) => {
                 if let AnyWire::Csma(seg) = &self.wire {
                     self.sources[i].on_indication(ind, &mut seg.get_mut(), engine);
                 }
             }
+            None => {}
         }
     }
 
@@ -178,34 +196,26 @@ impl<A: Application, S: SocketApp> Net<A, S> {
                 return;
             }
             LanEvent::CpuDone { node, gen } => match self.owner(node as usize) {
-                Owner::Nos => {
-                    if let Some(lan) = self.nos.as_mut() {
-                        lan.cpu_done(node, gen, engine);
-                    }
-                }
-                Owner::Tcp(i) => {
-                    if let Some(tcp) = self.tcp.get_mut(i) {
-                        tcp.cpu_done(node, gen, engine);
-                    }
-                }
+                Some(Owner::Nos(i)) => self.nos[i].cpu_done(node, gen, engine),
+                Some(Owner::Tcp(i)) => self.tcp[i].cpu_done(node, gen, engine),
                 // frame sources have no CPU, so they schedule no completion
-                Owner::Source(_) => {}
+                Some(Owner::Source(_)) | None => {}
             },
             LanEvent::Nos(e) => {
-                if let Some(lan) = self.nos.as_mut() {
-                    lan.handle(e, engine);
+                if let Some(Owner::Nos(i)) = self.owner(e.node() as usize) {
+                    self.nos[i].handle(e, engine);
                 }
             }
             LanEvent::Tcp(e) => {
-                if let Owner::Tcp(i) = self.owner(e.node() as usize) {
-                    if let Some(tcp) = self.tcp.get_mut(i) {
-                        tcp.handle(e, engine);
-                    }
+                if let Some(Owner::Tcp(i)) = self.owner(e.node() as usize) {
+                    self.tcp[i].handle(e, engine);
                 }
             }
             LanEvent::Source(e) => {
                 let super::SourceEvent::Arrival { station } = e;
-                if let (Owner::Source(i), AnyWire::Csma(seg)) = (self.owner(station as usize), &self.wire) {
+                if let (Some(Owner::Source(i)), AnyWire::Csma(seg)) =
+                    (self.owner(station as usize), &self.wire)
+                {
                     self.sources[i].handle(e, &mut seg.get_mut(), engine);
                 }
             }
@@ -232,7 +242,7 @@ impl<A: Application, S: SocketApp> Model for Net<A, S> {
 impl<A: Application, S: SocketApp> Observed for Net<A, S> {
     fn start_observing(&mut self) {
         self.wire.observe();
-        if let Some(lan) = self.nos.as_mut() {
+        for lan in &mut self.nos {
             lan.start_observing();
         }
         for tcp in &mut self.tcp {
@@ -244,25 +254,20 @@ impl<A: Application, S: SocketApp> Observed for Net<A, S> {
     /// instant it caused), then the medium's events in order, each frame's content as
     /// the part that sent it reads it.
     fn flush_observations(&mut self, obs: &mut dyn Observer) {
-        if let Some(lan) = self.nos.as_mut() {
+        for lan in &mut self.nos {
             lan.tap().flush_host(obs);
         }
         for tcp in &mut self.tcp {
             tcp.tap().flush_host(obs);
         }
         self.wire.drain_observed(&mut self.wire_seen);
-        let (nos, tcp, base, sources) = (&self.nos, &self.tcp, self.tcp_base, &self.sources);
+        let (nos, tcp, owners) = (&self.nos, &self.tcp, &self.owners);
         Tap::flush_wire(
             &mut self.wire_seen,
-            |f| {
-                let part = if sources.iter().any(|g| g.owns(f.src)) {
-                    None
-                } else if f.src < base {
-                    nos.as_ref().map(|l| l.content(f))
-                } else {
-                    tcp.get((f.src - base) / 2).map(|t| t.content(f))
-                };
-                part.unwrap_or(observe::Content::Opaque)
+            |f| match owners.get(f.src).copied().flatten() {
+                Some(Owner::Nos(i)) => nos[i].content(f),
+                Some(Owner::Tcp(i)) => tcp[i].content(f),
+                Some(Owner::Source(_)) | None => observe::Content::Opaque,
             },
             obs,
         );
@@ -303,14 +308,13 @@ impl<A: Application> Net<A, Absent> {
     /// The file service of `cfg` alone on its segment, `apps[i]` on workstation `i + 1`.
     pub fn file_service_only(cfg: super::LanConfig, apps: Vec<A>, engine: &mut Engine<LanEvent>) -> Self {
         let segment = crate::ether::SharedSegment::new(&cfg.segment, engine.rng_streams());
-        let base = cfg.nodes();
-        let lan = Lan::new(cfg, apps, segment.clone(), engine);
-        Net::new(AnyWire::Csma(segment), Some(lan), Vec::new(), base)
+        let lan = Lan::new(cfg, apps, segment.clone(), 0, engine);
+        Net::new(AnyWire::Csma(segment), vec![lan], Vec::new())
     }
 
     /// The file service.
     pub fn lan(&self) -> &Lan<A> {
-        self.nos.as_ref().expect("built by file_service_only")
+        self.nos.first().expect("built by file_service_only")
     }
 }
 
@@ -326,7 +330,7 @@ impl Net<Absent, Absent> {
     ) -> (Self, crate::ether::SharedSegment) {
         let segment = crate::ether::SharedSegment::new(cfg, engine.rng_streams());
         (
-            Net::new(AnyWire::Csma(segment.clone()), None, Vec::new(), usize::MAX),
+            Net::new(AnyWire::Csma(segment.clone()), Vec::new(), Vec::new()),
             segment,
         )
     }
@@ -342,7 +346,7 @@ impl<S: SocketApp> Net<Absent, S> {
     ) -> Self {
         let medium = AnyWire::new(wire, engine.rng_streams());
         let tcp = TcpLan::new(medium.clone(), 0, hosts, apps, engine);
-        Net::new(medium, None, vec![tcp], 0)
+        Net::new(medium, Vec::new(), vec![tcp])
     }
 
     /// The TCP/IP hosts.

@@ -335,7 +335,12 @@ impl Sources {
 
     /// Does station `s` belong to this group (a sender or its sink)?
     pub fn owns(&self, s: StationId) -> bool {
-        (self.base..self.base + self.cfg.stations()).contains(&s)
+        self.stations().contains(&s)
+    }
+
+    /// The group's stations: its senders, then its sink if it has one.
+    pub fn stations(&self) -> std::ops::Range<StationId> {
+        self.base..self.base + self.cfg.stations()
     }
 
     /// What the group generated since the start or the last [`Self::restart_counts`].

@@ -1,9 +1,10 @@
-//! JSON output, schema version 3 (documented in the guide, stable; version 2 added the
+//! JSON output, schema version 4 (documented in the guide, stable; version 2 added the
 //! `shared` workload, its points and its detail; version 3 made a run's ttcp transfers in
-//! its detail a list):
+//! its detail a list; version 4 made a shared run's file service in its detail a list,
+//! `file_services`, each with its name, workstations and wire share beside its point):
 //!
 //! ```text
-//! { "schema_version": 3, "scenario": str, "seed": u64, "workload": str,
+//! { "schema_version": 4, "scenario": str, "seed": u64, "workload": str,
 //!   "headline": { "name": str, "value": number },
 //!   "points": [ { column: number, ... }, ... ],   // one object per workload point
 //!   "detail": { ... } }                           // the workload's full report
@@ -19,7 +20,7 @@ use crate::run::output::RunOutput;
 /// The `json` format.
 pub struct JsonExporter;
 
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// A figure as a JSON number.
 pub fn number(v: f64) -> serde_json::Value {

@@ -17,8 +17,17 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
     let busy = 1.0 - w.idle;
     let mut out = Vec::new();
     let mut carried = Vec::new();
-    if r.file_service.is_some() {
-        carried.push(format!("{} file-service frames", pct(w.file_service)));
+    match r.file_services.as_slice() {
+        [] => {}
+        [_] => carried.push(format!("{} file-service frames", pct(w.file_service))),
+        many => carried.push(format!(
+            "{} file-service frames ({})",
+            pct(w.file_service),
+            many.iter()
+                .map(|f| format!("{} of {}", pct(f.wire_share), f.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
     match r.ttcp.len() {
         0 => {}
@@ -45,25 +54,42 @@ pub fn paragraphs(r: &SharedReport) -> Vec<String> {
         pct(w.corrupted),
         pct(w.idle)
     ));
-    if let Some(f) = &r.file_service {
-        let x = &f.explanation;
-        out.push(format!(
-            "File service (PERFORM3 on {} workstations, {}-byte blocks): {} KB/s. Server CPU busy {}, \
+    let services = r.file_services.len();
+    for s in &r.file_services {
+        let (f, x) = (&s.point, &s.point.explanation);
+        let name = if services > 1 {
+            format!("File service of {}", s.name)
+        } else {
+            "File service".to_string()
+        };
+        let mut text = format!(
+            "{name} (PERFORM3 on {} workstations, {}-byte blocks): {} KB/s. Server CPU busy {}, \
              workstation CPU {}; limited by {}.",
-            r.workstations,
+            s.workstations,
             f.block_size,
             Unit::KiloBytesPerSecond.number(f.throughput_kbps),
             pct(x.server_cpu.busy),
             pct(x.workstation_cpu.busy),
             x.bottleneck
-        ));
+        );
+        if services > 1 {
+            text.push_str(&format!(
+                " Its frames held the wire {} of the window; each request and reply also waits \
+                 behind the other file services' frames.",
+                pct(s.wire_share)
+            ));
+        }
+        out.push(text);
     }
     let several = r.ttcp.len() > 1;
     for t in &r.ttcp {
         // the frames of every other application on the cable
         let mut parts = Vec::new();
-        if r.workstations > 0 {
-            parts.push("the file service's");
+        // a server with no workstations sends no frames
+        match r.file_services.iter().filter(|f| f.workstations > 0).count() {
+            0 => {}
+            1 if services == 1 => parts.push("the file service's"),
+            _ => parts.push("the file services'"),
         }
         if several {
             parts.push("the other ttcp transfers'");

@@ -169,6 +169,10 @@ pub const FILES: &[(&str, &str)] = &[
         "two-ttcp-transfers.toml",
         include_str!("../../scenarios/two-ttcp-transfers.toml"),
     ),
+    (
+        "two-file-services.toml",
+        include_str!("../../scenarios/two-file-services.toml"),
+    ),
 ];
 
 /// One catalogue file.
@@ -372,7 +376,7 @@ mod tests {
                 scenarios += 1;
             }
         }
-        assert!(scenarios >= 33, "only {scenarios} scenarios");
+        assert!(scenarios >= 34, "only {scenarios} scenarios");
     }
 
     #[test]

@@ -284,7 +284,23 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
         }
         Workload::Shared(w) => {
             let r = shared::run_observed(&w.config, scenario.seed, reborrow(&mut obs));
-            let f = |get: fn(&perform3::Perform3Point) -> f64| r.file_service.as_ref().map_or(f64::NAN, get);
+            // every file service together: figures summed (`f`), averaged (`mean`), or
+            // the one they all share (`same`, NaN where they differ)
+            let fs = &r.file_services;
+            let f = |get: fn(&perform3::Perform3Point) -> f64| -> f64 {
+                if fs.is_empty() {
+                    f64::NAN
+                } else {
+                    fs.iter().fold(0.0, |s, x| s + get(&x.point))
+                }
+            };
+            let mean = |get: fn(&perform3::Perform3Point) -> f64| f(get) / fs.len() as f64;
+            let same = |get: fn(&perform3::Perform3Point) -> f64| -> f64 {
+                match fs.first().map(|x| get(&x.point)) {
+                    Some(v) if fs.iter().all(|x| get(&x.point) == v) => v,
+                    _ => f64::NAN,
+                }
+            };
             // every transfer together
             let t = |get: fn(&shared::TtcpShare) -> f64| r.ttcp_all.as_ref().map_or(f64::NAN, get);
             let g = &r.background;
@@ -307,7 +323,7 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 .fold(f64::NAN, f64::max);
             let mut row = Row::default();
             row.put("workstations", r.workstations as f64)
-                .put("block_size", f(|f| f.block_size as f64))
+                .put("block_size", same(|f| f.block_size as f64))
                 .put("file_service_kbps", f(|f| f.throughput_kbps))
                 .put("ttcp_kbps", t(|t| t.throughput_kbps))
                 .put(
@@ -336,7 +352,7 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                     "background_queue_drops",
                     g.iter().map(|g| g.queue_drops).sum::<u64>() as f64,
                 )
-                .put("server_cpu", f(|f| f.explanation.server_cpu.busy))
+                .put("server_cpu", mean(|f| f.explanation.server_cpu.busy))
                 .put("audit_violations", r.audit_violations.len() as f64)
                 .put("events", r.events as f64);
             RunOutput {
@@ -345,16 +361,16 @@ pub fn run_observed(scenario: &Scenario, mut obs: Option<&mut dyn Observer>) -> 
                 workload: scenario.workload.kind().to_string(),
                 columns: row.columns,
                 points: vec![row.values],
-                headline: match (&r.ttcp_all, &r.file_service) {
+                headline: match (&r.ttcp_all, fs.is_empty()) {
                     (Some(t), _) => Headline {
                         name: "ttcp_kbps".into(),
                         value: t.throughput_kbps,
                     },
-                    (None, Some(f)) => Headline {
+                    (None, false) => Headline {
                         name: "file_service_kbps".into(),
-                        value: f.throughput_kbps,
+                        value: f(|f| f.throughput_kbps),
                     },
-                    (None, None) => Headline {
+                    (None, true) => Headline {
                         name: "background_mbps".into(),
                         value: r.background.iter().map(|g| g.throughput_mbps).sum(),
                     },

@@ -86,6 +86,9 @@ pub struct RawScenario {
     /// The scenarios `workload.ttcp` names, read by the loader (not a key of the file).
     #[serde(skip)]
     pub linked: Vec<shared::Linked>,
+    /// The file services `workload.file_services` names, likewise.
+    #[serde(skip)]
+    pub services: Vec<shared::LinkedService>,
 }
 
 /// The validated sections a workload builds on.
@@ -95,6 +98,8 @@ pub struct Sections<'a> {
     pub lan: Option<&'a lan::LanProfile>,
     /// The scenarios a workload links (`workload.ttcp`), read and validated, in order.
     pub linked: &'a [shared::Linked],
+    /// The file services a workload links (`workload.file_services`), likewise.
+    pub services: &'a [shared::LinkedService],
 }
 
 /// A validated scenario, ready to run.
@@ -185,6 +190,7 @@ impl RawScenario {
             medium: &medium,
             lan: lan.as_ref(),
             linked: &self.linked,
+            services: &self.services,
         };
         let workload = workload::validate(self.workload, &sections, warnings)?;
         Ok(Scenario {
@@ -416,8 +422,10 @@ fn load_with(
         .map_or("scenario".into(), |s| s.to_string_lossy());
     let mut warnings = Vec::new();
     let linked = link::read_linked(&doc, source, &sources)?;
+    let services = link::read_services(&doc, source, &sources)?;
     let validated = de::from_value::<RawScenario>(toml::Value::Table(doc), "").and_then(|mut raw| {
         raw.linked = linked;
+        raw.services = services;
         raw.validate(&default_name, &mut warnings)
     });
     let mut scenario = match (validated, overrides.iter().find(|o| o.overflow.is_some())) {

@@ -1,5 +1,5 @@
-//! Workload kind `shared`: the file service of a NetBIOS LAN, a ttcp transfer and groups
-//! of background frame sources on one cable (`crate::workload::shared`).
+//! Workload kind `shared`: file services of NetBIOS LANs, ttcp transfers and groups of
+//! background frame sources on one cable (`crate::workload::shared`).
 //!
 //! Keys (under `[workload]`, besides `kind`; ranges in [`params::workloads`]):
 //! `workstations` (optional: the file service, PERFORM3 clients of the server, 0 for a
@@ -7,14 +7,18 @@
 //! (optional): the path, relative to this file, of a `ttcp` scenario whose hosts, cards,
 //! stack and `-l` the transfer uses (its own cable is not used: the cable is this
 //! scenario's `[medium]`, which must be CSMA/CD at the same bit rate), or a list of such
-//! paths, a transfer on two hosts of its own each; and `background`
+//! paths, a transfer on two hosts of its own each; `file_services` (optional): a list of
+//! paths, relative to this file, of `perform3` scenarios of one block size each, a file
+//! service each (its server, workstations, hosts, cards and NOS; its cable and times are
+//! not used: this scenario's are), after this scenario's own file service if it has one;
+//! and `background`
 //! (optional): a list of groups, each the keys of a `traffic` or a `saturate` workload
 //! (with its `kind`, without `duration_s`: the groups run for the whole run). A shared run
-//! has two applications or more. The file service's hosts, cards and NOS come from this
-//! scenario's `[hosts]`, `[adapter]` and `[nos]` (usually its `hardware` include).
+//! has two applications or more. Its own file service's hosts, cards and NOS come from
+//! this scenario's `[hosts]`, `[adapter]` and `[nos]` (usually its `hardware` include).
 //!
-//! Stations: the server first, then the workstations, then each transfer's two ttcp hosts
-//! (in order), then each
+//! Stations: each file service's server then its workstations (in order), then each
+//! transfer's two ttcp hosts (in order), then each
 //! background group's senders (and its sink), spaced evenly along the segment (or at
 //! `medium.positions_m`, in that order).
 //!
@@ -51,6 +55,36 @@ pub struct Linked {
     pub ttcp: TtcpWorkload,
 }
 
+/// A perform3 scenario a `shared` workload names in `workload.file_services` (or a file
+/// service of nodes), read and validated.
+#[derive(Clone, Debug)]
+pub struct LinkedService {
+    /// Its path as written (or the nodes it runs on).
+    pub written: String,
+    /// The key that names it: `workload.file_services[k]`.
+    pub key: String,
+    /// What reports call it: the scenario's name (or the server node's).
+    pub name: String,
+    pub perform3: super::perform3::Perform3Workload,
+}
+
+/// The paths `workload.file_services` gives: a non-empty list of paths.
+pub(super) fn service_paths(v: &toml::Value) -> Result<Vec<String>, FieldError> {
+    let bad = || {
+        FieldError::invalid(
+            "workload.file_services",
+            "expected a list of paths of perform3 scenarios (a file service each)",
+        )
+    };
+    match v {
+        toml::Value::Array(a) if !a.is_empty() => a
+            .iter()
+            .map(|p| p.as_str().map(str::to_string).ok_or_else(bad))
+            .collect(),
+        _ => Err(bad()),
+    }
+}
+
 /// The paths `workload.ttcp` gives: one path, or a non-empty list of paths.
 pub(super) fn link_paths(v: &toml::Value) -> Result<Vec<String>, FieldError> {
     let bad = || {
@@ -76,6 +110,7 @@ pub struct RawShared {
     pub workstations: Option<i64>,
     pub block_size: Option<i64>,
     pub ttcp: Option<toml::Value>,
+    pub file_services: Option<toml::Value>,
     #[serde(default)]
     pub background: Vec<RawBackground>,
     pub warmup_s: Option<f64>,
@@ -199,34 +234,49 @@ impl RawShared {
         s: &Sections<'_>,
         warnings: &mut Vec<String>,
     ) -> Result<SharedWorkload, FieldError> {
-        let file_service = self.file_service(s)?;
+        let own = self.file_service(s)?;
         let medium = s.medium;
         let linked = linked_transfers(self.ttcp.as_ref(), s)?;
-        let apps = usize::from(file_service.is_some()) + linked.len() + self.background.len();
+        let services = linked_services(self.file_services.as_ref(), s)?;
+        // every file service: its name, workstations, block size and profile
+        let file_services: Vec<(String, usize, u32, &LanProfile)> = own
+            .map(|(n, block, lan)| ("server".to_string(), n, block, lan))
+            .into_iter()
+            .chain(services.iter().map(|l| {
+                let c = &l.perform3.config;
+                (
+                    l.name.clone(),
+                    c.lan.workstations,
+                    c.block_sizes[0],
+                    &c.lan.profile,
+                )
+            }))
+            .collect();
+        let apps = file_services.len() + linked.len() + self.background.len();
         if apps < 2 {
             return Err(FieldError::invalid(
                 "workload.kind",
-                "shared runs two applications or more on one cable: the file service \
-                 (workload.workstations and block_size), a ttcp transfer (workload.ttcp) and \
-                 background groups (workload.background); one alone is its own workload \
-                 (perform3, ttcp, traffic or saturate)",
+                "shared runs two applications or more on one cable: file services \
+                 (workload.workstations and block_size, workload.file_services), ttcp transfers \
+                 (workload.ttcp) and background groups (workload.background); one alone is its \
+                 own workload (perform3, ttcp, traffic or saturate)",
             ));
         }
         let background = validate_groups(&self.background, medium, warnings)?;
         let warmup = duration("workload.warmup_s", self.warmup_s.unwrap_or(1.0))?;
         let measure = duration("workload.measure_s", self.measure_s.unwrap_or(5.0))?;
-        let file_stations = file_service.map_or(0, |(n, _, _)| n + 1);
+        let file_stations: usize = file_services.iter().map(|f| f.1 + 1).sum();
         let tcp_stations = 2 * linked.len();
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
         let stations = file_stations + tcp_stations + source_stations;
         let positions = medium.positions(
             stations,
-            "stations (server, workstations, each transfer's two ttcp hosts, then each \
-             background group's senders and sink)",
+            "stations (each file service's server and workstations, each transfer's two ttcp \
+             hosts, then each background group's senders and sink)",
         )?;
         let window_s = (warmup + measure).as_secs_f64();
         let mut events = 0.0;
-        if let Some((n, block, lan)) = file_service {
+        for &(_, n, block, lan) in &file_services {
             events += budget::perform3_events(medium, lan, n, &[block], window_s);
         }
         for l in &linked {
@@ -234,8 +284,17 @@ impl RawShared {
         }
         events += background_events(&background, medium, window_s);
         let mut parts = Vec::new();
-        if let Some((n, _, _)) = file_service {
-            parts.push(format!("{n} workstations"));
+        match file_services.as_slice() {
+            [] => {}
+            [(_, n, _, _)] => parts.push(format!("{n} workstations")),
+            many => parts.push(format!(
+                "{} file services of {} workstations",
+                many.len(),
+                many.iter()
+                    .map(|f| f.1.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         }
         match linked.len() {
             0 => {}
@@ -254,21 +313,25 @@ impl RawShared {
             "shorten warmup_s/measure_s or use fewer stations",
         )?;
         let segment = medium.segment(positions);
-        let file_service = file_service.map(|(n, block, lan)| FileService {
-            lan: LanConfig {
-                workstations: n,
-                servers: 1,
-                segment: segment.clone(),
-                profile: lan.clone(),
-                storage: None,
-            },
-            block,
-        });
+        let file_services = file_services
+            .into_iter()
+            .map(|(name, n, block, lan)| FileService {
+                name,
+                lan: LanConfig {
+                    workstations: n,
+                    servers: 1,
+                    segment: segment.clone(),
+                    profile: lan.clone(),
+                    storage: None,
+                },
+                block,
+            })
+            .collect();
         let ttcp = linked.iter().map(|l| shared_ttcp(l)).collect();
         Ok(SharedWorkload {
             config: SharedConfig {
                 segment,
-                file_service,
+                file_services,
                 ttcp,
                 background,
                 warmup,
@@ -301,6 +364,63 @@ pub(super) fn linked_transfers<'s>(
         check_cable(l, s.medium)?;
     }
     Ok(s.linked.iter().collect())
+}
+
+/// The file services a workload links with `workload.file_services` (`written`, if it
+/// names any), read by the loader, each checked to fit this cable and read one block size.
+fn linked_services<'s>(
+    written: Option<&toml::Value>,
+    s: &Sections<'s>,
+) -> Result<Vec<&'s LinkedService>, FieldError> {
+    let Some(written) = written else {
+        return Ok(Vec::new());
+    };
+    let paths = service_paths(written)?;
+    if s.services.len() != paths.len() {
+        return Err(FieldError::invalid(
+            "workload.file_services",
+            "the linked perform3 scenarios were not read (a scenario with no file behind it \
+             cannot link one)",
+        ));
+    }
+    let bit_ns = s.medium.segment(vec![0.0]).bit_ns;
+    for l in s.services {
+        let c = &l.perform3.config;
+        if c.block_sizes.len() != 1 {
+            return Err(FieldError::invalid(
+                l.key.clone(),
+                format!(
+                    "{} reads {} block sizes; beside other applications a file service reads one \
+                     (block_sizes = [B])",
+                    l.written,
+                    c.block_sizes.len()
+                ),
+            ));
+        }
+        if c.lan.segment.bit_ns != bit_ns {
+            return Err(FieldError::invalid(
+                l.key.clone(),
+                format!(
+                    "{} runs at {} Mb/s and this cable at {} Mb/s: its nodes share this cable, so \
+                     their scenario must use its bit rate",
+                    l.written,
+                    show(1000.0 / c.lan.segment.bit_ns as f64),
+                    show(1000.0 / bit_ns as f64)
+                ),
+            ));
+        }
+        if c.lan.storage.is_some() {
+            return Err(FieldError::invalid(
+                l.key.clone(),
+                format!(
+                    "{} models its server's disk; beside other applications a file service \
+                     serves PERFORM3's files from its cache",
+                    l.written
+                ),
+            ));
+        }
+    }
+    Ok(s.services.iter().collect())
 }
 
 /// Background groups as written, validated; errors at `workload.background[i].KEY`.
@@ -400,11 +520,16 @@ impl SharedWorkload {
                 }
             });
         }
-        if let Some(f) = &c.file_service {
+        for (k, f) in c.file_services.iter().enumerate() {
+            let of = if c.file_services.len() > 1 {
+                format!(" ({})", f.name)
+            } else {
+                String::new()
+            };
             parts.insert(
-                0,
+                k,
                 format!(
-                    "{} workstations + server reading {}-byte blocks",
+                    "{} workstations + server{of} reading {}-byte blocks",
                     f.lan.workstations, f.block
                 ),
             );

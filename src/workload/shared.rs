@@ -1,12 +1,14 @@
-//! Applications sharing one cable: the file service of a NetBIOS LAN (PERFORM3 reading
-//! blocks on each workstation from the server), ttcp transfers (each between its own two
+//! Applications sharing one cable: file services of NetBIOS LANs (PERFORM3 reading
+//! blocks on each workstation from its server; each service its own server, workstations
+//! and hardware), ttcp transfers (each between its own two
 //! TCP/IP hosts), and groups of background frame sources (open-loop or backlogged bare
 //! stations, [`crate::lan::source`]), all on one CSMA/CD segment. Each node runs its own
 //! stack; the frames of every application contend for the same wire, so each one's
 //! throughput is what the MAC leaves it. A run has two applications or more of these.
 //!
-//! The file service is stations 0..=n (server first), each ttcp pair the next two (in
-//! order), then each background group's senders and sink. The run has a warm-up, not
+//! Each file service is a run of stations (server first, then its workstations), one
+//! service after another from station 0; each ttcp pair the next two (in order), then
+//! each background group's senders and sink. The run has a warm-up, not
 //! counted, then a measurement window. Each application's throughput is the data its
 //! receivers took in during the window, per second: PERFORM3's file data at the
 //! workstations, ttcp's bytes
@@ -44,8 +46,9 @@ pub type SharedNet = Net<Perform3App, Ttcp>;
 pub struct SharedConfig {
     /// The cable, with every part's stations on it.
     pub segment: SegmentConfig,
-    /// The file service, if the run has one (its configuration's segment is the cable).
-    pub file_service: Option<FileService>,
+    /// The file services, each on its own stations, in order (each configuration's
+    /// segment is the cable).
+    pub file_services: Vec<FileService>,
     /// The ttcp transfers, each on its own two hosts, in order.
     pub ttcp: Vec<SharedTtcp>,
     /// Groups of background frame sources, after the ttcp hosts, in order.
@@ -54,9 +57,11 @@ pub struct SharedConfig {
     pub measure: SimDuration,
 }
 
-/// The file service of a shared run: PERFORM3 on every workstation.
+/// A file service of a shared run: PERFORM3 on every workstation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileService {
+    /// What the reports call it: its server's node name (or the scenario that gave it).
+    pub name: String,
     pub lan: LanConfig,
     /// PERFORM3's block size, bytes.
     pub block: u32,
@@ -75,9 +80,19 @@ pub struct SharedTtcp {
 }
 
 impl SharedConfig {
-    /// The file service's stations (the first on the cable; none without one).
+    /// The file services' stations (the first on the cable; none without one).
     pub fn file_stations(&self) -> usize {
-        self.file_service.as_ref().map_or(0, |f| f.lan.nodes())
+        self.file_services.iter().map(|f| f.lan.nodes()).sum()
+    }
+
+    /// The first station (the server's) of file service `k`.
+    pub fn file_base(&self, k: usize) -> usize {
+        self.file_services[..k].iter().map(|f| f.lan.nodes()).sum()
+    }
+
+    /// The workstations of every file service together.
+    pub fn workstations(&self) -> usize {
+        self.file_services.iter().map(|f| f.lan.workstations).sum()
     }
 
     /// The station of host `i` (0 or 1) of ttcp pair `pair`.
@@ -106,7 +121,7 @@ impl SharedConfig {
 /// Shares of the wire's time in the window, adding up to 1.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct WireShares {
-    /// Frames of the file service delivered intact.
+    /// Frames of the file services delivered intact, every service's.
     pub file_service: f64,
     /// Frames of the ttcp transfers (data and ACKs) delivered intact, every pair's.
     pub ttcp: f64,
@@ -143,16 +158,28 @@ pub struct TtcpShare {
     pub receiver_cpu: f64,
 }
 
+/// What a file service did in the window.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FileServiceShare {
+    /// Its name (its server's node).
+    pub name: String,
+    pub workstations: usize,
+    /// The share of the window the wire spent carrying this service's frames intact.
+    pub wire_share: f64,
+    /// PERFORM3's point: its throughput, per workstation, and what limited it (the wire
+    /// shares there are the whole wire's).
+    pub point: Perform3Point,
+}
+
 /// Result of a shared run.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SharedReport {
-    /// The file service's workstations (0 without a file service).
+    /// The file services' workstations, all together (0 without a file service).
     pub workstations: usize,
     pub warmup_s: f64,
     pub measure_s: f64,
-    /// The file service, if the run has one: PERFORM3's point (its throughput, per
-    /// workstation, and what limited it: the wire shares there are the whole wire's).
-    pub file_service: Option<Perform3Point>,
+    /// Each file service, in order.
+    pub file_services: Vec<FileServiceShare>,
     /// Each ttcp transfer, in order.
     pub ttcp: Vec<TtcpShare>,
     /// Every ttcp transfer together (the figures of the run's `ttcp_` columns: the
@@ -165,8 +192,8 @@ pub struct SharedReport {
     pub wire: WireShares,
     /// Events the run dispatched.
     pub events: u64,
-    /// Every application's conservation audit at the end of the window (the file
-    /// service's, ttcp's, each background group's): the violations, empty when every
+    /// Every application's conservation audit at the end of the window (each file
+    /// service's, each ttcp transfer's, each background group's): the violations, empty when every
     /// byte and frame is accounted for.
     pub audit_violations: Vec<String>,
 }
@@ -281,12 +308,38 @@ pub fn audit_pairs<S: crate::lan::tcp::SocketApp>(pairs: &[TcpLan<S>], now: SimT
         .collect()
 }
 
+/// The conservation audit of every file service at `now`: the violations, each naming
+/// its service (`file service:` for a run's one service, `file service NAME:` for
+/// several).
+pub fn audit_services<A: crate::lan::Application>(
+    services: &[Lan<A>],
+    names: &[String],
+    now: SimTime,
+) -> Vec<String> {
+    let label = |k: usize| {
+        if services.len() == 1 {
+            "file service".to_string()
+        } else {
+            format!("file service {}", names.get(k).map_or("?", String::as_str))
+        }
+    };
+    services
+        .iter()
+        .enumerate()
+        .filter_map(|(k, l)| l.audit(now).err().map(|e| (k, e)))
+        .flat_map(|(k, AuditError { violations, .. })| {
+            violations.into_iter().map(move |v| format!("{}: {v}", label(k)))
+        })
+        .collect()
+}
+
 /// What the window differences.
 struct Snapshot {
     at: SimTime,
-    /// The file service's counters, if the run has one.
-    lan: Option<LanSnapshot>,
-    blocks: u64,
+    /// Each file service's counters.
+    lan: Vec<LanSnapshot>,
+    /// Each file service's blocks done.
+    blocks: Vec<u64>,
     medium: MediumTime,
     macs: Vec<MacCounts>,
     /// Each ttcp transfer's counters.
@@ -311,30 +364,35 @@ fn snapshot(
             TtcpCounts::of(pair, tx, &macs[cfg.tcp_station(k, tx)], pair.app(1 - tx).bytes())
         })
         .collect();
-    let lan = net.file_service();
+    let lans = net.file_services();
     Snapshot {
         at: engine.now(),
-        lan: lan.map(|l| l.snapshot(engine)),
-        blocks: lan.map_or(0, perform3::blocks_done),
+        lan: lans.iter().map(|l| l.snapshot(engine)).collect(),
+        blocks: lans.iter().map(perform3::blocks_done).collect(),
         medium: medium_time(&seg.report(engine.now())),
         macs,
         ttcp,
     }
 }
 
-/// Builds the LAN: the file service on stations 0..=n, the ttcp hosts after it, then the
+/// Builds the LAN: the file services from station 0, the ttcp hosts after them, then the
 /// background groups; and a handle to its segment.
 pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, SharedSegment) {
     let segment = SharedSegment::new(&cfg.segment, engine.rng_streams());
-    let lan = cfg.file_service.as_ref().map(|f| {
-        Lan::new(
-            f.lan.clone(),
-            perform3::apps(&f.lan, f.block),
-            segment.clone(),
-            engine,
-        )
-    });
-    let base = cfg.file_stations();
+    let lans = cfg
+        .file_services
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            Lan::new(
+                f.lan.clone(),
+                perform3::apps(&f.lan, f.block),
+                segment.clone(),
+                cfg.file_base(k),
+                engine,
+            )
+        })
+        .collect();
     let wire = AnyWire::Csma(segment.clone());
     let tcp = cfg
         .ttcp
@@ -342,7 +400,7 @@ pub fn build(cfg: &SharedConfig, engine: &mut Engine<LanEvent>) -> (SharedNet, S
         .enumerate()
         .map(|(k, t)| t.pair(wire.clone(), cfg.tcp_station(k, 0), engine))
         .collect();
-    let mut net = Net::new(wire, lan, tcp, base);
+    let mut net = Net::new(wire, lans, tcp);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
     }
@@ -366,9 +424,8 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     let b = snapshot(&net, &segment, cfg, &engine);
     let now = engine.now();
     let mut audit_violations = Vec::new();
-    if let Some(Err(AuditError { violations, .. })) = net.file_service().map(|l| l.audit(now)) {
-        audit_violations.extend(violations.into_iter().map(|v| format!("file service: {v}")));
-    }
+    let names: Vec<String> = cfg.file_services.iter().map(|f| f.name.clone()).collect();
+    audit_violations.extend(audit_services(net.file_services(), &names, now));
     audit_violations.extend(audit_pairs(net.tcp_pairs(), now));
     audit_violations.extend(net.audit_sources());
     let groups: Vec<_> = net.sources().iter().map(|g| g.stats().clone()).collect();
@@ -385,10 +442,6 @@ fn report(
 ) -> SharedReport {
     let w_ns = (b.at - a.at).as_nanos() as f64;
     let secs = w_ns * 1e-9;
-    let file_service = match (&cfg.file_service, &a.lan, &b.lan) {
-        (Some(f), Some(la), Some(lb)) => Some(perform3::point(f.block, b.blocks - a.blocks, la, lb, events)),
-        _ => None,
-    };
     let bit_ns = cfg.segment.bit_ns as f64;
     // wire time of the frames stations `range` delivered intact in the window
     let delivered = |range: std::ops::Range<usize>| -> f64 {
@@ -429,6 +482,20 @@ fn report(
         corrupted,
         idle: (1.0 - (success + collision + corrupted)).max(0.0),
     };
+    let file_services = cfg
+        .file_services
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let base = cfg.file_base(k);
+            FileServiceShare {
+                name: f.name.clone(),
+                workstations: f.lan.workstations,
+                wire_share: part(delivered(base..base + f.lan.nodes())),
+                point: perform3::point(f.block, b.blocks[k] - a.blocks[k], &a.lan[k], &b.lan[k], events),
+            }
+        })
+        .collect();
     let ttcp = cfg
         .ttcp
         .iter()
@@ -447,10 +514,10 @@ fn report(
     });
     let background = shares(&cfg.background, &bases, groups, &a.macs, &b.macs, secs, bit_ns);
     SharedReport {
-        workstations: cfg.file_service.as_ref().map_or(0, |f| f.lan.workstations),
+        workstations: cfg.workstations(),
         warmup_s: cfg.warmup.as_secs_f64(),
         measure_s: cfg.measure.as_secs_f64(),
-        file_service,
+        file_services,
         ttcp,
         ttcp_all,
         background,

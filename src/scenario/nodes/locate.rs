@@ -4,7 +4,7 @@
 
 use super::super::error::{FieldError, Location, ScenarioError};
 use super::super::merge::Override;
-use super::super::shared::Linked;
+use super::super::shared::{Linked, LinkedService};
 use super::super::source::Source;
 use super::super::{de, durations, RawScenario, Scenario};
 use super::profiles::{locate, Profile};
@@ -94,6 +94,7 @@ impl Map {
 pub(super) fn validate<'o>(
     mut d: toml::Table,
     linked: Vec<Linked>,
+    services: Vec<LinkedService>,
     files: &[Source],
     map: &Map,
     source: &Source,
@@ -123,6 +124,7 @@ pub(super) fn validate<'o>(
     let raw = de::from_value::<RawScenario>(toml::Value::Table(d), "").map_err(locate)?;
     let mut raw = raw;
     raw.linked = linked;
+    raw.services = services;
     let mut s = raw.validate(&default_name, &mut warnings).map_err(locate)?;
     // a warning names the keys as the user wrote them
     let warnings = warnings

@@ -25,18 +25,22 @@
 //! Applications: `perform3` or `lanperf` (a LANtastic server node and a group of workstation
 //! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
-//! adapter or stack); one file service application at most, any number of ttcp transfers
-//! (each on two nodes of its own) and any number of background groups. A LAN of LANPERF
-//! (with or without ttcp transfers and background groups) runs as the `lanperf` workload,
-//! of PERFORM3 alone as `perform3`, of one ttcp transfer alone as `ttcp`, of one background
+//! adapter or stack); any number of PERFORM3 file services (each on a server and clients of
+//! its own) or one LANPERF service, any number of ttcp transfers (each on two nodes of its
+//! own) and any number of background groups. A LAN of LANPERF (with or without ttcp
+//! transfers and background groups) runs as the `lanperf` workload, of one PERFORM3
+//! service alone as `perform3`, of one ttcp transfer alone as `ttcp`, of one background
 //! group alone as `traffic` or `saturate`, and of any other mix as `shared`, on one cable
-//! with the file service's stations first. The nodes are read and their profiles
+//! with the file services' stations first. With several PERFORM3 services each is written
+//! as a perform3 scenario of its own, validated, and linked to the `shared` workload
+//! (`workload.file_services`), as each ttcp transfer is (`workload.ttcp`). The nodes are read and their profiles
 //! resolved (`parse`, [`profiles`]), the applications placed on them (`place`), and this
 //! module writes the LAN in those workloads' sections, which validate it (`locate`:
 //! every error is located in the file that wrote the key).
 //!
-//! Stations: the server, the workstations, each transfer's two ttcp hosts (in the order of
-//! the applications), then each background group's senders (and sink), along the cable.
+//! Stations: each file service's server and workstations, each transfer's two ttcp hosts
+//! (in the order of the applications), then each background group's senders (and sink),
+//! along the cable.
 
 mod locate;
 pub mod migrate;
@@ -46,7 +50,7 @@ pub mod profiles;
 
 use super::error::{Location, Problem, ScenarioError};
 use super::merge::Override;
-use super::shared::Linked;
+use super::shared::{Linked, LinkedService};
 use super::source::Source;
 use super::{de, Scenario, Workload};
 use locate::{validate, Map, Wrote};
@@ -247,7 +251,7 @@ fn load_inner(
         }
     }
     // one background group alone on the cable runs as its own workload, for a duration
-    let alone = perform3.is_none() && ttcp.is_empty() && background.len() == 1;
+    let alone = perform3.is_empty() && ttcp.is_empty() && background.len() == 1;
     for k in run.keys() {
         // a LAN of one background group alone runs for duration_s; any other for a
         // warm-up and a window
@@ -272,12 +276,6 @@ fn load_inner(
         map.add_scenario("name", "name");
         map.add_scenario("seed", "seed");
         d
-    };
-    let strip = |t: &toml::Table, meta: &[&str]| -> toml::Table {
-        t.iter()
-            .filter(|(k, _)| !meta.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect()
     };
 
     // a background group's [workload] keys: its app's, its group's count as `stations`
@@ -319,11 +317,11 @@ fn load_inner(
             map.add_scenario("workload.duration_s", "run.duration_s");
         }
         d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, Vec::new(), &cat.files, &map, source, at_set);
+        return validate(d, Vec::new(), Vec::new(), &cat.files, &map, source, at_set);
     }
     let mut linked = Vec::new();
     // ttcp alone on the cable runs as the ttcp workload
-    let ttcp_alone = perform3.is_none() && background.is_empty() && ttcp.len() == 1;
+    let ttcp_alone = perform3.is_empty() && background.is_empty() && ttcp.len() == 1;
     for &(i, tx, rx) in &ttcp {
         let app = &apps[i];
         let mut tmap = Map::default();
@@ -381,9 +379,9 @@ fn load_inner(
         ));
         d.insert("workload".into(), toml::Value::Table(w));
         if ttcp_alone {
-            return validate(d, Vec::new(), &cat.files, &tmap, source, at_set);
+            return validate(d, Vec::new(), Vec::new(), &cat.files, &tmap, source, at_set);
         }
-        let t = validate(d, Vec::new(), &cat.files, &tmap, source, at_set)?;
+        let t = validate(d, Vec::new(), Vec::new(), &cat.files, &tmap, source, at_set)?;
         let ttcp = match t.workload {
             Workload::Ttcp(w) => *w,
             other => {
@@ -421,7 +419,65 @@ fn load_inner(
     };
 
     // (a LAN of ttcp alone returned above)
-    let Some((i, server, clients)) = perform3 else {
+    if perform3.len() > 1 {
+        // several file services: each lowered to a perform3 scenario of its own, linked
+        let mut services = Vec::new();
+        for &(i, server, clients) in &perform3 {
+            let app = &apps[i];
+            let mut smap = Map::default();
+            let mut d = base(&mut smap);
+            file_service_sections(&mut d, &mut smap, server, clients, &cat.files)?;
+            let one = one_block(app, i, "beside other file services", &cat.files)?;
+            let mut w = toml::Table::new();
+            w.insert("kind".into(), "perform3".into());
+            smap.add_scenario("workload", &format!("apps[{i}]"));
+            w.insert("workstations".into(), clients.count.into());
+            smap.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
+            w.insert("block_sizes".into(), toml::Value::Array(vec![one]));
+            smap.add_scenario("workload.block_sizes", &format!("apps[{i}].block_sizes"));
+            d.insert("workload".into(), toml::Value::Table(w));
+            let sc = validate(d, Vec::new(), Vec::new(), &cat.files, &smap, source, at_set)?;
+            let Workload::Perform3(p) = sc.workload else {
+                return Err(error_at(
+                    &cat.files,
+                    0,
+                    &format!("apps[{i}]"),
+                    invalid(format!(
+                        "the file service's LAN validated as a {} workload",
+                        sc.workload.kind()
+                    )),
+                ));
+            };
+            services.push(LinkedService {
+                written: format!("nodes {} and {}", server.name, clients.name),
+                key: format!("apps[{i}]"),
+                name: server.name.clone(),
+                perform3: *p,
+            });
+        }
+        let mut map = Map::default();
+        let mut d = base(&mut map);
+        let mut w = toml::Table::new();
+        w.insert("kind".into(), "shared".into());
+        for (k, &(i, _, _)) in perform3.iter().enumerate() {
+            map.add_scenario(&format!("workload.file_services[{k}]"), &format!("apps[{i}]"));
+        }
+        w.insert(
+            "file_services".into(),
+            toml::Value::Array(services.iter().map(|l| l.written.clone().into()).collect()),
+        );
+        if let Some(v) = ttcp_value(&mut map) {
+            w.insert("ttcp".into(), v);
+        }
+        for (k, v) in &run {
+            w.insert(k.clone(), v.clone());
+            map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
+        }
+        insert_groups(&mut w, &mut map);
+        d.insert("workload".into(), toml::Value::Table(w));
+        return validate(d, linked, services, &cat.files, &map, source, at_set);
+    }
+    let Some(&(i, server, clients)) = perform3.first() else {
         // a ttcp transfer beside background groups, or several groups: no file service
         let mut map = Map::default();
         let mut d = base(&mut map);
@@ -436,11 +492,85 @@ fn load_inner(
         }
         insert_groups(&mut w, &mut map);
         d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, linked, &cat.files, &map, source, at_set);
+        return validate(d, linked, Vec::new(), &cat.files, &map, source, at_set);
     };
     let app = &apps[i];
     let mut map = Map::default();
     let mut d = base(&mut map);
+    file_service_sections(&mut d, &mut map, server, clients, &cat.files)?;
+    let mut w = toml::Table::new();
+    map.add_scenario("workload", &format!("apps[{i}]"));
+    if str_of(app, "kind") == Some("lanperf") {
+        if let Some(k) = run.keys().next() {
+            return Err(error_at(
+                &cat.files,
+                0,
+                &format!("run.{k}"),
+                invalid("LANPERF times its own tests: give their length as the app's test_s (or options)"),
+            ));
+        }
+        w.insert("kind".into(), "lanperf".into());
+        w.insert("stations".into(), clients.count.into());
+        map.add_scenario("workload.stations", &format!("nodes.{}.count", clients.name));
+        if server.count != 1 {
+            // the stations are assigned to the servers in turn
+            w.insert("servers".into(), server.count.into());
+            map.add_scenario("workload.servers", &format!("nodes.{}.count", server.name));
+        }
+        for (k, v) in app {
+            if !["kind", "server", "clients"].contains(&k.as_str()) {
+                w.insert(k.clone(), v.clone());
+            }
+        }
+        insert_groups(&mut w, &mut map);
+        if let Some(v) = ttcp_value(&mut map) {
+            w.insert("ttcp".into(), v);
+        }
+        d.insert("workload".into(), toml::Value::Table(w));
+        return validate(d, linked, Vec::new(), &cat.files, &map, source, at_set);
+    }
+    map.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
+    w.insert("workstations".into(), clients.count.into());
+    for (k, v) in &run {
+        w.insert(k.clone(), v.clone());
+        map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
+    }
+    if linked.is_empty() && background.is_empty() {
+        w.insert("kind".into(), "perform3".into());
+        for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
+            if let Some(v) = app.get(k) {
+                w.insert(k.into(), v.clone());
+            }
+        }
+    } else {
+        w.insert("kind".into(), "shared".into());
+        let beside = match linked.len() {
+            0 => "beside background groups",
+            1 => "beside a ttcp transfer",
+            _ => "beside ttcp transfers",
+        };
+        let one = one_block(app, i, beside, &cat.files)?;
+        w.insert("block_size".into(), one);
+        map.add_scenario("workload.block_size", &format!("apps[{i}].block_sizes"));
+        if let Some(v) = ttcp_value(&mut map) {
+            w.insert("ttcp".into(), v);
+        }
+        insert_groups(&mut w, &mut map);
+    }
+    d.insert("workload".into(), toml::Value::Table(w));
+    validate(d, linked, Vec::new(), &cat.files, &map, source, at_set)
+}
+
+/// Writes the sections of the file service of `server` and `clients` into `d` (the
+/// lowered document): `[hosts]`, `[adapter]` (one card model, each side in its own mode)
+/// and `[nos]`, each key mapped in `map` to where it was written.
+fn file_service_sections(
+    d: &mut toml::Table,
+    map: &mut Map,
+    server: &Node,
+    clients: &Node,
+    files: &[Source],
+) -> Result<(), ScenarioError> {
     let mut hosts = toml::Table::new();
     hosts.insert("server".into(), toml::Value::Table(server.host.table.clone()));
     map.add_profile("hosts.server", &server.host);
@@ -472,7 +602,7 @@ fn load_inner(
             }
         } else if adapter.get(k) != Some(v) {
             return Err(error_at(
-                &cat.files,
+                files,
                 0,
                 &format!("nodes.{}.adapter", clients.name),
                 invalid(format!(
@@ -489,7 +619,7 @@ fn load_inner(
         if !ws_card.contains_key(k) && !side_keys.contains(&k.as_str()) && !timing_keys.contains(&k.as_str())
         {
             return Err(error_at(
-                &cat.files,
+                files,
                 0,
                 &format!("nodes.{}.adapter", clients.name),
                 invalid(format!(
@@ -521,88 +651,51 @@ fn load_inner(
         map.add_profile_table("nos.workstation", &clients.stack, "workstation");
     }
     d.insert("nos".into(), toml::Value::Table(nos));
-    let mut w = toml::Table::new();
-    map.add_scenario("workload", &format!("apps[{i}]"));
-    if str_of(app, "kind") == Some("lanperf") {
-        if let Some(k) = run.keys().next() {
+    Ok(())
+}
+
+/// The one block size of perform3 app `i` (`app`), which runs `beside` other
+/// applications (so with its defaults for its start-up jitter and skew).
+fn one_block(
+    app: &toml::Table,
+    i: usize,
+    beside: &str,
+    files: &[Source],
+) -> Result<toml::Value, ScenarioError> {
+    let one = match app
+        .get("block_sizes")
+        .and_then(toml::Value::as_array)
+        .map(Vec::as_slice)
+    {
+        Some([b]) => b.clone(),
+        _ => {
             return Err(error_at(
-                &cat.files,
+                files,
                 0,
-                &format!("run.{k}"),
-                invalid("LANPERF times its own tests: give their length as the app's test_s (or options)"),
+                &format!("apps[{i}].block_sizes"),
+                invalid(format!(
+                    "{beside}, perform3 reads one block size: block_sizes = [B]"
+                )),
+            ))
+        }
+    };
+    for k in ["app_jitter", "start_skew_ms"] {
+        if app.contains_key(k) {
+            return Err(error_at(
+                files,
+                0,
+                &format!("apps[{i}].{k}"),
+                invalid(format!("{beside}, perform3 runs with its defaults for {k}")),
             ));
         }
-        w.insert("kind".into(), "lanperf".into());
-        w.insert("stations".into(), clients.count.into());
-        map.add_scenario("workload.stations", &format!("nodes.{}.count", clients.name));
-        if server.count != 1 {
-            // the stations are assigned to the servers in turn
-            w.insert("servers".into(), server.count.into());
-            map.add_scenario("workload.servers", &format!("nodes.{}.count", server.name));
-        }
-        for (k, v) in app {
-            if !["kind", "server", "clients"].contains(&k.as_str()) {
-                w.insert(k.clone(), v.clone());
-            }
-        }
-        insert_groups(&mut w, &mut map);
-        if let Some(v) = ttcp_value(&mut map) {
-            w.insert("ttcp".into(), v);
-        }
-        d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, linked, &cat.files, &map, source, at_set);
     }
-    map.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
-    w.insert("workstations".into(), clients.count.into());
-    for (k, v) in &run {
-        w.insert(k.clone(), v.clone());
-        map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
-    }
-    let blocks = app.get("block_sizes").cloned();
-    if linked.is_empty() && background.is_empty() {
-        w.insert("kind".into(), "perform3".into());
-        for k in ["block_sizes", "app_jitter", "start_skew_ms"] {
-            if let Some(v) = app.get(k) {
-                w.insert(k.into(), v.clone());
-            }
-        }
-    } else {
-        w.insert("kind".into(), "shared".into());
-        let beside = match linked.len() {
-            0 => "beside background groups",
-            1 => "beside a ttcp transfer",
-            _ => "beside ttcp transfers",
-        };
-        let one = match blocks.as_ref().and_then(toml::Value::as_array).map(Vec::as_slice) {
-            Some([b]) => b.clone(),
-            _ => {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("apps[{i}].block_sizes"),
-                    invalid(format!(
-                        "{beside}, perform3 reads one block size: block_sizes = [B]"
-                    )),
-                ))
-            }
-        };
-        for k in ["app_jitter", "start_skew_ms"] {
-            if app.contains_key(k) {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("apps[{i}].{k}"),
-                    invalid(format!("{beside}, perform3 runs with its defaults for {k}")),
-                ));
-            }
-        }
-        w.insert("block_size".into(), one);
-        map.add_scenario("workload.block_size", &format!("apps[{i}].block_sizes"));
-        if let Some(v) = ttcp_value(&mut map) {
-            w.insert("ttcp".into(), v);
-        }
-        insert_groups(&mut w, &mut map);
-    }
-    d.insert("workload".into(), toml::Value::Table(w));
-    validate(d, linked, &cat.files, &map, source, at_set)
+    Ok(one)
+}
+
+/// `t` without the keys `meta`.
+fn strip(t: &toml::Table, meta: &[&str]) -> toml::Table {
+    t.iter()
+        .filter(|(k, _)| !meta.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }

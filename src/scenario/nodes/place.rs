@@ -34,8 +34,9 @@ pub(super) fn read_apps(doc: &toml::Table, files: &[Source]) -> Result<Vec<toml:
 
 /// Where the applications run.
 pub(super) struct Placement<'n> {
-    /// The file service's application (perform3 or lanperf): its index, server and clients.
-    pub perform3: Option<(usize, &'n Node, &'n Node)>,
+    /// Each file service's application (perform3, any number; or one lanperf): its index,
+    /// server and clients.
+    pub perform3: Vec<(usize, &'n Node, &'n Node)>,
     /// Each ttcp transfer: its index, transmitter and receiver.
     pub ttcp: Vec<(usize, &'n Node, &'n Node)>,
     /// Background groups: each one's index, group name and count.
@@ -51,7 +52,7 @@ pub(super) fn place<'n>(
     files: &[Source],
 ) -> Result<Placement<'n>, ScenarioError> {
     let node_names: Vec<String> = nodes.keys().chain(bare.keys()).cloned().collect();
-    let mut perform3: Option<(usize, &Node, &Node)> = None;
+    let mut perform3: Vec<(usize, &Node, &Node)> = Vec::new();
     let mut ttcp: Vec<(usize, &Node, &Node)> = Vec::new();
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
     // background groups: (app index, group name, its count)
@@ -222,14 +223,19 @@ pub(super) fn place<'n>(
                 continue;
             }
             "perform3" | "lanperf" => {
-                if let Some((j, _, _)) = perform3 {
+                // LANPERF times its own tests, each station in step: it runs as the LAN's
+                // one file service (any number of PERFORM3 services share a cable)
+                let lanperf =
+                    |&&(j, _, _): &&(usize, &Node, &Node)| str_of(&apps[j], "kind") == Some("lanperf");
+                if let Some((j, _, _)) = perform3.iter().find(|p| kind == "lanperf" || lanperf(p)) {
                     return Err(error_at(
                         files,
                         0,
                         &format!("{here}.kind"),
                         invalid(format!(
-                            "one file service application per LAN (perform3 or lanperf): \
-                             apps[{j}] is one"
+                            "lanperf runs as the only file service on its LAN (it times its own \
+                             tests, every station in step), and apps[{j}] is a file service too; \
+                             several perform3 services may share a cable"
                         )),
                     ));
                 }
@@ -270,7 +276,7 @@ pub(super) fn place<'n>(
                 }
                 claim(server, "server")?;
                 claim(clients, "clients")?;
-                perform3 = Some((i, server, clients));
+                perform3.push((i, server, clients));
             }
             _ => {
                 let tx = node(

@@ -273,11 +273,13 @@ const PERFORM3_PARAMS: &[Param] = &[
 
 pub const SHARED: Section = Section {
     title: "[workload] kind = \"shared\"",
-    about: "Applications sharing one cable: PERFORM3 on the file service's workstations, a \
-            ttcp transfer between two TCP/IP hosts, and groups of background frame sources, \
-            two applications or more. The file service needs [hosts], [adapter] and [nos]; \
-            the ttcp hosts come from the ttcp scenario `ttcp` links. Stations: the server, the \
-            workstations, the two ttcp hosts, then each background group's senders and sink.",
+    about: "Applications sharing one cable: PERFORM3 on file services' workstations, ttcp \
+            transfers between TCP/IP hosts, and groups of background frame sources, two \
+            applications or more. The scenario's own file service needs [hosts], [adapter] \
+            and [nos]; further file services come from the perform3 scenarios \
+            `file_services` links, the ttcp hosts from the ttcp scenarios `ttcp` links. \
+            Stations: each file service's server and workstations, each transfer's two ttcp \
+            hosts, then each background group's senders and sink.",
     params: SHARED_PARAMS,
 };
 
@@ -306,6 +308,15 @@ const SHARED_PARAMS: &[Param] = &[
     .default("none: no ttcp transfer")
     .label("ttcp scenario")
     .means("Each ttcp transfer's hosts, cards, stack and -l (its own cable is not used: the transfer runs on this one, on two hosts of its own after the file service's, without end, measured over the window)."),
+    Param::text(
+        "workload.file_services",
+        "a list of paths, relative to this file, of scenarios of kind perform3 with one block size, no disk and this cable's bit rate (a file service each)",
+    )
+    .list()
+    .kind("shared")
+    .default("none: no file service but the scenario's own")
+    .label("File services")
+    .means("Each file service's server, workstations, hosts, cards, NOS and block size (its own cable and times are not used: the service runs on this one, on stations of its own after the scenario's own service, measured over the window)."),
     Param::text(
         "workload.background",
         "[[workload.background]] tables, each the keys of a traffic or a saturate workload with its kind and without duration_s",

@@ -224,7 +224,7 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
         .collect();
     let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
     let base = cfg.lan.nodes();
-    let lan = Lan::new(cfg.lan.clone(), apps, segment.clone(), engine);
+    let lan = Lan::new(cfg.lan.clone(), apps, segment.clone(), 0, engine);
     let wire = AnyWire::Csma(segment);
     let tcp = cfg
         .ttcp
@@ -232,7 +232,7 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
         .enumerate()
         .map(|(k, t)| t.pair(wire.clone(), base + 2 * k, engine))
         .collect();
-    let mut net = Net::new(wire, Some(lan), tcp, base);
+    let mut net = Net::new(wire, vec![lan], tcp);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
     }
