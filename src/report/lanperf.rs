@@ -155,10 +155,26 @@ pub fn explain(r: &LanperfReport) -> String {
     s
 }
 
-/// The paragraphs on what shared LANPERF's cable, each unwrapped: the ttcp transfer and
-/// each background group, over the whole run.
+/// The paragraphs on what shared LANPERF's cable, each unwrapped: each PERFORM3 file
+/// service, each ttcp transfer and each background group, over the whole run.
 pub fn beside(r: &LanperfReport) -> Vec<String> {
     let mut out = Vec::new();
+    for f in &r.file_services {
+        let x = &f.point.explanation;
+        out.push(format!(
+            "File service of {} beside LANPERF, over the whole run (PERFORM3 on {} workstations, \
+             {}-byte blocks): {} KB/s; its frames held the wire {} of the run. Server CPU busy {}, \
+             workstation CPU {}; limited by {}.",
+            f.name,
+            f.workstations,
+            f.point.block_size,
+            super::units::Unit::KiloBytesPerSecond.number(f.point.throughput_kbps),
+            pct(f.wire_share),
+            pct(x.server_cpu.busy),
+            pct(x.workstation_cpu.busy),
+            x.bottleneck
+        ));
+    }
     for t in &r.ttcp {
         let name = if r.ttcp.len() > 1 {
             format!("ttcp from {} to {}", t.transmitter, t.receiver)

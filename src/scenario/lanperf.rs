@@ -61,6 +61,8 @@ pub struct RawLanperf {
     /// ttcp scenarios whose transfers run beside the file service (as in `shared`): one
     /// path or a list.
     pub ttcp: Option<toml::Value>,
+    /// perform3 scenarios whose file services run beside LANPERF's (as in `shared`).
+    pub file_services: Option<toml::Value>,
     /// Groups of background frame sources beside the file service (as in `shared`).
     #[serde(default)]
     pub background: Vec<super::shared::RawBackground>,
@@ -454,14 +456,23 @@ impl RawLanperf {
                 "a local baseline has no network for a ttcp transfer to share",
             ));
         }
+        if local.is_some() && self.file_services.is_some() {
+            return Err(FieldError::invalid(
+                "workload.file_services",
+                "a local baseline has no network for another file service to share",
+            ));
+        }
         let linked = super::shared::linked_transfers(self.ttcp.as_ref(), s)?;
+        let services = super::shared::linked_services(self.file_services.as_ref(), s)?;
+        let service_stations: usize = services.iter().map(|l| l.perform3.config.lan.nodes()).sum();
         let background = super::shared::validate_groups(&self.background, medium, warnings)?;
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
         let tcp_stations = 2 * linked.len();
         let positions = medium.positions(
-            n + servers + tcp_stations + source_stations,
+            n + servers + service_stations + tcp_stations + source_stations,
             "stations (server first, then workstations, then any further servers, each \
-             transfer's two ttcp hosts, then each background group's senders and sink)",
+             further file service's server and workstations, each transfer's two ttcp \
+             hosts, then each background group's senders and sink)",
         )?;
         super::lan::check_workstation_cards(lan, n)?;
         let profile = lan.clone();
@@ -472,13 +483,23 @@ impl RawLanperf {
         for l in &linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
+        for l in &services {
+            let c = &l.perform3.config;
+            events += budget::perform3_events(
+                medium,
+                &c.lan.profile,
+                c.lan.workstations,
+                &c.block_sizes,
+                window_s,
+            );
+        }
         events += super::shared::background_events(&background, medium, window_s);
         // the same LAN model as PERFORM3 (measured: 4.9 M events/s, ~200 ns, at 6 stations)
         budget::admit(
             "workload.test_s",
             budget::PERFORM3_COST,
             events,
-            n + servers + tcp_stations + source_stations,
+            n + servers + service_stations + tcp_stations + source_stations,
             &format!(
                 "{n} stations x {} s x {} tests",
                 params.test_s,
@@ -486,12 +507,17 @@ impl RawLanperf {
             ),
             "shorten the test (t), the file (f) or use fewer stations",
         )?;
+        let segment = medium.segment(positions);
         Ok(LanperfWorkload {
             config: LanperfConfig {
+                file_services: services
+                    .iter()
+                    .map(|l| super::shared::file_service_of(l, &segment))
+                    .collect(),
                 lan: LanConfig {
                     workstations: n,
                     servers,
-                    segment: medium.segment(positions),
+                    segment,
                     profile,
                     storage: Some(storage),
                 },

@@ -69,7 +69,8 @@ pub(super) fn read_linked(
         .collect()
 }
 
-/// The file services `doc` links (`workload.file_services` of a `shared` workload), in
+/// The file services `doc` links (`workload.file_services` of a `shared` or `lanperf`
+/// workload), in
 /// the order written; none when it names none or the key is malformed (validation then
 /// says what is wrong).
 pub(super) fn read_services(
@@ -79,7 +80,8 @@ pub(super) fn read_services(
 ) -> Result<Vec<LinkedService>, ScenarioError> {
     let workload = doc.get("workload").and_then(toml::Value::as_table);
     let kind = workload.and_then(|w| w.get("kind")).and_then(toml::Value::as_str);
-    let (Some("shared"), Some(value)) = (kind, workload.and_then(|w| w.get("file_services"))) else {
+    let (Some("shared" | "lanperf"), Some(value)) = (kind, workload.and_then(|w| w.get("file_services")))
+    else {
         return Ok(Vec::new());
     };
     let Ok(paths) = super::shared::service_paths(value) else {

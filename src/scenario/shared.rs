@@ -368,7 +368,7 @@ pub(super) fn linked_transfers<'s>(
 
 /// The file services a workload links with `workload.file_services` (`written`, if it
 /// names any), read by the loader, each checked to fit this cable and read one block size.
-fn linked_services<'s>(
+pub(super) fn linked_services<'s>(
     written: Option<&toml::Value>,
     s: &Sections<'s>,
 ) -> Result<Vec<&'s LinkedService>, FieldError> {
@@ -421,6 +421,19 @@ fn linked_services<'s>(
         }
     }
     Ok(s.services.iter().collect())
+}
+
+/// The file service of a linked perform3 scenario on `segment` (the cable it shares).
+pub(super) fn file_service_of(l: &LinkedService, segment: &crate::ether::SegmentConfig) -> FileService {
+    let c = &l.perform3.config;
+    FileService {
+        name: l.name.clone(),
+        lan: LanConfig {
+            segment: segment.clone(),
+            ..c.lan.clone()
+        },
+        block: c.block_sizes[0],
+    }
 }
 
 /// Background groups as written, validated; errors at `workload.background[i].KEY`.

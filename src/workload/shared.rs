@@ -310,14 +310,15 @@ pub fn audit_pairs<S: crate::lan::tcp::SocketApp>(pairs: &[TcpLan<S>], now: SimT
 
 /// The conservation audit of every file service at `now`: the violations, each naming
 /// its service (`file service:` for a run's one service, `file service NAME:` for
-/// several).
+/// several, or when `named`).
 pub fn audit_services<A: crate::lan::Application>(
     services: &[Lan<A>],
     names: &[String],
+    named: bool,
     now: SimTime,
 ) -> Vec<String> {
     let label = |k: usize| {
-        if services.len() == 1 {
+        if services.len() == 1 && !named {
             "file service".to_string()
         } else {
             format!("file service {}", names.get(k).map_or("?", String::as_str))
@@ -425,7 +426,7 @@ pub fn run_observed(cfg: &SharedConfig, seed: u64, mut obs: Option<&mut dyn Obse
     let now = engine.now();
     let mut audit_violations = Vec::new();
     let names: Vec<String> = cfg.file_services.iter().map(|f| f.name.clone()).collect();
-    audit_violations.extend(audit_services(net.file_services(), &names, now));
+    audit_violations.extend(audit_services(net.file_services(), &names, false, now));
     audit_violations.extend(audit_pairs(net.tcp_pairs(), now));
     audit_violations.extend(net.audit_sources());
     let groups: Vec<_> = net.sources().iter().map(|g| g.stats().clone()).collect();

@@ -26,7 +26,7 @@
 //! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
 //! adapter or stack); any number of PERFORM3 file services (each on a server and clients of
-//! its own) or one LANPERF service, any number of ttcp transfers (each on two nodes of its
+//! its own) beside one LANPERF service or none, any number of ttcp transfers (each on two nodes of its
 //! own) and any number of background groups. A LAN of LANPERF (with or without ttcp
 //! transfers and background groups) runs as the `lanperf` workload, of one PERFORM3
 //! service alone as `perform3`, of one ttcp transfer alone as `ttcp`, of one background
@@ -419,10 +419,11 @@ fn load_inner(
     };
 
     // (a LAN of ttcp alone returned above)
-    if perform3.len() > 1 {
-        // several file services: each lowered to a perform3 scenario of its own, linked
+    // PERFORM3 services beside others: each lowered to a perform3 scenario of its own,
+    // validated, and linked (`workload.file_services`)
+    let lower_services = |list: &[(usize, &Node, &Node)]| -> Result<Vec<LinkedService>, ScenarioError> {
         let mut services = Vec::new();
-        for &(i, server, clients) in &perform3 {
+        for &(i, server, clients) in list {
             let app = &apps[i];
             let mut smap = Map::default();
             let mut d = base(&mut smap);
@@ -455,17 +456,37 @@ fn load_inner(
                 perform3: *p,
             });
         }
+        Ok(services)
+    };
+    // `workload.file_services` of the lowered document: the services' names
+    let services_value = |services: &[LinkedService], list: &[(usize, &Node, &Node)], map: &mut Map| {
+        for (k, &(i, _, _)) in list.iter().enumerate() {
+            map.add_scenario(&format!("workload.file_services[{k}]"), &format!("apps[{i}]"));
+        }
+        toml::Value::Array(services.iter().map(|l| l.written.clone().into()).collect())
+    };
+    // LANPERF's service is the LAN's own; PERFORM3 services beside it are linked
+    let lanperf_at = perform3
+        .iter()
+        .position(|&(j, _, _)| str_of(&apps[j], "kind") == Some("lanperf"));
+    // the LAN's own file service: LANPERF's, or a PERFORM3 service alone
+    let own = match lanperf_at {
+        Some(k) => perform3.get(k),
+        None if perform3.len() == 1 => perform3.first(),
+        None => None,
+    };
+    let Some(&(i, server, clients)) = own else {
+        // no service of its own: several PERFORM3 services (each linked), or none beside
+        // ttcp transfers and background groups
+        let services = lower_services(&perform3)?;
         let mut map = Map::default();
         let mut d = base(&mut map);
         let mut w = toml::Table::new();
         w.insert("kind".into(), "shared".into());
-        for (k, &(i, _, _)) in perform3.iter().enumerate() {
-            map.add_scenario(&format!("workload.file_services[{k}]"), &format!("apps[{i}]"));
+        if !services.is_empty() {
+            let v = services_value(&services, &perform3, &mut map);
+            w.insert("file_services".into(), v);
         }
-        w.insert(
-            "file_services".into(),
-            toml::Value::Array(services.iter().map(|l| l.written.clone().into()).collect()),
-        );
         if let Some(v) = ttcp_value(&mut map) {
             w.insert("ttcp".into(), v);
         }
@@ -476,23 +497,6 @@ fn load_inner(
         insert_groups(&mut w, &mut map);
         d.insert("workload".into(), toml::Value::Table(w));
         return validate(d, linked, services, &cat.files, &map, source, at_set);
-    }
-    let Some(&(i, server, clients)) = perform3.first() else {
-        // a ttcp transfer beside background groups, or several groups: no file service
-        let mut map = Map::default();
-        let mut d = base(&mut map);
-        let mut w = toml::Table::new();
-        w.insert("kind".into(), "shared".into());
-        if let Some(v) = ttcp_value(&mut map) {
-            w.insert("ttcp".into(), v);
-        }
-        for (k, v) in &run {
-            w.insert(k.clone(), v.clone());
-            map.add_scenario(&format!("workload.{k}"), &format!("run.{k}"));
-        }
-        insert_groups(&mut w, &mut map);
-        d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, linked, Vec::new(), &cat.files, &map, source, at_set);
     };
     let app = &apps[i];
     let mut map = Map::default();
@@ -526,8 +530,16 @@ fn load_inner(
         if let Some(v) = ttcp_value(&mut map) {
             w.insert("ttcp".into(), v);
         }
+        // PERFORM3 services beside LANPERF's
+        let others: Vec<(usize, &Node, &Node)> =
+            perform3.iter().copied().filter(|&(j, _, _)| j != i).collect();
+        let services = lower_services(&others)?;
+        if !services.is_empty() {
+            let v = services_value(&services, &others, &mut map);
+            w.insert("file_services".into(), v);
+        }
         d.insert("workload".into(), toml::Value::Table(w));
-        return validate(d, linked, Vec::new(), &cat.files, &map, source, at_set);
+        return validate(d, linked, services, &cat.files, &map, source, at_set);
     }
     map.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
     w.insert("workstations".into(), clients.count.into());

@@ -223,19 +223,18 @@ pub(super) fn place<'n>(
                 continue;
             }
             "perform3" | "lanperf" => {
-                // LANPERF times its own tests, each station in step: it runs as the LAN's
-                // one file service (any number of PERFORM3 services share a cable)
+                // LANPERF's harness times its tests, every station in step: one per LAN
+                // (any number of PERFORM3 services run beside it or each other)
                 let lanperf =
                     |&&(j, _, _): &&(usize, &Node, &Node)| str_of(&apps[j], "kind") == Some("lanperf");
-                if let Some((j, _, _)) = perform3.iter().find(|p| kind == "lanperf" || lanperf(p)) {
+                if let Some((j, _, _)) = perform3.iter().find(|p| kind == "lanperf" && lanperf(p)) {
                     return Err(error_at(
                         files,
                         0,
                         &format!("{here}.kind"),
                         invalid(format!(
-                            "lanperf runs as the only file service on its LAN (it times its own \
-                             tests, every station in step), and apps[{j}] is a file service too; \
-                             several perform3 services may share a cable"
+                            "one lanperf per LAN (its harness times the tests of every station \
+                             in step), and apps[{j}] is one; perform3 services may run beside it"
                         )),
                     ));
                 }

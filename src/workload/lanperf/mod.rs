@@ -35,11 +35,15 @@ use crate::lan::source::SourceConfig;
 use crate::lan::{AuditError, AuditReport, CpuShare, Lan, LanConfig, LanEvent, LanSnapshot, Net};
 use crate::time::{SimDuration, SimTime};
 use crate::workload::background::{mac_counts, shares, BackgroundShare, MacCounts};
-use crate::workload::shared::{audit_pairs, ttcp_share, SharedTtcp, TtcpCounts, TtcpShare};
+use crate::workload::file_app::FileApp;
+use crate::workload::perform3;
+use crate::workload::shared::{
+    audit_pairs, audit_services, ttcp_share, FileService, FileServiceShare, SharedTtcp, TtcpCounts, TtcpShare,
+};
 use crate::workload::ttcp::Ttcp;
 
-/// The LAN LANPERF runs on.
-pub type LanperfLan = Net<LanperfApp, Ttcp>;
+/// The LAN LANPERF runs on: its file service first, then any PERFORM3 services beside it.
+pub type LanperfLan = Net<FileApp, Ttcp>;
 
 /// A validated LANPERF run.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +53,10 @@ pub struct LanperfConfig {
     pub costs: LanperfCosts,
     /// A local baseline instead of the LAN: one station, no network.
     pub local: Option<local::LocalConfig>,
-    /// ttcp transfers on the cable, each on its own two hosts after the file service's
+    /// PERFORM3 file services on the cable, each on stations of its own after LANPERF's,
+    /// in order.
+    pub file_services: Vec<FileService>,
+    /// ttcp transfers on the cable, each on its own two hosts after the file services'
     /// stations, in order.
     pub ttcp: Vec<SharedTtcp>,
     /// Groups of background frame sources on the cable, after the file service's
@@ -58,11 +65,24 @@ pub struct LanperfConfig {
 }
 
 impl LanperfConfig {
-    /// The first station of each background group (after the file service's and the ttcp
+    /// The first station (the server's) of PERFORM3 service `k`.
+    pub fn file_base(&self, k: usize) -> usize {
+        self.lan.nodes()
+            + self.file_services[..k]
+                .iter()
+                .map(|f| f.lan.nodes())
+                .sum::<usize>()
+    }
+
+    /// The first station of ttcp pair `k` (after every file service's).
+    pub fn tcp_base(&self, k: usize) -> usize {
+        self.file_base(self.file_services.len()) + 2 * k
+    }
+
+    /// The first station of each background group (after the file services' and the ttcp
     /// hosts).
     pub fn background_bases(&self) -> Vec<usize> {
-        let first = self.lan.nodes() + 2 * self.ttcp.len();
-        crate::lan::source::bases(first, &self.background)
+        crate::lan::source::bases(self.tcp_base(self.ttcp.len()), &self.background)
     }
 }
 
@@ -184,6 +204,9 @@ pub struct LanperfReport {
     /// Each background group over the whole run (none without groups).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub background: Vec<BackgroundShare>,
+    /// Each PERFORM3 file service beside LANPERF's, over the whole run (none without).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub file_services: Vec<FileServiceShare>,
 }
 
 impl LanperfReport {
@@ -215,32 +238,44 @@ pub const FILES_PER_STATION: u32 = 2;
 pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfLan {
     let apps = (1..=cfg.lan.workstations)
         .map(|w| {
-            LanperfApp::new(
+            FileApp::Lanperf(LanperfApp::new(
                 cfg.params.clone(),
                 cfg.costs.clone(),
                 FILES_PER_STATION * w as u32,
-            )
+            ))
         })
         .collect();
     let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
-    let base = cfg.lan.nodes();
-    let lan = Lan::new(cfg.lan.clone(), apps, segment.clone(), 0, engine);
+    let mut lans = vec![Lan::new(cfg.lan.clone(), apps, segment.clone(), 0, engine)];
+    for (k, f) in cfg.file_services.iter().enumerate() {
+        let apps = perform3::apps(&f.lan, f.block)
+            .into_iter()
+            .map(FileApp::Perform3)
+            .collect();
+        lans.push(Lan::new(
+            f.lan.clone(),
+            apps,
+            segment.clone(),
+            cfg.file_base(k),
+            engine,
+        ));
+    }
     let wire = AnyWire::Csma(segment);
     let tcp = cfg
         .ttcp
         .iter()
         .enumerate()
-        .map(|(k, t)| t.pair(wire.clone(), base + 2 * k, engine))
+        .map(|(k, t)| t.pair(wire.clone(), cfg.tcp_base(k), engine))
         .collect();
-    let mut net = Net::new(wire, vec![lan], tcp);
+    let mut net = Net::new(wire, lans, tcp);
     for (g, b) in cfg.background.iter().zip(cfg.background_bases()) {
         net.add_sources(g.clone(), b, engine);
     }
     net
 }
 
-/// The file service of a LANPERF LAN.
-fn fs(net: &LanperfLan) -> &Lan<LanperfApp> {
+/// The file service of a LANPERF LAN (LANPERF's own).
+fn fs(net: &LanperfLan) -> &Lan<FileApp> {
     net.file_service()
         .expect("a LANPERF LAN is built with its file service")
 }
@@ -282,6 +317,11 @@ pub fn run_observed(
     }
     let mut engine: Engine<LanEvent> = Engine::new(seed);
     let mut lan = build_lan(cfg, &mut engine);
+    // the PERFORM3 services beside LANPERF, measured from time zero
+    let at_zero: Vec<LanSnapshot> = lan.file_services()[1..]
+        .iter()
+        .map(|l| l.snapshot(&engine))
+        .collect();
     let n = cfg.lan.workstations;
     let tests = cfg.params.tests.clone();
     // per test: the snapshot when all stations were timing it, and when the first left
@@ -291,7 +331,9 @@ pub fn run_observed(
     loop {
         t += LOOK_EVERY;
         drive(&mut lan, &mut engine, t, reborrow(&mut obs));
-        let apps: Vec<&LanperfApp> = (1..=n).filter_map(|w| fs(&lan).app(w)).collect();
+        let apps: Vec<&LanperfApp> = (1..=n)
+            .filter_map(|w| fs(&lan).app(w).and_then(FileApp::lanperf))
+            .collect();
         for (k, test) in tests.iter().enumerate() {
             let all_in = apps.iter().all(|a| a.timing() == Some(*test));
             let w = &mut windows[k];
@@ -309,6 +351,13 @@ pub fn run_observed(
     drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
     let mut audit = audit_written(fs(&lan), engine.now());
     let mut stray = lan.audit_sources();
+    let names: Vec<String> = cfg.file_services.iter().map(|f| f.name.clone()).collect();
+    stray.extend(audit_services(
+        &lan.file_services()[1..],
+        &names,
+        true,
+        engine.now(),
+    ));
     stray.extend(audit_pairs(lan.tcp_pairs(), engine.now()));
     if !stray.is_empty() {
         let at_ns = engine.now().as_nanos();
@@ -332,7 +381,7 @@ pub fn run_observed(
             .unwrap_or_default();
         let run_ns = engine.now().as_nanos() as f64;
         for (k, (t, pair)) in cfg.ttcp.iter().zip(lan.tcp_pairs()).enumerate() {
-            let base = cfg.lan.nodes() + 2 * k;
+            let base = cfg.tcp_base(k);
             let none = MacCounts::default();
             let mac = macs.get(base + t.transmitter).unwrap_or(&none);
             let end = TtcpCounts::of(pair, t.transmitter, mac, pair.app(1 - t.transmitter).bytes());
@@ -347,6 +396,38 @@ pub fn run_observed(
                 / run_ns;
             t.name(&mut share);
             report.ttcp.push(share);
+        }
+    }
+    if !cfg.file_services.is_empty() {
+        // each PERFORM3 service over the whole run, from time zero
+        let macs = lan.csma().map(|seg| mac_counts(&seg)).unwrap_or_default();
+        let bit_ns = cfg.lan.segment.bit_ns as f64;
+        let run_ns = engine.now().as_nanos() as f64;
+        let events = engine.events_dispatched();
+        for (k, (f, l)) in cfg
+            .file_services
+            .iter()
+            .zip(&lan.file_services()[1..])
+            .enumerate()
+        {
+            let blocks = (1..=f.lan.workstations)
+                .filter_map(|w| l.app(w).and_then(FileApp::perform3))
+                .map(perform3::Perform3App::blocks_done)
+                .sum();
+            let base = cfg.file_base(k);
+            let wire = macs
+                .get(base..base + f.lan.nodes())
+                .unwrap_or_default()
+                .iter()
+                .map(|m| m.delivered_bits() as f64 * bit_ns)
+                .sum::<f64>()
+                / run_ns;
+            report.file_services.push(FileServiceShare {
+                name: f.name.clone(),
+                workstations: f.lan.workstations,
+                wire_share: wire,
+                point: perform3::point(f.block, blocks, &at_zero[k], &l.snapshot(&engine), events),
+            });
         }
     }
     if !cfg.background.is_empty() {
@@ -394,11 +475,12 @@ fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfR
         events,
         ttcp: Vec::new(),
         background: Vec::new(),
+        file_services: Vec::new(),
     }
 }
 
 /// The conservation audit, and, with the LAN settled, every byte written stored once.
-fn audit_written(lan: &Lan<LanperfApp>, now: SimTime) -> Result<AuditReport, AuditError> {
+fn audit_written(lan: &Lan<FileApp>, now: SimTime) -> Result<AuditReport, AuditError> {
     let r = lan.audit(now)?;
     if r.bytes_stored != r.bytes_written_sent || r.bytes_written_acked != r.bytes_written_sent {
         return Err(AuditError {
@@ -414,14 +496,14 @@ fn audit_written(lan: &Lan<LanperfApp>, now: SimTime) -> Result<AuditReport, Aud
 
 fn report(
     cfg: &LanperfConfig,
-    lan: &Lan<LanperfApp>,
+    lan: &Lan<FileApp>,
     windows: &[(Option<LanSnapshot>, Option<LanSnapshot>)],
     finished_s: f64,
     events: u64,
 ) -> LanperfReport {
     let p = &cfg.params;
     let stations: Vec<StationResult> = (1..=cfg.lan.workstations)
-        .filter_map(|w| lan.app(w).map(|a| (w, a)))
+        .filter_map(|w| lan.app(w).and_then(FileApp::lanperf).map(|a| (w, a)))
         .map(|(w, a)| StationResult {
             station: w,
             tests: a.runs().iter().map(|r| TestResult::new(p, r)).collect(),
@@ -461,6 +543,7 @@ fn report(
         events,
         ttcp: Vec::new(),
         background: Vec::new(),
+        file_services: Vec::new(),
     }
 }
 
