@@ -8,10 +8,12 @@
 //! each office moves less than it does with the other office idle, and the two together
 //! no more than the wire carries (means of 5 seeds); two identical offices split the wire
 //! evenly; every service's conservation audit holds with 0%, 1% and 10% of frames damaged
-//! on the wire; a node may not serve two services, a LAN runs one LANPERF, and a service
-//! beside others reads one block size, each refused naming the key; `--explain` names each
-//! office by its server. PERFORM3 beside LANPERF is reported over the whole run and slows
-//! LANPERF's latency-bound READ, not its disk-bound WRITE.
+//! on the wire; a node may not serve two services and a service beside others reads one
+//! block size, each refused naming the key; `--explain` names each office by its server.
+//! PERFORM3 beside LANPERF is reported over the whole run and slows LANPERF's
+//! latency-bound READ, not its disk-bound WRITE; two LANPERF services each run their
+//! tests and are reported by their servers; a LANPERF scenario linked into a shared run
+//! (no LANPERF harness) is refused.
 
 use std::path::{Path, PathBuf};
 
@@ -297,13 +299,63 @@ fn perform3_beside_lanperf_is_reported_over_the_run_and_slows_lanperf_s_reads() 
 }
 
 #[test]
-fn one_lanperf_per_lan() {
-    let (_dir, path) =
-        lanperf_with("[[apps]]\nkind = \"lanperf\"\nserver = \"office-server\"\nclients = \"office\"\n");
-    let err = scenario::load(&path, &[]).expect_err("two lanperf").to_string();
-    assert!(err.contains("apps[1].kind"), "{err}");
-    assert!(err.contains("one lanperf per LAN"), "{err}");
-    assert!(err.contains("lanperf-office.toml:"), "{err}");
+fn two_lanperf_services_each_run_their_tests_and_are_reported_by_their_servers() {
+    let second = "[[apps]]\nkind = \"lanperf\"\nserver = \"office-server\"\nclients = \"office\"\n\
+                  options = \"t10 b512 f16\"\n[apps.disk]\navg_seek_ms = 16.0\ntrack_to_track_ms = 4.0\n\
+                  rpm = 3211\nmedia_mbit_s = 15.0\ncontroller_ms = 1.0\ncapacity_mb = 130.0\n";
+    let (_dir, path) = lanperf_with(second);
+    let (_, r) = lanperf_means(&path);
+    assert_eq!(r.lanperf_services.len(), 1);
+    let o = &r.lanperf_services[0];
+    assert_eq!(o.name, "office-server");
+    assert_eq!(o.report.stations.len(), 5);
+    use ethersim::workload::lanperf::Test;
+    for report in [&r, &o.report] {
+        for test in [Test::Write, Test::Read] {
+            let kbps = report.total_kbps(test).expect("the test ran");
+            assert!(kbps > 5.0, "{test:?}: {kbps}");
+        }
+        // each service's WRITE is bound by its own server's disk
+        let w = report.totals.iter().find(|t| t.test == Test::Write).unwrap();
+        let u = w.usage.as_ref().expect("all stations were in WRITE together");
+        assert!(u.disk_busy > 0.9, "{u:?}");
+    }
+    // the office's optimized cards and LANtastic settings read faster than the first
+    // service's defaults on the same cable
+    assert!(o.report.total_kbps(Test::Read) > r.total_kbps(Test::Read));
+    // the text view and --explain give the second service its own tables
+    let o = [Override::parse("apps[0].options=t10 b512 f16").unwrap()];
+    let out = run::run(&scenario::load(&path, &o).unwrap());
+    let text = ethersim::report::explain::run(&out);
+    assert!(
+        text.contains("File service of office-server: Where the time went"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_lanperf_scenario_linked_beside_perform3_alone_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    perform3_file(dir.path(), "office-a", 3, "[15360]");
+    let lanperf = std::fs::read_to_string(root().join("tests/fixtures/workload-form/lanperf/lanperf-x.toml"))
+        .unwrap()
+        .replace(
+            "\"../../../../scenarios/",
+            &format!("\"{}/scenarios/", root().display()),
+        );
+    std::fs::write(dir.path().join("lanperf-x.toml"), lanperf).unwrap();
+    let shared = dir.path().join("offices.toml");
+    std::fs::write(
+        &shared,
+        "name = \"offices\"\nseed = 7\n\n[medium]\nlength_m = 30.0\nallow_oversize = true\n\n\
+         [workload]\nkind = \"shared\"\nfile_services = [\"office-a.toml\", \"lanperf-x.toml\"]\n",
+    )
+    .unwrap();
+    let err = scenario::load(&shared, &[])
+        .expect_err("lanperf in shared")
+        .to_string();
+    assert!(err.contains("`workload.file_services[1]`"), "{err}");
+    assert!(err.contains("is a LANPERF service"), "{err}");
 }
 
 #[test]

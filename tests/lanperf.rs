@@ -64,6 +64,7 @@ fn test_table_prints_the_seeds_sample_output_from_its_operation_counts() {
         ttcp: Vec::new(),
         background: vec![],
         file_services: Vec::new(),
+        lanperf_services: Vec::new(),
     };
     let t = ethersim::report::lanperf::table(&report);
     assert!(t.contains("Test time : 10 seconds\nBlock size : 512 bytes\nFile size : 64 blocks (32768 bytes)\nSharing : Compatibility"), "{t}");

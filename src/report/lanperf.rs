@@ -92,6 +92,11 @@ pub fn table(r: &LanperfReport) -> String {
         &format!("Total ({} stations{servers})", r.workstations),
         &lines,
     );
+    // each further LANPERF service on the cable, in the same layout
+    for o in &r.lanperf_services {
+        let _ = writeln!(s, "\nFile service of {}", o.name);
+        s.push_str(&table(&o.report));
+    }
     s
 }
 
@@ -152,6 +157,11 @@ pub fn explain(r: &LanperfReport) -> String {
         s,
         "server copy = programmed I/O over the bus and memory copies; proto = interrupts, driver, NetBIOS; work = the file server's per-request work. A resource at 90% or more limits the throughput; if none is, the round trips (latency) do."
     );
+    // each further LANPERF service on the cable: its own table
+    for o in &r.lanperf_services {
+        let _ = write!(s, "File service of {}: ", o.name);
+        s.push_str(&explain(&o.report));
+    }
     s
 }
 

@@ -463,8 +463,8 @@ impl RawLanperf {
             ));
         }
         let linked = super::shared::linked_transfers(self.ttcp.as_ref(), s)?;
-        let services = super::shared::linked_services(self.file_services.as_ref(), s)?;
-        let service_stations: usize = services.iter().map(|l| l.perform3.config.lan.nodes()).sum();
+        let services = super::services::linked_services(self.file_services.as_ref(), s, true)?;
+        let service_stations: usize = services.iter().map(|l| l.lan().nodes()).sum();
         let background = super::shared::validate_groups(&self.background, medium, warnings)?;
         let source_stations: usize = background.iter().map(SourceConfig::stations).sum();
         let tcp_stations = 2 * linked.len();
@@ -477,14 +477,24 @@ impl RawLanperf {
         super::lan::check_workstation_cards(lan, n)?;
         let profile = lan.clone();
         // the timed tests, plus filling READ's file: at most the file, at the test's pace
-        let window_s = params.test_s as f64 * params.tests.len() as f64;
-        let mut events = budget::perform3_events(medium, &profile, n, &[params.block], window_s)
-            * (1.0 + params.tests.contains(&Test::Read) as u8 as f64 * fill_share(&params));
+        let lanperf_events = |profile: &super::lan::LanProfile, n: usize, p: &LanperfParams| {
+            let window_s = p.test_s as f64 * p.tests.len() as f64;
+            budget::perform3_events(medium, profile, n, &[p.block], window_s)
+                * (1.0 + p.tests.contains(&Test::Read) as u8 as f64 * fill_share(p))
+        };
+        let mut events = lanperf_events(&profile, n, &params);
+        // the run lasts until every LANPERF service is done: the others run as long
+        let mut window_s = params.test_s as f64 * params.tests.len() as f64;
+        for l in services.iter().filter_map(|l| l.lanperf()) {
+            let c = &l.config;
+            events += lanperf_events(&c.lan.profile, c.lan.workstations, &c.params);
+            window_s = window_s.max(c.params.test_s as f64 * c.params.tests.len() as f64);
+        }
         for l in &linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
-        for l in &services {
-            let c = &l.perform3.config;
+        for l in services.iter().filter_map(|l| l.perform3()) {
+            let c = &l.config;
             events += budget::perform3_events(
                 medium,
                 &c.lan.profile,
@@ -510,10 +520,11 @@ impl RawLanperf {
         let segment = medium.segment(positions);
         Ok(LanperfWorkload {
             config: LanperfConfig {
-                file_services: services
+                lanperf_services: services
                     .iter()
-                    .map(|l| super::shared::file_service_of(l, &segment))
+                    .filter_map(|l| l.lanperf_service(&segment))
                     .collect(),
+                file_services: services.iter().filter_map(|l| l.file_service(&segment)).collect(),
                 lan: LanConfig {
                     workstations: n,
                     servers,

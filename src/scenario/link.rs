@@ -10,6 +10,7 @@ use std::cell::Cell;
 use std::path::Path;
 
 use super::error::ScenarioError;
+use super::services::ServiceWorkload;
 use super::shared::{Linked, LinkedService};
 use super::{de, load, Source, Sources, Workload};
 
@@ -84,7 +85,7 @@ pub(super) fn read_services(
     else {
         return Ok(Vec::new());
     };
-    let Ok(paths) = super::shared::service_paths(value) else {
+    let Ok(paths) = super::services::service_paths(value) else {
         return Ok(Vec::new());
     };
     paths
@@ -94,24 +95,28 @@ pub(super) fn read_services(
             let key = format!("{SERVICES_KEY}[{k}]");
             let scenario = read_one(written, &key, source, sources, "perform3")?;
             let name = scenario.name.clone();
-            match scenario.workload {
-                Workload::Perform3(w) => Ok(LinkedService {
-                    written: written.to_string(),
-                    key,
-                    name,
-                    perform3: *w,
-                }),
-                other => Err(wrong_kind(
-                    &key,
-                    sources,
-                    &format!(
-                        "{written} is a {} scenario: a file service beside others is a perform3 \
-                         scenario (its server, workstations, cards, NOS and one block size), such \
-                         as scenarios/bulletin/bulletin-16bit-optimized.toml",
-                        other.kind()
-                    ),
-                )),
-            }
+            let workload = match scenario.workload {
+                Workload::Perform3(w) => ServiceWorkload::Perform3(w),
+                Workload::Lanperf(w) => ServiceWorkload::Lanperf(w),
+                other => {
+                    return Err(wrong_kind(
+                        &key,
+                        sources,
+                        &format!(
+                            "{written} is a {} scenario: a file service is a perform3 scenario (its \
+                             server, workstations, cards, NOS and one block size, block_sizes = \
+                             [B]) or, beside LANPERF, a lanperf scenario",
+                            other.kind()
+                        ),
+                    ))
+                }
+            };
+            Ok(LinkedService {
+                written: written.to_string(),
+                key,
+                name,
+                workload,
+            })
         })
         .collect()
 }

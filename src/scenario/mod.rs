@@ -44,6 +44,7 @@ pub mod params;
 pub mod perform3;
 mod renamed;
 pub mod saturate;
+pub mod services;
 pub mod shared;
 pub mod source;
 pub mod stack;

@@ -30,6 +30,8 @@ use serde::Deserialize;
 use super::error::{show, FieldError};
 use super::lan::LanProfile;
 use super::saturate::RawSaturate;
+use super::services::linked_services;
+pub use super::services::LinkedService;
 use super::traffic::RawTraffic;
 use super::ttcp::TtcpWorkload;
 use super::Sections;
@@ -53,36 +55,6 @@ pub struct Linked {
     /// The key that names it: `workload.ttcp`, or `workload.ttcp[k]` in a list.
     pub key: String,
     pub ttcp: TtcpWorkload,
-}
-
-/// A perform3 scenario a `shared` workload names in `workload.file_services` (or a file
-/// service of nodes), read and validated.
-#[derive(Clone, Debug)]
-pub struct LinkedService {
-    /// Its path as written (or the nodes it runs on).
-    pub written: String,
-    /// The key that names it: `workload.file_services[k]`.
-    pub key: String,
-    /// What reports call it: the scenario's name (or the server node's).
-    pub name: String,
-    pub perform3: super::perform3::Perform3Workload,
-}
-
-/// The paths `workload.file_services` gives: a non-empty list of paths.
-pub(super) fn service_paths(v: &toml::Value) -> Result<Vec<String>, FieldError> {
-    let bad = || {
-        FieldError::invalid(
-            "workload.file_services",
-            "expected a list of paths of perform3 scenarios (a file service each)",
-        )
-    };
-    match v {
-        toml::Value::Array(a) if !a.is_empty() => a
-            .iter()
-            .map(|p| p.as_str().map(str::to_string).ok_or_else(bad))
-            .collect(),
-        _ => Err(bad()),
-    }
 }
 
 /// The paths `workload.ttcp` gives: one path, or a non-empty list of paths.
@@ -237,19 +209,19 @@ impl RawShared {
         let own = self.file_service(s)?;
         let medium = s.medium;
         let linked = linked_transfers(self.ttcp.as_ref(), s)?;
-        let services = linked_services(self.file_services.as_ref(), s)?;
+        let services = linked_services(self.file_services.as_ref(), s, false)?;
         // every file service: its name, workstations, block size and profile
         let file_services: Vec<(String, usize, u32, &LanProfile)> = own
             .map(|(n, block, lan)| ("server".to_string(), n, block, lan))
             .into_iter()
-            .chain(services.iter().map(|l| {
-                let c = &l.perform3.config;
-                (
+            .chain(services.iter().filter_map(|l| {
+                let c = &l.perform3()?.config;
+                Some((
                     l.name.clone(),
                     c.lan.workstations,
                     c.block_sizes[0],
                     &c.lan.profile,
-                )
+                ))
             }))
             .collect();
         let apps = file_services.len() + linked.len() + self.background.len();
@@ -364,76 +336,6 @@ pub(super) fn linked_transfers<'s>(
         check_cable(l, s.medium)?;
     }
     Ok(s.linked.iter().collect())
-}
-
-/// The file services a workload links with `workload.file_services` (`written`, if it
-/// names any), read by the loader, each checked to fit this cable and read one block size.
-pub(super) fn linked_services<'s>(
-    written: Option<&toml::Value>,
-    s: &Sections<'s>,
-) -> Result<Vec<&'s LinkedService>, FieldError> {
-    let Some(written) = written else {
-        return Ok(Vec::new());
-    };
-    let paths = service_paths(written)?;
-    if s.services.len() != paths.len() {
-        return Err(FieldError::invalid(
-            "workload.file_services",
-            "the linked perform3 scenarios were not read (a scenario with no file behind it \
-             cannot link one)",
-        ));
-    }
-    let bit_ns = s.medium.segment(vec![0.0]).bit_ns;
-    for l in s.services {
-        let c = &l.perform3.config;
-        if c.block_sizes.len() != 1 {
-            return Err(FieldError::invalid(
-                l.key.clone(),
-                format!(
-                    "{} reads {} block sizes; beside other applications a file service reads one \
-                     (block_sizes = [B])",
-                    l.written,
-                    c.block_sizes.len()
-                ),
-            ));
-        }
-        if c.lan.segment.bit_ns != bit_ns {
-            return Err(FieldError::invalid(
-                l.key.clone(),
-                format!(
-                    "{} runs at {} Mb/s and this cable at {} Mb/s: its nodes share this cable, so \
-                     their scenario must use its bit rate",
-                    l.written,
-                    show(1000.0 / c.lan.segment.bit_ns as f64),
-                    show(1000.0 / bit_ns as f64)
-                ),
-            ));
-        }
-        if c.lan.storage.is_some() {
-            return Err(FieldError::invalid(
-                l.key.clone(),
-                format!(
-                    "{} models its server's disk; beside other applications a file service \
-                     serves PERFORM3's files from its cache",
-                    l.written
-                ),
-            ));
-        }
-    }
-    Ok(s.services.iter().collect())
-}
-
-/// The file service of a linked perform3 scenario on `segment` (the cable it shares).
-pub(super) fn file_service_of(l: &LinkedService, segment: &crate::ether::SegmentConfig) -> FileService {
-    let c = &l.perform3.config;
-    FileService {
-        name: l.name.clone(),
-        lan: LanConfig {
-            segment: segment.clone(),
-            ..c.lan.clone()
-        },
-        block: c.block_sizes[0],
-    }
 }
 
 /// Background groups as written, validated; errors at `workload.background[i].KEY`.

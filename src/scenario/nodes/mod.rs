@@ -25,15 +25,16 @@
 //! Applications: `perform3` or `lanperf` (a LANtastic server node and a group of workstation
 //! nodes), `ttcp` (two TCP/IP nodes, `transmitter` and `receiver`), and background groups
 //! `traffic` and `saturate` (a group of bare nodes, `senders`: nodes that name no host,
-//! adapter or stack); any number of PERFORM3 file services (each on a server and clients of
-//! its own) beside one LANPERF service or none, any number of ttcp transfers (each on two nodes of its
+//! adapter or stack); any number of file services, PERFORM3 or LANPERF (each on a server and
+//! clients of its own), any number of ttcp transfers (each on two nodes of its
 //! own) and any number of background groups. A LAN of LANPERF (with or without ttcp
 //! transfers and background groups) runs as the `lanperf` workload, of one PERFORM3
 //! service alone as `perform3`, of one ttcp transfer alone as `ttcp`, of one background
 //! group alone as `traffic` or `saturate`, and of any other mix as `shared`, on one cable
-//! with the file services' stations first. With several PERFORM3 services each is written
-//! as a perform3 scenario of its own, validated, and linked to the `shared` workload
-//! (`workload.file_services`), as each ttcp transfer is (`workload.ttcp`). The nodes are read and their profiles
+//! with the file services' stations first (the first LANPERF service's, if there is one).
+//! With several file services each but the LAN's own is written as a perform3 (or lanperf)
+//! scenario of its own, validated, and linked (`workload.file_services`), as each ttcp
+//! transfer is (`workload.ttcp`). The nodes are read and their profiles
 //! resolved (`parse`, [`profiles`]), the applications placed on them (`place`), and this
 //! module writes the LAN in those workloads' sections, which validate it (`locate`:
 //! every error is located in the file that wrote the key).
@@ -50,6 +51,7 @@ pub mod profiles;
 
 use super::error::{Location, Problem, ScenarioError};
 use super::merge::Override;
+use super::services::ServiceWorkload;
 use super::shared::{Linked, LinkedService};
 use super::source::Source;
 use super::{de, Scenario, Workload};
@@ -419,8 +421,8 @@ fn load_inner(
     };
 
     // (a LAN of ttcp alone returned above)
-    // PERFORM3 services beside others: each lowered to a perform3 scenario of its own,
-    // validated, and linked (`workload.file_services`)
+    // file services beside others: each lowered to a perform3 (or lanperf) scenario of
+    // its own, validated, and linked (`workload.file_services`)
     let lower_services = |list: &[(usize, &Node, &Node)]| -> Result<Vec<LinkedService>, ScenarioError> {
         let mut services = Vec::new();
         for &(i, server, clients) in list {
@@ -428,32 +430,40 @@ fn load_inner(
             let mut smap = Map::default();
             let mut d = base(&mut smap);
             file_service_sections(&mut d, &mut smap, server, clients, &cat.files)?;
-            let one = one_block(app, i, "beside other file services", &cat.files)?;
             let mut w = toml::Table::new();
-            w.insert("kind".into(), "perform3".into());
             smap.add_scenario("workload", &format!("apps[{i}]"));
-            w.insert("workstations".into(), clients.count.into());
-            smap.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
-            w.insert("block_sizes".into(), toml::Value::Array(vec![one]));
-            smap.add_scenario("workload.block_sizes", &format!("apps[{i}].block_sizes"));
+            if str_of(app, "kind") == Some("lanperf") {
+                lanperf_keys(&mut w, &mut smap, app, server, clients);
+            } else {
+                let one = one_block(app, i, "beside other file services", &cat.files)?;
+                w.insert("kind".into(), "perform3".into());
+                w.insert("workstations".into(), clients.count.into());
+                smap.add_scenario("workload.workstations", &format!("nodes.{}.count", clients.name));
+                w.insert("block_sizes".into(), toml::Value::Array(vec![one]));
+                smap.add_scenario("workload.block_sizes", &format!("apps[{i}].block_sizes"));
+            }
             d.insert("workload".into(), toml::Value::Table(w));
             let sc = validate(d, Vec::new(), Vec::new(), &cat.files, &smap, source, at_set)?;
-            let Workload::Perform3(p) = sc.workload else {
-                return Err(error_at(
-                    &cat.files,
-                    0,
-                    &format!("apps[{i}]"),
-                    invalid(format!(
-                        "the file service's LAN validated as a {} workload",
-                        sc.workload.kind()
-                    )),
-                ));
+            let workload = match sc.workload {
+                Workload::Perform3(p) => ServiceWorkload::Perform3(p),
+                Workload::Lanperf(p) => ServiceWorkload::Lanperf(p),
+                other => {
+                    return Err(error_at(
+                        &cat.files,
+                        0,
+                        &format!("apps[{i}]"),
+                        invalid(format!(
+                            "the file service's LAN validated as a {} workload",
+                            other.kind()
+                        )),
+                    ))
+                }
             };
             services.push(LinkedService {
                 written: format!("nodes {} and {}", server.name, clients.name),
                 key: format!("apps[{i}]"),
                 name: server.name.clone(),
-                perform3: *p,
+                workload,
             });
         }
         Ok(services)
@@ -513,24 +523,12 @@ fn load_inner(
                 invalid("LANPERF times its own tests: give their length as the app's test_s (or options)"),
             ));
         }
-        w.insert("kind".into(), "lanperf".into());
-        w.insert("stations".into(), clients.count.into());
-        map.add_scenario("workload.stations", &format!("nodes.{}.count", clients.name));
-        if server.count != 1 {
-            // the stations are assigned to the servers in turn
-            w.insert("servers".into(), server.count.into());
-            map.add_scenario("workload.servers", &format!("nodes.{}.count", server.name));
-        }
-        for (k, v) in app {
-            if !["kind", "server", "clients"].contains(&k.as_str()) {
-                w.insert(k.clone(), v.clone());
-            }
-        }
+        lanperf_keys(&mut w, &mut map, app, server, clients);
         insert_groups(&mut w, &mut map);
         if let Some(v) = ttcp_value(&mut map) {
             w.insert("ttcp".into(), v);
         }
-        // PERFORM3 services beside LANPERF's
+        // further file services beside LANPERF's
         let others: Vec<(usize, &Node, &Node)> =
             perform3.iter().copied().filter(|&(j, _, _)| j != i).collect();
         let services = lower_services(&others)?;
@@ -664,6 +662,24 @@ fn file_service_sections(
     }
     d.insert("nos".into(), toml::Value::Table(nos));
     Ok(())
+}
+
+/// Writes the `[workload]` keys of the lanperf workload for LANPERF app `app` on `server`
+/// (one node, or a group of servers the stations are spread over) and `clients` into `w`.
+fn lanperf_keys(w: &mut toml::Table, map: &mut Map, app: &toml::Table, server: &Node, clients: &Node) {
+    w.insert("kind".into(), "lanperf".into());
+    w.insert("stations".into(), clients.count.into());
+    map.add_scenario("workload.stations", &format!("nodes.{}.count", clients.name));
+    if server.count != 1 {
+        // the stations are assigned to the servers in turn
+        w.insert("servers".into(), server.count.into());
+        map.add_scenario("workload.servers", &format!("nodes.{}.count", server.name));
+    }
+    for (k, v) in app {
+        if !["kind", "server", "clients"].contains(&k.as_str()) {
+            w.insert(k.clone(), v.clone());
+        }
+    }
 }
 
 /// The one block size of perform3 app `i` (`app`), which runs `beside` other

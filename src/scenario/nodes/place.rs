@@ -223,21 +223,6 @@ pub(super) fn place<'n>(
                 continue;
             }
             "perform3" | "lanperf" => {
-                // LANPERF's harness times its tests, every station in step: one per LAN
-                // (any number of PERFORM3 services run beside it or each other)
-                let lanperf =
-                    |&&(j, _, _): &&(usize, &Node, &Node)| str_of(&apps[j], "kind") == Some("lanperf");
-                if let Some((j, _, _)) = perform3.iter().find(|p| kind == "lanperf" && lanperf(p)) {
-                    return Err(error_at(
-                        files,
-                        0,
-                        &format!("{here}.kind"),
-                        invalid(format!(
-                            "one lanperf per LAN (its harness times the tests of every station \
-                             in step), and apps[{j}] is one; perform3 services may run beside it"
-                        )),
-                    ));
-                }
                 let server = node(
                     "server",
                     &format!("a client group with no server: {kind} needs `server`, the node its clients read from"),

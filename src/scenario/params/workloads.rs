@@ -580,13 +580,13 @@ const LANPERF_PARAMS: &[Param] = &[
     .means("Groups of bare stations loading the cable beside the file service for the whole run, after its stations (not with a local baseline); reported over the whole run."),
     Param::text(
         "workload.file_services",
-        "a list of paths, relative to this file, of scenarios of kind perform3 with one block size, no disk and this cable's bit rate (a file service each)",
+        "a list of paths, relative to this file, of scenarios of kind perform3 (one block size, no disk) or lanperf (on the network, nothing beside it), at this cable's bit rate (a file service each)",
     )
     .list()
     .kind("lanperf")
     .default("none")
     .label("File services")
-    .means("PERFORM3 file services beside LANPERF's for the whole run, each on stations of its own after LANPERF's (not with a local baseline); each reported over the whole run."),
+    .means("Further file services beside LANPERF's, each on stations of its own after LANPERF's (not with a local baseline): a PERFORM3 service reported over the whole run, a LANPERF service running its own tests, reported by its server."),
     Param::text(
         "workload.ttcp",
         "a path, relative to this file, of a scenario of kind ttcp on a CSMA/CD medium at this cable's bit rate, or a list of such paths (a transfer each)",

@@ -53,8 +53,13 @@ pub struct LanperfConfig {
     pub costs: LanperfCosts,
     /// A local baseline instead of the LAN: one station, no network.
     pub local: Option<local::LocalConfig>,
-    /// PERFORM3 file services on the cable, each on stations of its own after LANPERF's,
-    /// in order.
+    /// Further LANPERF services on the cable, each on stations of its own after this
+    /// one's, in order: each its own server, stations, hardware and options; their
+    /// stations run their tests as this service's do, and the run lasts until every one
+    /// has finished.
+    pub lanperf_services: Vec<LanperfService>,
+    /// PERFORM3 file services on the cable, each on stations of its own after the LANPERF
+    /// services', in order.
     pub file_services: Vec<FileService>,
     /// ttcp transfers on the cable, each on its own two hosts after the file services'
     /// stations, in order.
@@ -64,14 +69,43 @@ pub struct LanperfConfig {
     pub background: Vec<SourceConfig>,
 }
 
+/// A further LANPERF service of a run: its name (its server's node), LAN and options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanperfService {
+    pub name: String,
+    pub lan: LanConfig,
+    pub params: LanperfParams,
+    pub costs: LanperfCosts,
+}
+
 impl LanperfConfig {
+    /// The first station (the server's) of further LANPERF service `k`.
+    pub fn lanperf_base(&self, k: usize) -> usize {
+        self.lan.nodes()
+            + self.lanperf_services[..k]
+                .iter()
+                .map(|f| f.lan.nodes())
+                .sum::<usize>()
+    }
+
     /// The first station (the server's) of PERFORM3 service `k`.
     pub fn file_base(&self, k: usize) -> usize {
-        self.lan.nodes()
+        self.lanperf_base(self.lanperf_services.len())
             + self.file_services[..k]
                 .iter()
                 .map(|f| f.lan.nodes())
                 .sum::<usize>()
+    }
+
+    /// Every LANPERF service of the run, this one first: its LAN, options and costs.
+    pub fn lanperf_all(&self) -> Vec<(&LanConfig, &LanperfParams, &LanperfCosts)> {
+        std::iter::once((&self.lan, &self.params, &self.costs))
+            .chain(
+                self.lanperf_services
+                    .iter()
+                    .map(|s| (&s.lan, &s.params, &s.costs)),
+            )
+            .collect()
     }
 
     /// The first station of ttcp pair `k` (after every file service's).
@@ -207,6 +241,16 @@ pub struct LanperfReport {
     /// Each PERFORM3 file service beside LANPERF's, over the whole run (none without).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub file_services: Vec<FileServiceShare>,
+    /// Each further LANPERF service, its own report (none without).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lanperf_services: Vec<LanperfServiceReport>,
+}
+
+/// What a further LANPERF service measured: its name (its server's node) and its report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LanperfServiceReport {
+    pub name: String,
+    pub report: LanperfReport,
 }
 
 impl LanperfReport {
@@ -247,6 +291,24 @@ pub fn build_lan(cfg: &LanperfConfig, engine: &mut Engine<LanEvent>) -> LanperfL
         .collect();
     let segment = SharedSegment::new(&cfg.lan.segment, engine.rng_streams());
     let mut lans = vec![Lan::new(cfg.lan.clone(), apps, segment.clone(), 0, engine)];
+    for (k, l) in cfg.lanperf_services.iter().enumerate() {
+        let apps = (1..=l.lan.workstations)
+            .map(|w| {
+                FileApp::Lanperf(LanperfApp::new(
+                    l.params.clone(),
+                    l.costs.clone(),
+                    FILES_PER_STATION * w as u32,
+                ))
+            })
+            .collect();
+        lans.push(Lan::new(
+            l.lan.clone(),
+            apps,
+            segment.clone(),
+            cfg.lanperf_base(k),
+            engine,
+        ));
+    }
     for (k, f) in cfg.file_services.iter().enumerate() {
         let apps = perform3::apps(&f.lan, f.block)
             .into_iter()
@@ -317,33 +379,47 @@ pub fn run_observed(
     }
     let mut engine: Engine<LanEvent> = Engine::new(seed);
     let mut lan = build_lan(cfg, &mut engine);
+    // the LANPERF services (this one first), then the PERFORM3 services beside them
+    let all = cfg.lanperf_all();
+    let nl = all.len();
     // the PERFORM3 services beside LANPERF, measured from time zero
-    let at_zero: Vec<LanSnapshot> = lan.file_services()[1..]
+    let at_zero: Vec<LanSnapshot> = lan.file_services()[nl..]
         .iter()
         .map(|l| l.snapshot(&engine))
         .collect();
-    let n = cfg.lan.workstations;
-    let tests = cfg.params.tests.clone();
-    // per test: the snapshot when all stations were timing it, and when the first left
-    let mut windows: Vec<(Option<LanSnapshot>, Option<LanSnapshot>)> = vec![(None, None); tests.len()];
-    let limit = time_limit(&cfg.params);
+    // per service and test: the snapshot when all its stations were timing the test, and
+    // when the first left
+    let mut windows: Vec<Vec<(Option<LanSnapshot>, Option<LanSnapshot>)>> = all
+        .iter()
+        .map(|(_, p, _)| vec![(None, None); p.tests.len()])
+        .collect();
+    let limit = all
+        .iter()
+        .map(|(_, p, _)| time_limit(p))
+        .max()
+        .unwrap_or(SimTime::ZERO);
     let mut t = SimTime::ZERO;
     loop {
         t += LOOK_EVERY;
         drive(&mut lan, &mut engine, t, reborrow(&mut obs));
-        let apps: Vec<&LanperfApp> = (1..=n)
-            .filter_map(|w| fs(&lan).app(w).and_then(FileApp::lanperf))
-            .collect();
-        for (k, test) in tests.iter().enumerate() {
-            let all_in = apps.iter().all(|a| a.timing() == Some(*test));
-            let w = &mut windows[k];
-            if w.0.is_none() && all_in {
-                w.0 = Some(fs(&lan).snapshot(&engine));
-            } else if w.0.is_some() && w.1.is_none() && !all_in {
-                w.1 = Some(fs(&lan).snapshot(&engine));
+        let mut done = true;
+        for (s, (l, p, _)) in all.iter().enumerate() {
+            let fs = &lan.file_services()[s];
+            let apps: Vec<&LanperfApp> = (1..=l.workstations)
+                .filter_map(|w| fs.app(w).and_then(FileApp::lanperf))
+                .collect();
+            for (k, test) in p.tests.iter().enumerate() {
+                let all_in = apps.iter().all(|a| a.timing() == Some(*test));
+                let w = &mut windows[s][k];
+                if w.0.is_none() && all_in {
+                    w.0 = Some(fs.snapshot(&engine));
+                } else if w.0.is_some() && w.1.is_none() && !all_in {
+                    w.1 = Some(fs.snapshot(&engine));
+                }
             }
+            done &= apps.iter().all(|a| a.is_done());
         }
-        if apps.iter().all(|a| a.is_done()) || t >= limit {
+        if done || t >= limit {
             break;
         }
     }
@@ -351,9 +427,18 @@ pub fn run_observed(
     drive(&mut lan, &mut engine, t + SETTLE, reborrow(&mut obs));
     let mut audit = audit_written(fs(&lan), engine.now());
     let mut stray = lan.audit_sources();
+    for (k, s) in cfg.lanperf_services.iter().enumerate() {
+        if let Err(e) = audit_written(&lan.file_services()[1 + k], engine.now()) {
+            stray.extend(
+                e.violations
+                    .into_iter()
+                    .map(|v| format!("file service {}: {v}", s.name)),
+            );
+        }
+    }
     let names: Vec<String> = cfg.file_services.iter().map(|f| f.name.clone()).collect();
     stray.extend(audit_services(
-        &lan.file_services()[1..],
+        &lan.file_services()[nl..],
         &names,
         true,
         engine.now(),
@@ -372,7 +457,15 @@ pub fn run_observed(
             }
         };
     }
-    let mut report = report(cfg, fs(&lan), &windows, finished_s, engine.events_dispatched());
+    let events = engine.events_dispatched();
+    let mut report = report(&cfg.lan, &cfg.params, fs(&lan), &windows[0], finished_s, events);
+    for (k, s) in cfg.lanperf_services.iter().enumerate() {
+        let l = &lan.file_services()[1 + k];
+        report.lanperf_services.push(LanperfServiceReport {
+            name: s.name.clone(),
+            report: self::report(&s.lan, &s.params, l, &windows[1 + k], finished_s, events),
+        });
+    }
     if !cfg.ttcp.is_empty() {
         // each transfer over the whole run, from time zero
         let (macs, bit_ns) = lan
@@ -403,11 +496,10 @@ pub fn run_observed(
         let macs = lan.csma().map(|seg| mac_counts(&seg)).unwrap_or_default();
         let bit_ns = cfg.lan.segment.bit_ns as f64;
         let run_ns = engine.now().as_nanos() as f64;
-        let events = engine.events_dispatched();
         for (k, (f, l)) in cfg
             .file_services
             .iter()
-            .zip(&lan.file_services()[1..])
+            .zip(&lan.file_services()[nl..])
             .enumerate()
         {
             let blocks = (1..=f.lan.workstations)
@@ -476,6 +568,7 @@ fn run_local(cfg: &LanperfConfig, l: &local::LocalConfig, seed: u64) -> LanperfR
         ttcp: Vec::new(),
         background: Vec::new(),
         file_services: Vec::new(),
+        lanperf_services: Vec::new(),
     }
 }
 
@@ -494,15 +587,17 @@ fn audit_written(lan: &Lan<FileApp>, now: SimTime) -> Result<AuditReport, AuditE
     Ok(r)
 }
 
+/// The report of the LANPERF service `lan` (of configuration `lc` and options `p`), from
+/// its stations' own counts and the windows the harness saw them all in each test.
 fn report(
-    cfg: &LanperfConfig,
+    lc: &LanConfig,
+    p: &LanperfParams,
     lan: &Lan<FileApp>,
     windows: &[(Option<LanSnapshot>, Option<LanSnapshot>)],
     finished_s: f64,
     events: u64,
 ) -> LanperfReport {
-    let p = &cfg.params;
-    let stations: Vec<StationResult> = (1..=cfg.lan.workstations)
+    let stations: Vec<StationResult> = (1..=lc.workstations)
         .filter_map(|w| lan.app(w).and_then(FileApp::lanperf).map(|a| (w, a)))
         .map(|(w, a)| StationResult {
             station: w,
@@ -520,7 +615,7 @@ fn report(
                 .collect();
             let operations = results.iter().map(|r| r.operations).sum();
             let usage = match &windows[k] {
-                (Some(a), Some(b)) => Some(usage(a, b, &cfg.lan.server_nodes())),
+                (Some(a), Some(b)) => Some(usage(a, b, &lc.server_nodes())),
                 _ => None,
             };
             TestTotal {
@@ -534,8 +629,8 @@ fn report(
         })
         .collect();
     LanperfReport {
-        workstations: cfg.lan.workstations,
-        servers: cfg.lan.servers,
+        workstations: lc.workstations,
+        servers: lc.servers,
         params: p.clone(),
         stations,
         totals,
@@ -544,6 +639,7 @@ fn report(
         ttcp: Vec::new(),
         background: Vec::new(),
         file_services: Vec::new(),
+        lanperf_services: Vec::new(),
     }
 }
 
