@@ -485,16 +485,14 @@ impl RawLanperf {
         let mut events = lanperf_events(&profile, n, &params);
         // the run lasts until every LANPERF service is done: the others run as long
         let mut window_s = params.test_s as f64 * params.tests.len() as f64;
-        for l in services.iter().filter_map(|l| l.lanperf()) {
-            let c = &l.config;
+        for c in services.iter().filter_map(|l| l.lanperf()) {
             events += lanperf_events(&c.lan.profile, c.lan.workstations, &c.params);
             window_s = window_s.max(c.params.test_s as f64 * c.params.tests.len() as f64);
         }
         for l in &linked {
             events += budget::ttcp_events_for(&l.ttcp.config, window_s);
         }
-        for l in services.iter().filter_map(|l| l.perform3()) {
-            let c = &l.config;
+        for c in services.iter().filter_map(|l| l.perform3()) {
             events += budget::perform3_events(
                 medium,
                 &c.lan.profile,

@@ -96,8 +96,8 @@ pub(super) fn read_services(
             let scenario = read_one(written, &key, source, sources, "perform3")?;
             let name = scenario.name.clone();
             let workload = match scenario.workload {
-                Workload::Perform3(w) => ServiceWorkload::Perform3(w),
-                Workload::Lanperf(w) => ServiceWorkload::Lanperf(w),
+                Workload::Perform3(w) => ServiceWorkload::Perform3(Box::new(w.config)),
+                Workload::Lanperf(w) => ServiceWorkload::Lanperf(Box::new(w.config)),
                 other => {
                     return Err(wrong_kind(
                         &key,

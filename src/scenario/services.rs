@@ -6,19 +6,18 @@
 //! times are not used.
 
 use super::error::{show, FieldError};
-use super::lanperf::LanperfWorkload;
-use super::perform3::Perform3Workload;
 use super::Sections;
 use crate::ether::SegmentConfig;
 use crate::lan::LanConfig;
-use crate::workload::lanperf::LanperfService;
+use crate::workload::lanperf::{LanperfConfig, LanperfService};
+use crate::workload::perform3::Perform3Config;
 use crate::workload::shared::FileService;
 
-/// The workload of a linked file service.
+/// The workload of a linked file service, as its scenario validated it.
 #[derive(Clone, Debug)]
 pub enum ServiceWorkload {
-    Perform3(Box<Perform3Workload>),
-    Lanperf(Box<LanperfWorkload>),
+    Perform3(Box<Perform3Config>),
+    Lanperf(Box<LanperfConfig>),
 }
 
 /// A file service a workload links, read and validated.
@@ -35,7 +34,7 @@ pub struct LinkedService {
 
 impl LinkedService {
     /// Its PERFORM3 workload, if it is one.
-    pub fn perform3(&self) -> Option<&Perform3Workload> {
+    pub fn perform3(&self) -> Option<&Perform3Config> {
         match &self.workload {
             ServiceWorkload::Perform3(w) => Some(w),
             ServiceWorkload::Lanperf(_) => None,
@@ -43,7 +42,7 @@ impl LinkedService {
     }
 
     /// Its LANPERF workload, if it is one.
-    pub fn lanperf(&self) -> Option<&LanperfWorkload> {
+    pub fn lanperf(&self) -> Option<&LanperfConfig> {
         match &self.workload {
             ServiceWorkload::Lanperf(w) => Some(w),
             ServiceWorkload::Perform3(_) => None,
@@ -53,14 +52,14 @@ impl LinkedService {
     /// Its LAN as its own scenario configured it.
     pub fn lan(&self) -> &LanConfig {
         match &self.workload {
-            ServiceWorkload::Perform3(w) => &w.config.lan,
-            ServiceWorkload::Lanperf(w) => &w.config.lan,
+            ServiceWorkload::Perform3(c) => &c.lan,
+            ServiceWorkload::Lanperf(c) => &c.lan,
         }
     }
 
     /// As a PERFORM3 service on `segment` (the cable it shares), if it is one.
     pub fn file_service(&self, segment: &SegmentConfig) -> Option<FileService> {
-        let c = &self.perform3()?.config;
+        let c = self.perform3()?;
         Some(FileService {
             name: self.name.clone(),
             lan: LanConfig {
@@ -73,7 +72,7 @@ impl LinkedService {
 
     /// As a further LANPERF service on `segment`, if it is one.
     pub fn lanperf_service(&self, segment: &SegmentConfig) -> Option<LanperfService> {
-        let c = &self.lanperf()?.config;
+        let c = self.lanperf()?;
         Some(LanperfService {
             name: self.name.clone(),
             lan: LanConfig {
@@ -136,8 +135,7 @@ pub(super) fn linked_services<'s>(
             ));
         }
         match &l.workload {
-            ServiceWorkload::Perform3(w) => {
-                let c = &w.config;
+            ServiceWorkload::Perform3(c) => {
                 if c.block_sizes.len() != 1 {
                     return refuse(format!(
                         "reads {} block sizes; beside other applications a file service reads one \
@@ -161,8 +159,7 @@ pub(super) fn linked_services<'s>(
                         .into(),
                 );
             }
-            ServiceWorkload::Lanperf(w) => {
-                let c = &w.config;
+            ServiceWorkload::Lanperf(c) => {
                 if c.local.is_some()
                     || !c.ttcp.is_empty()
                     || !c.background.is_empty()

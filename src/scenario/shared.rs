@@ -215,7 +215,7 @@ impl RawShared {
             .map(|(n, block, lan)| ("server".to_string(), n, block, lan))
             .into_iter()
             .chain(services.iter().filter_map(|l| {
-                let c = &l.perform3()?.config;
+                let c = l.perform3()?;
                 Some((
                     l.name.clone(),
                     c.lan.workstations,

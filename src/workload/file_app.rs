@@ -4,8 +4,8 @@
 //! as it asks the program itself; the harnesses read each program's own state through
 //! [`FileApp::lanperf`] and [`FileApp::perform3`].
 
-use super::lanperf::LanperfApp;
-use super::perform3::Perform3App;
+use super::lanperf::app::LanperfApp;
+use super::perform3::app::Perform3App;
 use crate::engine::SimRng;
 use crate::lan::{AppOp, Application};
 use crate::time::{SimDuration, SimTime};

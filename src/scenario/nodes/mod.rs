@@ -445,8 +445,8 @@ fn load_inner(
             d.insert("workload".into(), toml::Value::Table(w));
             let sc = validate(d, Vec::new(), Vec::new(), &cat.files, &smap, source, at_set)?;
             let workload = match sc.workload {
-                Workload::Perform3(p) => ServiceWorkload::Perform3(p),
-                Workload::Lanperf(p) => ServiceWorkload::Lanperf(p),
+                Workload::Perform3(p) => ServiceWorkload::Perform3(Box::new(p.config)),
+                Workload::Lanperf(p) => ServiceWorkload::Lanperf(Box::new(p.config)),
                 other => {
                     return Err(error_at(
                         &cat.files,
