@@ -443,3 +443,21 @@ fn the_workload_form_links_perform3_scenarios_a_service_each() {
         assert!(err.contains(says), "{links}: {err}");
     }
 }
+
+#[test]
+fn one_service_beside_other_applications_is_named_by_its_server_node() {
+    let text = std::fs::read_to_string(root().join("scenarios/ttcp-beside-file-service.toml")).unwrap();
+    let text = text
+        .replace("[nodes.server]", "[nodes.fs1]")
+        .replace("server = \"server\"", "server = \"fs1\"")
+        .replace("\"../hardware/", &format!("\"{}/hardware/", root().display()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fs1.toml");
+    std::fs::write(&path, text).unwrap();
+    let s = scenario::load(&path, &overrides(&[])).unwrap_or_else(|e| panic!("{e}"));
+    let RunDetail::Shared(r) = run::run(&s).detail else {
+        panic!("not a shared run")
+    };
+    let names: Vec<&str> = r.file_services.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["fs1"]);
+}

@@ -204,11 +204,6 @@ impl<A: Application> Lan<A> {
         self.base
     }
 
-    /// Does station `s` belong to this part?
-    pub fn owns(&self, s: usize) -> bool {
-        (self.base..self.base + self.nodes.len()).contains(&s)
-    }
-
     /// The application of node `node`, if it is a workstation.
     pub fn app(&self, node: usize) -> Option<&A> {
         self.nodes.get(node)?.app()

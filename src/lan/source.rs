@@ -333,11 +333,6 @@ impl Sources {
         }
     }
 
-    /// Does station `s` belong to this group (a sender or its sink)?
-    pub fn owns(&self, s: StationId) -> bool {
-        self.stations().contains(&s)
-    }
-
     /// The group's stations: its senders, then its sink if it has one.
     pub fn stations(&self) -> std::ops::Range<StationId> {
         self.base..self.base + self.cfg.stations()

@@ -568,7 +568,14 @@ fn load_inner(
         insert_groups(&mut w, &mut map);
     }
     d.insert("workload".into(), toml::Value::Table(w));
-    validate(d, linked, Vec::new(), &cat.files, &map, source, at_set)
+    let mut scenario = validate(d, linked, Vec::new(), &cat.files, &map, source, at_set)?;
+    // beside other applications the service is reported by its server's node name
+    if let Workload::Shared(w) = &mut scenario.workload {
+        if let Some(f) = w.config.file_services.first_mut() {
+            f.name = server.name.clone();
+        }
+    }
+    Ok(scenario)
 }
 
 /// Writes the sections of the file service of `server` and `clients` into `d` (the
