@@ -87,13 +87,25 @@ impl LinkedService {
 
 /// The paths `workload.file_services` gives: a non-empty list of paths.
 pub(super) fn service_paths(v: &toml::Value) -> Result<Vec<String>, FieldError> {
-    let bad = || {
-        FieldError::invalid(
-            "workload.file_services",
-            "expected a list of paths of perform3 scenarios (a file service each)",
-        )
-    };
+    link_list(
+        v,
+        "workload.file_services",
+        false,
+        "expected a list of paths of perform3 scenarios (a file service each)",
+    )
+}
+
+/// The paths a key that links scenarios (`key`) gives: a non-empty list of paths, or, if
+/// `single`, one path alone; otherwise an error at `key` saying what was `expected`.
+pub(super) fn link_list(
+    v: &toml::Value,
+    key: &str,
+    single: bool,
+    expected: &str,
+) -> Result<Vec<String>, FieldError> {
+    let bad = || FieldError::invalid(key, expected);
     match v {
+        toml::Value::String(p) if single => Ok(vec![p.clone()]),
         toml::Value::Array(a) if !a.is_empty() => a
             .iter()
             .map(|p| p.as_str().map(str::to_string).ok_or_else(bad))

@@ -59,20 +59,12 @@ pub struct Linked {
 
 /// The paths `workload.ttcp` gives: one path, or a non-empty list of paths.
 pub(super) fn link_paths(v: &toml::Value) -> Result<Vec<String>, FieldError> {
-    let bad = || {
-        FieldError::invalid(
-            "workload.ttcp",
-            "expected the path of a ttcp scenario, or a list of paths (a transfer each)",
-        )
-    };
-    match v {
-        toml::Value::String(p) => Ok(vec![p.clone()]),
-        toml::Value::Array(a) if !a.is_empty() => a
-            .iter()
-            .map(|p| p.as_str().map(str::to_string).ok_or_else(bad))
-            .collect(),
-        _ => Err(bad()),
-    }
+    super::services::link_list(
+        v,
+        "workload.ttcp",
+        true,
+        "expected the path of a ttcp scenario, or a list of paths (a transfer each)",
+    )
 }
 
 /// `[workload]` of kind `shared`, as written (`kind` already removed).
